@@ -1,0 +1,63 @@
+// Derives everything from openapi.yaml: the SDK's typed fetch client, the server's types and the server's
+// operation table. `npm run codegen` writes into the repo; `npm run codegen:check` writes into a temporary
+// folder and fails when the committed files differ (the drift gate).
+import { createClient } from '@hey-api/openapi-ts';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const GENERATED_DIRS = ['sdk/src/generated', 'server/src/generated'] as const;
+const HEADER = '// DO NOT EDIT. Generated from openapi.yaml by `npm run codegen`.';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export async function generate(outRoot: string = ROOT): Promise<void> {
+  const input = join(ROOT, 'openapi.yaml');
+  for (const dir of GENERATED_DIRS) rmSync(join(outRoot, dir), { recursive: true, force: true });
+  const header = () => [HEADER];
+  await createClient([
+    {
+      input,
+      output: { path: join(outRoot, 'sdk/src/generated'), header, importFileExtension: '.js' },
+      plugins: ['@hey-api/client-fetch', '@hey-api/typescript', '@hey-api/sdk'],
+      logs: { level: 'silent' },
+    },
+    {
+      input,
+      output: { path: join(outRoot, 'server/src/generated'), header, importFileExtension: '.js' },
+      plugins: ['@hey-api/typescript'],
+      logs: { level: 'silent' },
+    },
+  ]);
+  writeFileSync(join(outRoot, 'server/src/generated/operations.gen.ts'), operationTable(input));
+}
+
+/** The route table: one row per operation, in document order, and the union of operation ids. */
+function operationTable(input: string): string {
+  const doc = parse(readFileSync(input, 'utf8'));
+  const rows: string[] = [];
+  for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      if (!op.operationId) throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
+      rows.push(`  { operationId: '${op.operationId}', method: '${method.toUpperCase()}', path: '${path}' },`);
+    }
+  }
+  return [
+    HEADER,
+    '',
+    'export const operations = [',
+    ...rows,
+    '] as const;',
+    '',
+    "export type OperationId = (typeof operations)[number]['operationId'];",
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await generate();
+  console.log(`generated ${GENERATED_DIRS.join(', ')}`);
+}

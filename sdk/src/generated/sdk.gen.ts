@@ -1,0 +1,76 @@
+// DO NOT EDIT. Generated from openapi.yaml by `npm run codegen`.
+
+import { client } from './client.gen.js';
+import type { Client, Options as Options2, TDataShape } from './client/index.js';
+import type { GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses } from './types.gen.js';
+
+export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
+    /**
+     * You can provide a client instance returned by `createClient()` instead of
+     * individual options. This might be also useful if you want to implement a
+     * custom client.
+     */
+    client?: Client;
+    /**
+     * You can pass arbitrary values through the `meta` object. This can be
+     * used to access values that aren't defined as part of the SDK function.
+     */
+    meta?: Record<string, unknown>;
+};
+
+/**
+ * List recent calls
+ *
+ * Recent calls placed with this key, most recent first.
+ */
+export const listCalls = <ThrowOnError extends boolean = false>(options?: Options<ListCallsData, ThrowOnError>) => (options?.client ?? client).get<ListCallsResponses, ListCallsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls',
+    ...options
+});
+
+/**
+ * Place a call
+ *
+ * Validates the request, applies the guardrails, creates a call record with status `queued` and returns at
+ * once. No call is placed when validation or a guardrail fails.
+ *
+ * Validation errors are reported one at a time, in this order of precedence (the first that applies wins):
+ * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
+ * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_voice`, `invalid_language`,
+ * `unknown_field`, then the guardrails `destination_blocked`, `caller_id_not_owned`, then the limits
+ * `rate_limited`, `over_minute_cap`.
+ *
+ */
+export const placeCall = <ThrowOnError extends boolean = false>(options: Options<PlaceCallData, ThrowOnError>) => (options.client ?? client).post<PlaceCallResponses, PlaceCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a call
+ */
+export const getCall = <ThrowOnError extends boolean = false>(options: Options<GetCallData, ThrowOnError>) => (options.client ?? client).get<GetCallResponses, GetCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/{id}',
+    ...options
+});
+
+/**
+ * Download a call's recording
+ *
+ * The recording of an answered call as `audio/wav`. Supports single byte ranges (`Range: bytes=a-b`), answered
+ * with 206 and `Content-Range`; an unsatisfiable range gives 416 `range_not_satisfiable`. A call that does not
+ * exist, belongs to another key, or has no recording (never answered, or not ready yet) gives 404 `not_found`.
+ *
+ */
+export const getCallRecording = <ThrowOnError extends boolean = false>(options: Options<GetCallRecordingData, ThrowOnError>) => (options.client ?? client).get<GetCallRecordingResponses, GetCallRecordingErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/{id}/recording',
+    ...options
+});

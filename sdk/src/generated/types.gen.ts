@@ -1,0 +1,576 @@
+// DO NOT EDIT. Generated from openapi.yaml by `npm run codegen`.
+
+export type ClientOptions = {
+    baseUrl: 'http://localhost:8080' | (string & {});
+};
+
+export type Webhooks = CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest;
+
+/**
+ * The status of a call. The set may grow; clients must tolerate unknown values.
+ */
+export type CallStatus = 'queued' | 'dialing' | 'in_progress' | 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed';
+
+export type LanguageSource = 'explicit' | 'inferred' | 'auto';
+
+/**
+ * A machine-readable error token. The set may grow; clients must tolerate unknown values.
+ */
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'idempotency_key_in_use' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'internal_error' | 'placement_failed' | 'store_error';
+
+/**
+ * Every error response has this shape.
+ */
+export type ApiError = {
+    error: ErrorToken;
+    /**
+     * Human-readable explanation. Never carries secrets or internals.
+     */
+    message?: string;
+};
+
+/**
+ * Extracted values keyed by field name. A field not found in the conversation is null.
+ */
+export type ExtractedValues = {
+    [key: string]: string | boolean | number | null;
+};
+
+export type FieldDefinition = {
+    /**
+     * Key of the field in `extracted`. A letter or underscore, then letters, digits or underscores; at most 64 characters; unique within the request.
+     */
+    name: string;
+    type?: 'string' | 'boolean' | 'number';
+    /**
+     * Meaning of the field; guides extraction.
+     */
+    description?: string;
+};
+
+export type PlaceCallRequest = {
+    /**
+     * Destination in E.164 format, for example `+14155550123`.
+     */
+    to: string;
+    /**
+     * What the AI should accomplish; a clear plain-text goal. At most 4000 characters.
+     */
+    objective: string;
+    /**
+     * Background for the AI; not shared with the recipient. At most 10000 characters.
+     */
+    context?: string | null;
+    /**
+     * Up to 20 fields to extract from the transcript after the call. Names must be unique.
+     */
+    fields?: Array<FieldDefinition> | null;
+    /**
+     * Absolute HTTPS URL with a public host and no credentials, receiving signed events.
+     */
+    webhookUrl?: string | null;
+    /**
+     * Caller ID override in E.164; must be a number on the account. Default, the key's caller id, then the account's.
+     */
+    callerId?: string | null;
+    /**
+     * Voice name the AI uses. Default, the key's voice, then the platform default. Must be a voice of the configured agent.
+     */
+    voice?: string | null;
+    /**
+     * A BCP-47 code (canonicalised, `en-us` becomes `en-US`), or `auto` to mirror whoever answers. When omitted, inferred from objective and context, falling back to `auto`.
+     */
+    language?: string | null;
+};
+
+export type PlaceCallResponse = {
+    callId: string;
+    status: 'queued';
+    /**
+     * The resolved BCP-47 code.
+     */
+    language: string;
+    languageSource: LanguageSource;
+    /**
+     * The voice the call will use.
+     */
+    voice?: string | null;
+};
+
+export type CallRecord = {
+    id: string;
+    status: CallStatus;
+    /**
+     * Destination number, E.164.
+     */
+    to?: string | null;
+    objective?: string | null;
+    voice?: string | null;
+    /**
+     * Language spoken, BCP-47.
+     */
+    language?: string | null;
+    languageSource?: LanguageSource | null;
+    /**
+     * Plain-English summary; set on completed.
+     */
+    summary?: string | null;
+    /**
+     * The whole conversation, one turn per line, `Speaker: text`.
+     */
+    transcript?: string | null;
+    extracted?: ExtractedValues | null;
+    /**
+     * Authenticated URL of the recording, `{base_url}/v1/agent/calls/<callId>/recording`; null when the call has no recording.
+     */
+    recordingUrl?: string | null;
+    /**
+     * When the call was answered.
+     */
+    startedAt?: string | null;
+    endedAt?: string | null;
+    /**
+     * Seconds connected, from answer to end; 0 for a call that was never answered.
+     */
+    durationSec?: number | null;
+    /**
+     * Error token on failed calls.
+     */
+    error?: string | null;
+};
+
+export type CallSummary = {
+    id: string;
+    status: CallStatus;
+    to?: string | null;
+    objective?: string | null;
+    summary?: string | null;
+    startedAt?: string | null;
+    endedAt?: string | null;
+    durationSec?: number | null;
+    error?: string | null;
+};
+
+export type CallList = {
+    calls: Array<CallSummary>;
+};
+
+export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed';
+
+/**
+ * The payload of every event. Fields not yet available when the event is built are null. No transcript and no recording URL; read them with getCall.
+ */
+export type CallEventBase = {
+    event: CallEventName;
+    /**
+     * `<callId>:<event name>:<epoch milliseconds>`; unique per event, reused by every retry of its delivery. Receivers deduplicate on it.
+     */
+    eventId: string;
+    /**
+     * When the event was built. Receivers order by it.
+     */
+    timestamp: string;
+    callId: string;
+    status: CallStatus;
+    to: string;
+    objective: string;
+    startedAt: string | null;
+    endedAt: string | null;
+    durationSec: number | null;
+    summary: string | null;
+    extracted: ExtractedValues | null;
+    error: string | null;
+};
+
+export type CallInProgressEvent = CallEventBase & {
+    event: 'call.in_progress';
+    status: 'in_progress';
+};
+
+export type CallCompletedEvent = CallEventBase & {
+    event: 'call.completed';
+    status: 'completed';
+};
+
+export type CallNoAnswerEvent = CallEventBase & {
+    event: 'call.no_answer';
+    status: 'no_answer';
+};
+
+export type CallVoicemailEvent = CallEventBase & {
+    event: 'call.voicemail';
+    status: 'voicemail';
+};
+
+export type CallDeclinedEvent = CallEventBase & {
+    event: 'call.declined';
+    status: 'declined';
+};
+
+export type CallFailedEvent = CallEventBase & {
+    event: 'call.failed';
+    status: 'failed';
+};
+
+/**
+ * Any webhook event, discriminated by `event`.
+ */
+export type CallEvent = CallInProgressEvent | CallCompletedEvent | CallNoAnswerEvent | CallVoicemailEvent | CallDeclinedEvent | CallFailedEvent;
+
+/**
+ * The callId returned at placement. An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+ */
+export type CallId = string;
+
+/**
+ * 1 to 255 printable ASCII characters; the quoted form (`"abc"`) is accepted and means the same key. Scoped to
+ * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
+ * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
+ * window. The same key with a different body gives 422 `idempotency_key_reused`; while the first request is
+ * still running, 409 `idempotency_key_in_use`. Validation and guardrail rejections are stored and replayed;
+ * 429 and 5xx responses are not stored, so they can be retried with the same key.
+ *
+ */
+export type IdempotencyKey = string;
+
+/**
+ * `t=<unix seconds>,v1=<hex>`: v1 is the lowercase hex HMAC-SHA256, keyed with the webhook secret, of
+ * `<t>.<raw body>`. During a secret rotation the header carries one `v1=` per active secret. Receivers verify
+ * against the raw body and reject timestamps more than 300 seconds away from their clock.
+ *
+ */
+export type SignatureHeader = string;
+
+export type ListCallsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Maximum number of calls to return. An integer from 1 to 100; anything else gives 400 `invalid_limit`.
+         */
+        limit?: number;
+    };
+    url: '/v1/agent/calls';
+};
+
+export type ListCallsErrors = {
+    /**
+     * The `limit` query parameter is not an integer from 1 to 100.
+     */
+    400: ApiError & {
+        error?: 'invalid_limit';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type ListCallsError = ListCallsErrors[keyof ListCallsErrors];
+
+export type ListCallsResponses = {
+    /**
+     * The calls, most recent first.
+     */
+    200: CallList;
+};
+
+export type ListCallsResponse = ListCallsResponses[keyof ListCallsResponses];
+
+export type PlaceCallData = {
+    body: PlaceCallRequest;
+    headers?: {
+        /**
+         * 1 to 255 printable ASCII characters; the quoted form (`"abc"`) is accepted and means the same key. Scoped to
+         * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
+         * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
+         * window. The same key with a different body gives 422 `idempotency_key_reused`; while the first request is
+         * still running, 409 `idempotency_key_in_use`. Validation and guardrail rejections are stored and replayed;
+         * 429 and 5xx responses are not stored, so they can be retried with the same key.
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/agent/calls';
+};
+
+export type PlaceCallErrors = {
+    /**
+     * The request was rejected by validation or a guardrail; no call was placed.
+     */
+    400: ApiError & {
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * A request with this Idempotency-Key is still being processed; retry later. No call was placed by this request.
+     */
+    409: ApiError & {
+        error?: 'idempotency_key_in_use';
+    };
+    /**
+     * The request body is larger than 64 KiB.
+     */
+    413: ApiError & {
+        error?: 'payload_too_large';
+    };
+    /**
+     * The request body is not sent as `application/json`.
+     */
+    415: ApiError & {
+        error?: 'unsupported_media_type';
+    };
+    /**
+     * This Idempotency-Key was already used with a different request body.
+     */
+    422: ApiError & {
+        error?: 'idempotency_key_reused';
+    };
+    /**
+     * `rate_limited`: too many calls per minute for this key; Retry-After equals RateLimit-Reset (at least 1).
+     * `over_minute_cap`: the account's outbound minutes for the billing period are used up (minutes used plus
+     * minutes reserved by calls in flight); Retry-After is the number of seconds until the next period.
+     *
+     */
+    429: ApiError & {
+        error?: 'rate_limited' | 'over_minute_cap';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The carrier or trunk refused the call; retry shortly.
+     */
+    502: ApiError & {
+        error?: 'placement_failed';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type PlaceCallError = PlaceCallErrors[keyof PlaceCallErrors];
+
+export type PlaceCallResponses = {
+    /**
+     * Accepted; the call is queued.
+     */
+    202: PlaceCallResponse;
+};
+
+export type PlaceCallResponse2 = PlaceCallResponses[keyof PlaceCallResponses];
+
+export type GetCallData = {
+    body?: never;
+    path: {
+        /**
+         * The callId returned at placement. An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/calls/{id}';
+};
+
+export type GetCallErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type GetCallError = GetCallErrors[keyof GetCallErrors];
+
+export type GetCallResponses = {
+    /**
+     * The call record.
+     */
+    200: CallRecord;
+};
+
+export type GetCallResponse = GetCallResponses[keyof GetCallResponses];
+
+export type GetCallRecordingData = {
+    body?: never;
+    headers?: {
+        /**
+         * A single byte range, `bytes=<first>-<last>`, `bytes=<first>-` or `bytes=-<suffix length>`.
+         */
+        Range?: string;
+    };
+    path: {
+        /**
+         * The callId returned at placement. An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/calls/{id}/recording';
+};
+
+export type GetCallRecordingErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * The Range header does not fit the recording.
+     */
+    416: ApiError & {
+        error?: 'range_not_satisfiable';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type GetCallRecordingError = GetCallRecordingErrors[keyof GetCallRecordingErrors];
+
+export type GetCallRecordingResponses = {
+    /**
+     * The whole recording.
+     */
+    200: Blob | File;
+    /**
+     * The requested byte range of the recording.
+     */
+    206: Blob | File;
+};
+
+export type GetCallRecordingResponse = GetCallRecordingResponses[keyof GetCallRecordingResponses];
+
+export type CallInProgressEventWebhookPayload = CallInProgressEvent;
+
+export type CallInProgressEventWebhookRequest = {
+    body: CallInProgressEventWebhookPayload;
+    key: 'call.in_progress';
+    path?: never;
+    query?: never;
+};
+
+export type CallCompletedEventWebhookPayload = CallCompletedEvent;
+
+export type CallCompletedEventWebhookRequest = {
+    body: CallCompletedEventWebhookPayload;
+    key: 'call.completed';
+    path?: never;
+    query?: never;
+};
+
+export type CallNoAnswerEventWebhookPayload = CallNoAnswerEvent;
+
+export type CallNoAnswerEventWebhookRequest = {
+    body: CallNoAnswerEventWebhookPayload;
+    key: 'call.no_answer';
+    path?: never;
+    query?: never;
+};
+
+export type CallVoicemailEventWebhookPayload = CallVoicemailEvent;
+
+export type CallVoicemailEventWebhookRequest = {
+    body: CallVoicemailEventWebhookPayload;
+    key: 'call.voicemail';
+    path?: never;
+    query?: never;
+};
+
+export type CallDeclinedEventWebhookPayload = CallDeclinedEvent;
+
+export type CallDeclinedEventWebhookRequest = {
+    body: CallDeclinedEventWebhookPayload;
+    key: 'call.declined';
+    path?: never;
+    query?: never;
+};
+
+export type CallFailedEventWebhookPayload = CallFailedEvent;
+
+export type CallFailedEventWebhookRequest = {
+    body: CallFailedEventWebhookPayload;
+    key: 'call.failed';
+    path?: never;
+    query?: never;
+};

@@ -1,0 +1,10 @@
+// DO NOT EDIT. Generated from openapi.yaml by `npm run codegen`.
+
+export const operations = [
+  { operationId: 'listCalls', method: 'GET', path: '/v1/agent/calls' },
+  { operationId: 'placeCall', method: 'POST', path: '/v1/agent/calls' },
+  { operationId: 'getCall', method: 'GET', path: '/v1/agent/calls/{id}' },
+  { operationId: 'getCallRecording', method: 'GET', path: '/v1/agent/calls/{id}/recording' },
+] as const;
+
+export type OperationId = (typeof operations)[number]['operationId'];
