@@ -1,0 +1,76 @@
+// Fixed rate-limit windows kept in the store, so every process sees the same count. A window starts at a
+// multiple of its length in epoch time. Consuming is one atomic upsert, exact under any concurrency.
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface WindowState {
+  limit: number;
+  windowSec: number;
+  /** Requests counted in the current window, this one included when consumed. */
+  count: number;
+  remaining: number;
+  /** Whole seconds until the window resets, at least 1. */
+  resetSec: number;
+}
+
+function windowStart(nowMs: number, windowSec: number): number {
+  return Math.floor(nowMs / (windowSec * 1000)) * windowSec * 1000;
+}
+
+function state(limit: number, windowSec: number, count: number, start: number, nowMs: number): WindowState {
+  return {
+    limit,
+    windowSec,
+    count,
+    remaining: Math.max(0, limit - count),
+    resetSec: Math.max(1, Math.ceil((start + windowSec * 1000 - nowMs) / 1000)),
+  };
+}
+
+/** Counts one request against the bucket's current window. The request is allowed when count <= limit. */
+export async function consumeWindow(
+  db: Kysely<Database>,
+  bucket: string,
+  limit: number,
+  windowSec: number,
+  nowMs: number,
+): Promise<WindowState> {
+  const start = windowStart(nowMs, windowSec);
+  const row = await db
+    .insertInto('rate_windows')
+    .values({ bucket, window_start: start, count: 1 })
+    .onConflict((oc) =>
+      oc.column('bucket').doUpdateSet({
+        count: sql<number>`case when rate_windows.window_start = excluded.window_start then rate_windows.count + 1 else 1 end`,
+        window_start: sql<number>`excluded.window_start`,
+      }),
+    )
+    .returning(['count'])
+    .executeTakeFirstOrThrow();
+  return state(limit, windowSec, Number(row.count), start, nowMs);
+}
+
+/** The bucket's current window without counting anything. */
+export async function peekWindow(
+  db: Kysely<Database>,
+  bucket: string,
+  limit: number,
+  windowSec: number,
+  nowMs: number,
+): Promise<WindowState> {
+  const start = windowStart(nowMs, windowSec);
+  const row = await db.selectFrom('rate_windows').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();
+  const count = row && Number(row.window_start) === start ? Number(row.count) : 0;
+  return state(limit, windowSec, count, start, nowMs);
+}
+
+/** Gives back one request of the current window (a replayed or rejected-before-work request). */
+export async function refundWindow(db: Kysely<Database>, bucket: string, windowSec: number, nowMs: number): Promise<void> {
+  await db
+    .updateTable('rate_windows')
+    .set({ count: sql<number>`count - 1` })
+    .where('bucket', '=', bucket)
+    .where('window_start', '=', windowStart(nowMs, windowSec))
+    .where('count', '>', 0)
+    .execute();
+}

@@ -1,0 +1,134 @@
+// The database as kysely sees it. Columns are snake_case; repositories map them to the wire's camelCase.
+// Times are integer epoch milliseconds.
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  default_caller_id: string | null;
+  plan_minutes: number;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  key_hash: string;
+  /** The first characters of the key, to tell keys apart in listings. */
+  key_hint: string;
+  name: string;
+  default_caller_id: string | null;
+  default_voice: string | null;
+  rate_limit: number | null;
+  webhook_secret: string;
+  previous_webhook_secret: string | null;
+  previous_secret_expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface NumbersTable {
+  account_id: string;
+  e164: string;
+  created_at: number;
+}
+
+export interface CallsTable {
+  id: string;
+  account_id: string;
+  api_key_id: string;
+  status: string;
+  to_number: string;
+  objective: string;
+  context: string | null;
+  fields_json: string | null;
+  webhook_url: string | null;
+  caller_id: string;
+  voice: string | null;
+  language: string | null;
+  language_source: string | null;
+  summary: string | null;
+  transcript: string | null;
+  extracted_json: string | null;
+  recording_path: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  duration_sec: number | null;
+  /** Whole minutes billed, set when the call ends: durationSec rounded up. */
+  billed_minutes: number | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+  /** Engine: when the call is next due for the worker; null once terminal. */
+  next_run_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  /** Engine: written before the carrier is asked to dial; with no carrier_ref after a crash, the call fails. */
+  dial_attempted_at: number | null;
+  carrier_ref: string | null;
+  /** Engine: the adapter's own resumable state (JSON), e.g. the sandbox's scripted outcome. */
+  engine_state: string | null;
+}
+
+export interface RateWindowsTable {
+  bucket: string;
+  window_start: number;
+  count: number;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: string;
+  idem_key: string;
+  request_hash: string;
+  /** 'running' while the first request is in flight, then 'done'. */
+  state: string;
+  response_status: number | null;
+  response_headers_json: string | null;
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface WebhookEventsTable {
+  /** `<callId>:<event name>:<epoch ms>`, the payload's eventId. */
+  event_id: string;
+  call_id: string;
+  api_key_id: string;
+  event: string;
+  url: string;
+  /** The payload exactly as sent; every attempt sends these bytes. */
+  body: string;
+  /** pending, delivered, failed (retries exhausted), gone (410), refused (SSRF guard). */
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  created_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  event_id: string;
+  attempt: number;
+  at: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  numbers: NumbersTable;
+  calls: CallsTable;
+  rate_windows: RateWindowsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
+}
+
+export type { Generated };

@@ -1,0 +1,61 @@
+// Opens the store: SQLite through better-sqlite3 (WAL) by default, Postgres when given a postgres:// URL.
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import pg from 'pg';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export interface Store {
+  db: Kysely<Database>;
+  dialect: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export type StoreTarget = { sqlitePath: string; busyTimeoutMs?: number } | { postgresUrl: string; poolSize?: number };
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+export function openStore(target: StoreTarget): Store {
+  if ('sqlitePath' in target) {
+    if (target.sqlitePath !== ':memory:') mkdirSync(dirname(target.sqlitePath), { recursive: true });
+    const database = new SQLite(target.sqlitePath);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma(`busy_timeout = ${target.busyTimeoutMs ?? 5000}`);
+    database.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: target.postgresUrl,
+    max: target.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30000,
+    // Epoch-millisecond bigints fit a JS number exactly; parse them as numbers, not strings.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not crash the process; the next query reports the fault.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export async function migrate(store: Store): Promise<void> {
+  const { error, results } = await new Migrator({ db: store.db, provider: migrationProvider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** True when every migration this build knows has been applied. */
+export async function migrationsApplied(store: Store): Promise<boolean> {
+  const all = await new Migrator({ db: store.db, provider: migrationProvider }).getMigrations();
+  return all.every((m) => m.executedAt !== undefined);
+}

@@ -1,0 +1,37 @@
+// Minutes against the plan allowance. A billing period is a calendar month in UTC. Used minutes are the ended
+// calls of the period, each rounded up to a whole minute; every call still in flight reserves one minute
+// (the least any answered call can bill), and the engine hangs up a call when the allowance runs out.
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+export const TERMINAL_STATUSES = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'] as const;
+type Db = Kysely<Database> | Transaction<Database>;
+
+export function billingPeriod(nowMs: number): { start: number; end: number } {
+  const d = new Date(nowMs);
+  return { start: Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1), end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) };
+}
+
+export interface Usage {
+  usedMinutes: number;
+  reservedMinutes: number;
+}
+
+export async function accountUsage(db: Db, accountId: string, nowMs: number): Promise<Usage> {
+  const { start, end } = billingPeriod(nowMs);
+  const ended = await db
+    .selectFrom('calls')
+    .select(sql<number>`coalesce(sum(billed_minutes), 0)`.as('minutes'))
+    .where('account_id', '=', accountId)
+    .where('status', 'in', TERMINAL_STATUSES)
+    .where('ended_at', '>=', start)
+    .where('ended_at', '<', end)
+    .executeTakeFirstOrThrow();
+  const inFlight = await db
+    .selectFrom('calls')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('account_id', '=', accountId)
+    .where('status', 'not in', TERMINAL_STATUSES)
+    .executeTakeFirstOrThrow();
+  return { usedMinutes: Number(ended.minutes), reservedMinutes: Number(inFlight.n) };
+}
