@@ -1,0 +1,86 @@
+// The developer settings: accounts, their numbers and plans, and API keys with their defaults.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ApiKeysTable, Database } from '../store/schema.js';
+import { hashApiKey, keyHint, newApiKey, newWebhookSecret } from './secrets.js';
+
+export type ApiKeyRow = ApiKeysTable;
+
+export interface NewAccount {
+  name: string;
+  planMinutes: number;
+  defaultCallerId?: string | null;
+}
+
+export interface NewKey {
+  accountId: string;
+  name: string;
+  /** A fixed key (the dev key from SVC_DEV_API_KEY); otherwise a random one. */
+  key?: string;
+  webhookSecret?: string;
+  defaultCallerId?: string | null;
+  defaultVoice?: string | null;
+  rateLimit?: number | null;
+}
+
+export interface CreatedKey {
+  row: ApiKeyRow;
+  /** Shown once; not recoverable from the store. */
+  key: string;
+}
+
+export async function createAccount(db: Kysely<Database>, input: NewAccount, now: number): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto('accounts')
+    .values({ id, name: input.name, plan_minutes: input.planMinutes, default_caller_id: input.defaultCallerId ?? null, created_at: now })
+    .execute();
+  return id;
+}
+
+export async function createKey(db: Kysely<Database>, input: NewKey, now: number): Promise<CreatedKey> {
+  const key = input.key ?? newApiKey();
+  const row: ApiKeyRow = {
+    id: randomUUID(),
+    account_id: input.accountId,
+    key_hash: hashApiKey(key),
+    key_hint: keyHint(key),
+    name: input.name,
+    default_caller_id: input.defaultCallerId ?? null,
+    default_voice: input.defaultVoice ?? null,
+    rate_limit: input.rateLimit ?? null,
+    webhook_secret: input.webhookSecret ?? newWebhookSecret(),
+    previous_webhook_secret: null,
+    previous_secret_expires_at: null,
+    revoked_at: null,
+    created_at: now,
+  };
+  await db.insertInto('api_keys').values(row).execute();
+  return { row, key };
+}
+
+/** The active key with this hash, or undefined for an unknown or revoked key. */
+export async function findActiveKeyByHash(db: Kysely<Database>, keyHash: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+}
+
+export async function addNumber(db: Kysely<Database>, accountId: string, e164: string, now: number): Promise<void> {
+  await db
+    .insertInto('numbers')
+    .values({ account_id: accountId, e164, created_at: now })
+    .onConflict((oc) => oc.columns(['account_id', 'e164']).doNothing())
+    .execute();
+}
+
+export async function ownsNumber(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
+  const row = await db.selectFrom('numbers').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function findAccount(db: Kysely<Database>, accountId: string) {
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+}
+
+export async function findAccountByName(db: Kysely<Database>, name: string) {
+  return db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+}

@@ -1,0 +1,42 @@
+// The dev account of the embedded default: created on first start, found again on every later start. It owns
+// one caller number (its default caller id) and has one key. SVC_DEV_API_KEY fixes the key for scripts;
+// otherwise a random key is made when the account is created and printed once, since only its hash is kept.
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database } from '../store/schema.js';
+import { addNumber, createAccount, createKey, findAccountByName } from './accounts-repo.js';
+import { hashApiKey } from './secrets.js';
+
+export const DEV_ACCOUNT_NAME = 'dev';
+
+export interface DevSeed {
+  accountId: string;
+  /** The key in clear when it is known this run (fixed by config, or just created); null otherwise. */
+  apiKey: string | null;
+  webhookSecret: string;
+  created: boolean;
+}
+
+export async function seedDevAccount(db: Kysely<Database>, config: Config, now: number): Promise<DevSeed> {
+  return db.transaction().execute(async (trx) => {
+    const account = await findAccountByName(trx, DEV_ACCOUNT_NAME);
+    const created = !account;
+    const accountId = account?.id ?? (await createAccount(trx, { name: DEV_ACCOUNT_NAME, planMinutes: config.devPlanMinutes, defaultCallerId: config.devCallerId }, now));
+    await addNumber(trx, accountId, config.devCallerId, now);
+    await trx.updateTable('accounts').set({ default_caller_id: config.devCallerId }).where('id', '=', accountId).execute();
+
+    const keys = await trx.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+    const fixed = config.devApiKey;
+    let existing = fixed ? keys.find((k) => k.key_hash === hashApiKey(fixed)) : keys[0];
+    let apiKey: string | null = null;
+    if (!existing) {
+      const made = await createKey(trx, { accountId, name: 'dev', key: fixed ?? undefined, rateLimit: config.devRateLimit }, now);
+      existing = made.row;
+      apiKey = made.key;
+    } else {
+      apiKey = fixed;
+    }
+    await trx.updateTable('api_keys').set({ rate_limit: config.devRateLimit }).where('id', '=', existing.id).execute();
+    return { accountId, apiKey, webhookSecret: existing.webhook_secret, created };
+  });
+}
