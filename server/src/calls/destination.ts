@@ -1,0 +1,33 @@
+// The destination guardrails. The country is the number's region (libphonenumber), not its calling code: +1 876
+// is Jamaica, +44 1534 is Jersey. Premium-rate and shared-cost numbers (revenue-share numbers), numbers with no
+// country (satellite and international networks: +870, +881, +882, +883) and IRSF-listed prefixes are blocked in
+// any country.
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { E164_SHAPE } from './caller-id.js';
+import type { IrsfList } from './irsf.js';
+
+export const ALLOWED_REGIONS = ['US', 'CA', 'GB', 'AU', 'NZ', 'IL'] as const;
+const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_REGIONS);
+const REVENUE_SHARE_TYPES = new Set(['PREMIUM_RATE', 'SHARED_COST']);
+
+export type DestinationCheck =
+  | { ok: true; e164: string; region: string }
+  | { ok: false; token: 'invalid_number' | 'destination_blocked'; message: string };
+
+const blocked = (message: string): DestinationCheck => ({ ok: false, token: 'destination_blocked', message });
+
+export function checkDestination(to: string, irsf: IrsfList): DestinationCheck {
+  const number = E164_SHAPE.test(to) ? parsePhoneNumberFromString(to) : undefined;
+  if (!number?.isValid()) {
+    return { ok: false, token: 'invalid_number', message: `\`to\` must be a valid number in E.164 format, like +14155550123; got ${JSON.stringify(to)}.` };
+  }
+  if (irsf.matches(to)) return blocked(`Calls to ${to} are blocked: the number is in a range listed for revenue-share fraud.`);
+  const type = number.getType();
+  if (type && REVENUE_SHARE_TYPES.has(type)) return blocked(`Calls to ${to} are blocked: premium-rate and shared-cost numbers are never called.`);
+  const region = number.country;
+  if (!region) return blocked(`Calls to ${to} are blocked: satellite and international-network numbers are never called.`);
+  if (!ALLOWED.has(region)) {
+    return blocked(`Calls to ${region} (${to}) are not allowed; allowed countries: ${ALLOWED_REGIONS.join(', ')}.`);
+  }
+  return { ok: true, e164: to, region };
+}

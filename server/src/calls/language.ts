@@ -1,0 +1,59 @@
+// The call's language. Explicit: a BCP-47 code, canonicalised (en-us → en-US), whose base language the agent
+// speaks. `auto`: mirror whoever answers; reported as the destination country's main language. Omitted:
+// detected from objective and context — Hebrew by its script, Latin-script languages by franc — and when the
+// detection is confident the region comes from the destination if that pairing is natural (English to +44 is
+// en-GB, French to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
+import { francAll } from 'franc-min';
+
+export const DEFAULT_LANGUAGES = ['en', 'he', 'fr', 'es', 'de', 'it', 'pt', 'nl'] as const;
+
+export type LanguageResolution =
+  | { ok: true; language: string; languageSource: 'explicit' | 'inferred' | 'auto' }
+  | { ok: false; token: 'invalid_language'; message: string };
+
+const MAIN_LANGUAGE: Record<string, string> = { US: 'en-US', CA: 'en-CA', GB: 'en-GB', AU: 'en-AU', NZ: 'en-NZ', IL: 'he-IL' };
+const HOME_REGION: Record<string, string> = { en: 'US', he: 'IL', fr: 'FR', es: 'ES', de: 'DE', it: 'IT', pt: 'PT', nl: 'NL' };
+const NATURAL = new Set(['en-US', 'en-CA', 'en-GB', 'en-AU', 'en-NZ', 'fr-CA', 'es-US', 'he-IL']);
+const ISO639_3: Record<string, string> = { eng: 'en', fra: 'fr', spa: 'es', deu: 'de', ita: 'it', por: 'pt', nld: 'nl' };
+/** Fewer letters than this, or a runner-up scoring this close to the winner, is not confident. */
+const MIN_LETTERS = 15;
+const MAX_RUNNER_UP = 0.85;
+
+function autoFor(region: string): LanguageResolution {
+  return { ok: true, language: MAIN_LANGUAGE[region] ?? 'en-US', languageSource: 'auto' };
+}
+
+function detect(text: string, supported: readonly string[]): string | null {
+  const letters = text.match(/\p{L}/gu) ?? [];
+  if (letters.length < MIN_LETTERS) return null;
+  const hebrew = text.match(/\p{Script=Hebrew}/gu)?.length ?? 0;
+  if (hebrew / letters.length > 0.5) return supported.includes('he') ? 'he' : null;
+  const only = Object.keys(ISO639_3).filter((code) => supported.includes(ISO639_3[code]));
+  const [top, second] = francAll(text, { only, minLength: MIN_LETTERS });
+  if (!top || top[0] === 'und' || (second && second[1] >= MAX_RUNNER_UP)) return null;
+  return ISO639_3[top[0]] ?? null;
+}
+
+export function resolveLanguage(
+  input: { language?: string | null; objective: string; context?: string | null; region: string },
+  supported: readonly string[],
+): LanguageResolution {
+  const { language, region } = input;
+  if (language !== undefined && language !== null) {
+    if (language.trim().toLowerCase() === 'auto') return autoFor(region);
+    let canonical: string;
+    try {
+      [canonical] = Intl.getCanonicalLocales(language.trim());
+    } catch {
+      return { ok: false, token: 'invalid_language', message: `${JSON.stringify(language)} is not a BCP-47 language code; use a code such as en-US, or auto.` };
+    }
+    if (!supported.includes(canonical.split('-')[0])) {
+      return { ok: false, token: 'invalid_language', message: `The agent does not speak ${canonical}; supported languages: ${supported.join(', ')}, or auto.` };
+    }
+    return { ok: true, language: canonical, languageSource: 'explicit' };
+  }
+  const base = detect(`${input.objective} ${input.context ?? ''}`, supported);
+  if (!base) return autoFor(region);
+  const local = `${base}-${region}`;
+  return { ok: true, language: NATURAL.has(local) ? local : `${base}-${HOME_REGION[base] ?? region}`, languageSource: 'inferred' };
+}

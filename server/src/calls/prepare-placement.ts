@@ -1,0 +1,69 @@
+// Turns a schema-valid placement request into the call to create: resolves the defaults (caller id from the
+// request, the key, then the account; voice from the request, the key, then the platform; language explicit,
+// inferred or auto) and applies the guardrails, in the documented order: invalid_voice, invalid_language,
+// destination_blocked, caller_id_not_owned.
+import type { Kysely } from 'kysely';
+import { findAccount, ownsNumber, type ApiKeyRow } from '../accounts/accounts-repo.js';
+import type { FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
+import { ApiError } from '../http/api-error.js';
+import type { Database } from '../store/schema.js';
+import type { AgentCatalogue } from './agent-catalogue.js';
+import { checkDestination } from './destination.js';
+import type { IrsfList } from './irsf.js';
+import { resolveLanguage } from './language.js';
+import { resolveVoice } from './voice.js';
+
+export interface PreparedCall {
+  to: string;
+  objective: string;
+  context: string | null;
+  fields: FieldDefinition[] | null;
+  webhookUrl: string | null;
+  callerId: string;
+  voice: string;
+  language: string;
+  languageSource: LanguageSource;
+}
+
+export interface PlacementPorts {
+  db: Kysely<Database>;
+  catalogue: AgentCatalogue;
+  irsf: IrsfList;
+}
+
+export async function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest): Promise<PreparedCall> {
+  const destination = checkDestination(body.to, ports.irsf);
+  if (!destination.ok && destination.token === 'invalid_number') throw new ApiError(400, 'invalid_number', destination.message);
+
+  const voice = resolveVoice(body.voice, key.default_voice, ports.catalogue.voices, ports.catalogue.defaultVoice);
+  if (!voice.ok) throw new ApiError(400, voice.token, voice.message);
+
+  const region = destination.ok ? destination.region : 'US';
+  const language = resolveLanguage(
+    { language: body.language, objective: body.objective, context: body.context, region },
+    ports.catalogue.languages,
+  );
+  if (!language.ok) throw new ApiError(400, language.token, language.message);
+
+  if (!destination.ok) throw new ApiError(400, destination.token, destination.message);
+
+  const callerId = body.callerId ?? key.default_caller_id ?? (await findAccount(ports.db, key.account_id))?.default_caller_id ?? null;
+  if (callerId === null) {
+    throw new ApiError(400, 'caller_id_not_owned', 'No callerId was given and neither the key nor the account has a default caller id; add a number to the account.');
+  }
+  if (!(await ownsNumber(ports.db, key.account_id, callerId))) {
+    throw new ApiError(400, 'caller_id_not_owned', `${callerId} is not a number on this account.`);
+  }
+
+  return {
+    to: destination.e164,
+    objective: body.objective,
+    context: body.context ?? null,
+    fields: body.fields ?? null,
+    webhookUrl: body.webhookUrl ?? null,
+    callerId,
+    voice: voice.voice,
+    language: language.language,
+    languageSource: language.languageSource,
+  };
+}

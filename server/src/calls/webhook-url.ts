@@ -1,0 +1,22 @@
+// What a webhookUrl must be at placement: an absolute https URL without credentials whose host is a public name
+// or a public literal address. Names are resolved and checked again at send time by the dispatcher.
+// With allowPrivate (SVC_WEBHOOK_ALLOW_PRIVATE, local development only) http and any host are accepted.
+import { isIP } from 'node:net';
+import { isPublicAddress } from './ip-ranges.js';
+
+export function checkWebhookUrl(url: string, opts: { allowPrivate: boolean }): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 'webhookUrl is not an absolute URL.';
+  }
+  if (u.protocol !== 'https:' && !(opts.allowPrivate && u.protocol === 'http:')) return 'webhookUrl must use https.';
+  if (u.username || u.password) return 'webhookUrl must not contain credentials.';
+  if (opts.allowPrivate) return null;
+  const host = u.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (isIP(host)) return isPublicAddress(host) ? null : 'webhookUrl must point at a public address.';
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'webhookUrl must not point at localhost.';
+  if (!host.includes('.')) return 'webhookUrl must use a fully qualified public host name.';
+  return null;
+}
