@@ -35,11 +35,13 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
  * Validates the request, applies the guardrails, creates a call record with status `queued` and returns at
  * once. No call is placed when validation or a guardrail fails.
  *
- * Validation errors are reported one at a time, in this order of precedence (the first that applies wins):
+ * Every authenticated request that is not an idempotent replay counts against the key's rate-limit window
+ * first (429 `rate_limited`). Then errors are reported one at a time, the first that applies winning:
  * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
- * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_voice`, `invalid_language`,
- * `unknown_field`, then the guardrails `destination_blocked`, `caller_id_not_owned`, then the limits
- * `rate_limited`, `over_minute_cap`.
+ * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `unknown_field`, `invalid_voice`,
+ * `invalid_language`, `destination_blocked`, `caller_id_not_owned`, and last the minute cap (429
+ * `over_minute_cap`). Malformed JSON (400 `invalid_json`), a body over 64 KiB (413) and a non-JSON body (415)
+ * are refused before any of this and count against nothing.
  *
  */
 export const placeCall = <ThrowOnError extends boolean = false>(options: Options<PlaceCallData, ThrowOnError>) => (options.client ?? client).post<PlaceCallResponses, PlaceCallErrors, ThrowOnError>({

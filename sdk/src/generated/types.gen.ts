@@ -50,7 +50,7 @@ export type FieldDefinition = {
 
 export type PlaceCallRequest = {
     /**
-     * Destination in E.164 format, for example `+14155550123`.
+     * Destination in E.164 format, for example `+14155550123`; must be a valid number for its country.
      */
     to: string;
     /**
@@ -66,7 +66,7 @@ export type PlaceCallRequest = {
      */
     fields?: Array<FieldDefinition> | null;
     /**
-     * Absolute HTTPS URL with a public host and no credentials, receiving signed events.
+     * Absolute HTTPS URL with a public host and no credentials, receiving signed events. (Plain http and loopback hosts are accepted only when the service runs with SVC_WEBHOOK_ALLOW_PRIVATE=1, for local development.)
      */
     webhookUrl?: string | null;
     /**

@@ -1,0 +1,15 @@
+// The one error type of the HTTP surface: a status, a token from openapi.yaml's ErrorToken, a message for
+// people, and any headers the response must carry (Retry-After, Allow, Content-Range).
+import type { ErrorToken } from '../generated/types.gen.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly token: ErrorToken,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}

@@ -1,0 +1,16 @@
+import type { Logger } from 'pino';
+import type { AgentCatalogue } from '../calls/agent-catalogue.js';
+import type { IrsfList } from '../calls/irsf.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+
+/** What the HTTP handlers are given: the ports they may use, nothing global. */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  catalogue: AgentCatalogue;
+  irsf: IrsfList;
+}

@@ -1,0 +1,62 @@
+// The HTTP application: one error path, the public documents, then the /v1/agent gate and the operation routes.
+import Koa from 'koa';
+import { readFileSync } from 'node:fs';
+import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from './openapi-document.js';
+import { errorMiddleware } from './error-middleware.js';
+import { agentGate } from './agent-gate.js';
+import { allowedMethods, operationRouter, type Handler, type Handlers } from './operation-router.js';
+import type { AppDeps } from './app-deps.js';
+import { readCallHandlers } from './handlers/read-calls.js';
+import { recordingHandler } from './handlers/get-call-recording.js';
+import { placeCallHandler } from './handlers/place-call.js';
+
+const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
+
+export interface AppOptions {
+  /** Another document (a test fixture); defaults to openapi.yaml. */
+  document?: OpenApiDocument;
+  /** Replace handlers (tests); every operation of the document must end up with one. */
+  handlers?: Record<string, Handler>;
+}
+
+export function defaultHandlers(deps: AppDeps): Handlers {
+  return {
+    ...readCallHandlers(deps),
+    getCallRecording: recordingHandler(deps),
+    placeCall: placeCallHandler(deps),
+  };
+}
+
+export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
+  const doc = options.document ?? loadDocument(DOCUMENT_PATH);
+  const served = publicDocument(doc, deps.config.publicBaseUrl);
+  const servedJson = JSON.stringify(served);
+  const policyUrl = served.info['x-versioning-policy'];
+  const policyPath = new URL(policyUrl).pathname;
+  const router = operationRouter({
+    doc,
+    handlers: { ...defaultHandlers(deps), ...options.handlers },
+    maxBodyBytes: deps.config.maxBodyBytes,
+    allowPrivateWebhooks: deps.config.webhookAllowPrivate,
+    policyUrl,
+    publicBaseUrl: deps.config.publicBaseUrl,
+  });
+
+  const app = new Koa();
+  app.use(errorMiddleware(deps.logger));
+  app.use(async (ctx, next) => {
+    if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
+      ctx.type = 'application/json';
+      ctx.body = servedJson;
+    } else if (ctx.method === 'GET' && ctx.path === policyPath) {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = POLICY_PAGE;
+    } else {
+      await next();
+    }
+  });
+  app.use(agentGate(deps.store, deps.config, deps.clock));
+  app.use(router.routes());
+  app.use(allowedMethods(router));
+  return app;
+}

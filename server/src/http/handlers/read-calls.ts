@@ -1,0 +1,27 @@
+// getCall and listCalls: tenant-scoped reads. Another key's call is a 404, exactly like a missing one.
+import type { Context } from 'koa';
+import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../../store/calls-repo.js';
+import type { AppDeps } from '../app-deps.js';
+import type { AgentState } from '../agent-gate.js';
+import { ApiError } from '../api-error.js';
+import type { ValidatedRequest } from '../request-validator.js';
+
+export function callNotFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No call ${id} for this API key.`);
+}
+
+export function readCallHandlers({ store, config }: AppDeps) {
+  return {
+    async getCall(ctx: Context, req: ValidatedRequest) {
+      const { key } = ctx.state.agent as AgentState;
+      const row = await findCallForKey(store.db, key.id, req.path.id);
+      if (!row) throw callNotFound(req.path.id);
+      ctx.body = toCallRecord(row, config.publicBaseUrl);
+    },
+    async listCalls(ctx: Context, req: ValidatedRequest) {
+      const { key } = ctx.state.agent as AgentState;
+      const rows = await listCallsForKey(store.db, key.id, req.query.limit as number);
+      ctx.body = { calls: rows.map(toCallSummary) };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Reads a JSON request body: 415 for another media type, 413 past the size limit, 400 invalid_json when it
+// does not parse. An empty body is reported as undefined and left to the operation's validator.
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { ApiError } from './api-error.js';
+
+export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
+  if (!hasBody) return undefined;
+  if (!ctx.is('application/json', '+json')) {
+    throw new ApiError(415, 'unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+  }
+  const charset = ctx.request.charset;
+  if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    throw new ApiError(415, 'unsupported_media_type', 'JSON bodies must be encoded as UTF-8.');
+  }
+  let text: string;
+  try {
+    text = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length, encoding: 'utf-8' });
+  } catch (err) {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      throw new ApiError(413, 'payload_too_large', `The request body is larger than ${limitBytes / 1024} KiB.`);
+    }
+    throw new ApiError(400, 'invalid_json', 'The request body could not be read completely.');
+  }
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON.');
+  }
+}

@@ -1,0 +1,61 @@
+// openapi.yaml, loaded once: the route table, the validators and /openapi.json all come from it.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+export const DOCUMENT_PATH = resolve(fileURLToPath(new URL('../../../openapi.yaml', import.meta.url)));
+
+export type Schema = Record<string, any>;
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: Schema;
+  'x-error'?: string;
+}
+export interface Operation {
+  operationId: string;
+  parameters?: (Parameter | { $ref: string })[];
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
+  responses: Record<string, unknown>;
+  'x-deprecation'?: { at: string; sunset: string; successor?: string };
+}
+export interface OpenApiDocument {
+  openapi: string;
+  info: Record<string, unknown> & { 'x-versioning-policy': string };
+  servers?: { url: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, Record<string, any>>;
+  [key: string]: unknown;
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
+
+export function loadDocument(path: string = DOCUMENT_PATH): OpenApiDocument {
+  return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+}
+
+/** Follows a local `#/…` reference. */
+export function resolveRef<T>(doc: OpenApiDocument, node: T | { $ref: string }): T {
+  let current: any = node;
+  while (current && typeof current.$ref === 'string') {
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/')) throw new Error(`only local references are supported, got ${ref}`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .reduce((acc: any, seg) => acc?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    if (current === undefined) throw new Error(`unresolved reference ${ref}`);
+  }
+  return current as T;
+}
+
+/** The document as served at /openapi.json: the deployment's base URL as server, the policy URL made absolute. */
+export function publicDocument(doc: OpenApiDocument, publicBaseUrl: string): OpenApiDocument {
+  return {
+    ...doc,
+    info: { ...doc.info, 'x-versioning-policy': new URL(doc.info['x-versioning-policy'], publicBaseUrl + '/').href },
+    servers: [{ url: publicBaseUrl, description: 'This deployment.' }],
+  };
+}

@@ -1,0 +1,51 @@
+// The route table comes from openapi.yaml: one route per operation, its request validator compiled from the
+// document, its handler looked up by operationId. Building fails when an operation has no handler.
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { OperationId } from '../generated/operations.gen.js';
+import { deprecationHeaders } from './deprecation.js';
+import { readJsonBody } from './json-body.js';
+import { HTTP_METHODS, type OpenApiDocument } from './openapi-document.js';
+import { compileRequestValidator, type ValidatedRequest } from './request-validator.js';
+import { ajvFor } from './schema-ajv.js';
+
+export type Handler = (ctx: Context, req: ValidatedRequest) => Promise<void>;
+export type Handlers = Record<OperationId, Handler>;
+
+export interface RouterOptions {
+  doc: OpenApiDocument;
+  handlers: Record<string, Handler>;
+  maxBodyBytes: number;
+  allowPrivateWebhooks: boolean;
+  policyUrl: string;
+  publicBaseUrl: string;
+}
+
+export function operationRouter(opts: RouterOptions): Router {
+  const { doc, handlers } = opts;
+  const ajv = ajvFor(doc, { allowPrivateWebhooks: opts.allowPrivateWebhooks });
+  const router = new Router();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const handler = handlers[op.operationId];
+      if (!handler) throw new Error(`operation ${op.operationId} (${method.toUpperCase()} ${path}) has no handler`);
+      const validate = compileRequestValidator(doc, ajv, path, method, op);
+      const deprecation = deprecationHeaders(op, opts.policyUrl, opts.publicBaseUrl);
+      const takesBody = op.requestBody !== undefined;
+      router.register(path.replace(/\{(\w+)\}/g, ':$1'), [method.toUpperCase()], async (ctx: Context) => {
+        if (deprecation) ctx.set(deprecation(ctx.params as Record<string, string>));
+        const body = takesBody ? await readJsonBody(ctx, opts.maxBodyBytes) : undefined;
+        const req = validate({ path: ctx.params as Record<string, string>, query: ctx.query, headers: ctx.headers, body });
+        await handler(ctx, req);
+      }, { name: op.operationId });
+    }
+  }
+  return router;
+}
+
+/** Sets 405 with Allow (or 501) for a known path and the wrong method; the error middleware renders it. */
+export function allowedMethods(router: Router) {
+  return router.allowedMethods();
+}

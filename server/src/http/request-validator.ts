@@ -1,0 +1,146 @@
+// Validates a request against its operation in openapi.yaml and turns the first failure into the spec's token.
+// The tokens come from the document: `x-error` on a parameter or property, `x-error-missing` for a property
+// that is absent, null or blank, `x-error-additional` for unknown properties, and `x-error-order` for which
+// failure wins when several apply.
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction, ErrorObject } from 'ajv';
+import type { ErrorToken } from '../generated/types.gen.js';
+import { ApiError } from './api-error.js';
+import { resolveRef, type OpenApiDocument, type Operation, type Parameter, type Schema } from './openapi-document.js';
+import { pointer, tokenMessages } from './schema-ajv.js';
+
+export interface RequestParts {
+  path: Record<string, string>;
+  query: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface ValidatedRequest {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  headers: Record<string, string>;
+  /** The parsed body, not yet checked: a handler decides when (placeCall checks it inside its idempotent section). */
+  body: unknown;
+  /** Throws the body's ApiError, if any. */
+  checkBody(): void;
+}
+
+export type RequestValidator = (parts: RequestParts) => ValidatedRequest;
+
+interface CompiledParameter {
+  param: Parameter;
+  validate: ValidateFunction;
+}
+
+export function compileRequestValidator(
+  doc: OpenApiDocument,
+  ajv: Ajv2020,
+  path: string,
+  method: string,
+  op: Operation,
+): RequestValidator {
+  const messages = tokenMessages(doc);
+  const params: CompiledParameter[] = (op.parameters ?? []).map((p) => {
+    const param = resolveRef<Parameter>(doc, p);
+    return { param, validate: ajv.compile(param.schema) };
+  });
+  const bodySchemaNode = op.requestBody?.content['application/json']?.schema;
+  const bodySchema = bodySchemaNode ? resolveRef<Schema>(doc, bodySchemaNode) : undefined;
+  const validateBody = bodySchemaNode
+    ? ajv.compile({ $ref: pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema') })
+    : undefined;
+
+  return (parts) => {
+    const out: ValidatedRequest = { path: parts.path, query: {}, headers: {}, body: parts.body, checkBody };
+    for (const { param, validate } of params) {
+      if (param.in === 'path') continue; // path ids name a resource; an id that names nothing is a 404
+      const source = param.in === 'query' ? parts.query : parts.headers;
+      const raw = source[param.in === 'header' ? param.name.toLowerCase() : param.name];
+      if (raw === undefined) {
+        if (param.required) throw parameterError(param, `${param.name} is required.`);
+        if (param.in === 'query' && param.schema.default !== undefined) out.query[param.name] = param.schema.default;
+        continue;
+      }
+      if (Array.isArray(raw)) throw parameterError(param, `${param.name} must be given once.`);
+      const value = coerce(raw, param.schema);
+      if (value === undefined || !validate(value)) throw parameterError(param, describeParameter(param));
+      if (param.in === 'query') out.query[param.name] = value;
+      else out.headers[param.name.toLowerCase()] = value as string;
+    }
+    return out;
+
+    function checkBody(): void {
+      if (!validateBody || !bodySchema) return;
+      if (parts.body === undefined) {
+        if (op.requestBody?.required) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
+      } else if (!validateBody(parts.body)) {
+        throw bodyError(bodySchema, parts.body, validateBody.errors ?? [], messages);
+      }
+    }
+  };
+}
+
+/** Query and header values arrive as strings; integers must be written as plain decimal digits. */
+function coerce(raw: string, schema: Schema): unknown {
+  if (schema.type === 'integer') return /^-?\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+  if (schema.type === 'number') return raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+  return raw;
+}
+
+function describeParameter(param: Parameter): string {
+  const s = param.schema;
+  if (s.type === 'integer' && s.minimum !== undefined && s.maximum !== undefined) {
+    return `${param.name} must be an integer from ${s.minimum} to ${s.maximum}.`;
+  }
+  return `${param.name} is not valid: ${param.schema.description ?? (param as { description?: string }).description ?? 'see the API reference'}`;
+}
+
+function parameterError(param: Parameter, message: string): ApiError {
+  return new ApiError(400, (param['x-error'] ?? 'invalid_body') as ErrorToken, message);
+}
+
+const isBlank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
+
+function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], messages: Record<string, string>): ApiError {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
+  }
+  const data = body as Record<string, unknown>;
+  const order: string[] = schema['x-error-order'] ?? [];
+  const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
+  let best: { token: string; message: string } | undefined;
+  const consider = (token: string | undefined, message: string) => {
+    if (token && (!best || rank(token) < rank(best.token))) best = { token, message };
+  };
+  for (const e of errors) {
+    if (e.instancePath === '') {
+      if (e.keyword === 'required') {
+        const prop = String(e.params.missingProperty);
+        const ps = schema.properties?.[prop] ?? {};
+        consider(ps['x-error-missing'] ?? ps['x-error'], `\`${prop}\` is required.`);
+      } else if (e.keyword === 'additionalProperties') {
+        const prop = String(e.params.additionalProperty);
+        consider(schema['x-error-additional'], `Unknown field \`${prop}\`; see the request schema for the fields this version accepts.`);
+      }
+      continue;
+    }
+    const segments = e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const prop = segments[0];
+    const ps = schema.properties?.[prop] ?? {};
+    if (ps['x-error-missing'] && isBlank(data[prop])) {
+      consider(ps['x-error-missing'], `\`${prop}\` is required and must not be blank.`);
+    } else {
+      const token = ps['x-error'];
+      const detail = `\`${segments.join('.')}\` ${e.message ?? 'is invalid'}${allowed(e)}.`;
+      consider(token, token && messages[token] ? `${messages[token]} (${detail})` : detail);
+    }
+  }
+  return best
+    ? new ApiError(400, best.token as ErrorToken, best.message)
+    : new ApiError(400, 'invalid_body', 'The request body does not match the request schema.');
+}
+
+function allowed(e: ErrorObject): string {
+  return e.keyword === 'enum' ? `: ${(e.params.allowedValues as unknown[]).join(', ')}` : '';
+}

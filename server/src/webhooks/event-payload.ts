@@ -1,0 +1,38 @@
+// The webhook payload, exactly the spec's table: fields not known when the event is built are null, and there
+// is never a transcript or a recording URL (those are read with getCall).
+import type { CallEvent, CallEventName, CallStatus, ExtractedValues } from '../generated/types.gen.js';
+import type { CallRow } from '../store/calls-repo.js';
+
+export const TERMINAL_EVENT: Record<string, CallEventName> = {
+  completed: 'call.completed',
+  no_answer: 'call.no_answer',
+  voicemail: 'call.voicemail',
+  declined: 'call.declined',
+  failed: 'call.failed',
+};
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function eventId(callId: string, event: CallEventName, builtAt: number): string {
+  return `${callId}:${event}:${builtAt}`;
+}
+
+/** Builds the payload of `event` for the call as it stands after the status change. */
+export function buildEventPayload(call: CallRow, event: CallEventName, builtAt: number): CallEvent {
+  const terminal = event !== 'call.in_progress';
+  return {
+    event,
+    eventId: eventId(call.id, event, builtAt),
+    timestamp: new Date(builtAt).toISOString(),
+    callId: call.id,
+    status: call.status as CallStatus,
+    to: call.to_number,
+    objective: call.objective,
+    startedAt: iso(call.started_at),
+    endedAt: terminal ? iso(call.ended_at) : null,
+    durationSec: terminal ? call.duration_sec : null,
+    summary: event === 'call.completed' ? call.summary : null,
+    extracted: event === 'call.completed' && call.extracted_json !== null ? (JSON.parse(call.extracted_json) as ExtractedValues) : null,
+    error: terminal ? call.error : null,
+  } as CallEvent;
+}
