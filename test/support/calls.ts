@@ -1,0 +1,44 @@
+// Writes call rows directly, for tests of reads that must not depend on placement.
+import { randomUUID } from 'node:crypto';
+import type { CallRow } from '../../server/src/store/calls-repo.js';
+import type { Store } from '../../server/src/store/store.js';
+import type { TestTenant } from './server.js';
+
+export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
+  const now = overrides.created_at ?? Date.now();
+  const row: CallRow = {
+    id: randomUUID(),
+    account_id: tenant.accountId,
+    api_key_id: tenant.keyId,
+    status: 'completed',
+    to_number: '+14155550123',
+    objective: 'Ask whether the shop is open on Sunday',
+    context: null,
+    fields_json: JSON.stringify([{ name: 'open_sunday', type: 'boolean' }]),
+    webhook_url: null,
+    caller_id: tenant.callerId,
+    voice: 'alloy',
+    language: 'en-US',
+    language_source: 'inferred',
+    summary: 'The shop is open on Sunday.',
+    transcript: 'Agent: Hello\nCallee: Hi',
+    extracted_json: JSON.stringify({ open_sunday: true }),
+    recording_path: null,
+    started_at: now + 1000,
+    ended_at: now + 61000,
+    duration_sec: 60,
+    billed_minutes: 1,
+    error: null,
+    created_at: now,
+    updated_at: now,
+    next_run_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    dial_attempted_at: null,
+    carrier_ref: null,
+    engine_state: null,
+    ...overrides,
+  };
+  await store.db.insertInto('calls').values(row).execute();
+  return row;
+}
