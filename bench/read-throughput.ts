@@ -1,0 +1,68 @@
+// getCall and listCalls throughput and p99 at 50 connections, beside bare Koa answering the same JSON from
+// memory, measured in the same run. Target (issue 2): getCall at least 60% of bare Koa.
+//   npx tsx bench/read-throughput.ts [rounds=3] [seconds=5]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAccount, createKey, addNumber } from '../server/src/accounts/accounts-repo.js';
+import { migrate, openStore } from '../server/src/store/store.js';
+import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../server/src/store/calls-repo.js';
+import { load, printTable, startTarget, type Row } from './support/harness.js';
+
+const rounds = Number(process.argv[2] ?? 3);
+const seconds = Number(process.argv[3] ?? 5);
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+
+const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
+await migrate(store);
+const now = Date.now();
+const accountId = await createAccount(store.db, { name: 'bench', planMinutes: 1_000_000, defaultCallerId: '+14155550100' }, now);
+await addNumber(store.db, accountId, '+14155550100', now);
+const { row: key, key: apiKey } = await createKey(store.db, { accountId, name: 'bench', rateLimit: 1_000_000 }, now);
+const ids: string[] = [];
+for (let i = 0; i < 1000; i++) {
+  const id = crypto.randomUUID();
+  ids.push(id);
+  await store.db
+    .insertInto('calls')
+    .values({
+      id, account_id: accountId, api_key_id: key.id, status: 'completed', to_number: '+14155550123',
+      objective: 'Ask whether the shop is open on Sunday and until what time', context: null,
+      fields_json: '[{"name":"open_sunday","type":"boolean"}]', webhook_url: null, caller_id: '+14155550100', voice: 'alloy',
+      language: 'en-US', language_source: 'inferred', summary: 'The shop is open on Sunday until 4 pm.',
+      transcript: 'Agent: Hello, is the shop open on Sunday?\nCallee: Yes, until 4 pm.', extracted_json: '{"open_sunday":true}',
+      recording_path: null, started_at: now + i, ended_at: now + i + 60_000, duration_sec: 60, billed_minutes: 1, error: null,
+      created_at: now + i, updated_at: now + i, next_run_at: null, lease_owner: null, lease_expires_at: null,
+      dial_attempted_at: null, carrier_ref: null, engine_state: null,
+    })
+    .execute();
+}
+const probe = ids[500];
+const baseUrl = 'http://localhost:8080';
+const record = toCallRecord((await findCallForKey(store.db, key.id, probe))!, baseUrl);
+const list = { calls: (await listCallsForKey(store.db, key.id, 20)).map(toCallSummary) };
+await store.close();
+
+const auth = { authorization: `Bearer ${apiKey}` };
+const bare = { name: 'bare Koa', env: { BENCH_TARGET: 'bare', BENCH_RECORD: JSON.stringify(record), BENCH_LIST: JSON.stringify(list) } };
+const app = { name: 'svc', env: { BENCH_TARGET: 'app', SVC_DATA_DIR: dataDir, SVC_PUBLIC_BASE_URL: baseUrl } };
+
+const rows: Record<string, Row> = {
+  'bare Koa GET /calls/{id}': { name: 'bare Koa GET /calls/{id}', samples: [] },
+  'svc getCall': { name: 'svc getCall', samples: [], baseline: 'bare Koa GET /calls/{id}' },
+  'bare Koa GET /calls': { name: 'bare Koa GET /calls', samples: [] },
+  'svc listCalls (20)': { name: 'svc listCalls (20)', samples: [], baseline: 'bare Koa GET /calls' },
+};
+for (let r = 0; r < rounds; r++) {
+  for (const t of [bare, app]) {
+    const running = await startTarget(t);
+    await load(running.url, { path: `/v1/agent/calls/${probe}`, headers: auth, durationSec: 1 }); // warm-up
+    const one = await load(running.url, { path: `/v1/agent/calls/${probe}`, headers: auth, durationSec: seconds });
+    const many = await load(running.url, { path: '/v1/agent/calls', headers: auth, durationSec: seconds });
+    rows[t === bare ? 'bare Koa GET /calls/{id}' : 'svc getCall'].samples.push(one);
+    rows[t === bare ? 'bare Koa GET /calls' : 'svc listCalls (20)'].samples.push(many);
+    await running.stop();
+  }
+}
+printTable(`Reads at 50 connections, ${rounds} rounds of ${seconds} s, SQLite, Node ${process.version}`, Object.values(rows));
+rmSync(dataDir, { recursive: true, force: true });

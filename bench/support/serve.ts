@@ -1,0 +1,47 @@
+// A server for the benchmarks, in its own process so the load generator does not share its event loop.
+// BENCH_TARGET=bare: bare Koa answering the same JSON from memory (the baseline).
+// BENCH_TARGET=app: the real service over the store named by DATABASE_URL or SVC_DATA_DIR.
+import Koa from 'koa';
+import Router from '@koa/router';
+import { pino } from 'pino';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
+import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
+import { systemClock } from '../../server/src/clock.js';
+import { loadConfig } from '../../server/src/config.js';
+import { createApp } from '../../server/src/http/app.js';
+import { storeFor } from '../../server/src/store/open-configured.js';
+
+const target = process.env.BENCH_TARGET;
+let app: Koa;
+if (target === 'bare') {
+  const record = JSON.parse(process.env.BENCH_RECORD ?? '{}');
+  const list = JSON.parse(process.env.BENCH_LIST ?? '{"calls":[]}');
+  const router = new Router();
+  router.get('/v1/agent/calls/:id', (ctx) => {
+    ctx.body = record;
+  });
+  router.get('/v1/agent/calls', (ctx) => {
+    ctx.body = list;
+  });
+  router.post('/v1/agent/calls', (ctx) => {
+    ctx.status = 202;
+    ctx.body = { callId: record.id, status: 'queued', language: 'en-US', languageSource: 'inferred', voice: 'alloy' };
+  });
+  app = new Koa();
+  app.use(router.routes());
+} else {
+  const config = loadConfig();
+  const store = storeFor(config);
+  app = createApp({
+    config,
+    store,
+    clock: systemClock,
+    logger: pino({ level: 'silent' }),
+    catalogue: DEFAULT_AGENT_CATALOGUE,
+    irsf: IrsfList.load(DEFAULT_IRSF_PATH),
+  });
+}
+const server = app.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`ready ${(server.address() as { port: number }).port}\n`);
+});
+process.on('SIGTERM', () => process.exit(0));
