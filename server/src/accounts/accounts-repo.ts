@@ -1,6 +1,7 @@
 // The developer settings: accounts, their numbers and plans, and API keys with their defaults.
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { PARAM, preparedQuery } from '../store/prepared-query.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
 import { hashApiKey, keyHint, newApiKey, newWebhookSecret } from './secrets.js';
 
@@ -59,9 +60,29 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
   return { row, key };
 }
 
-/** The active key with this hash, or undefined for an unknown or revoked key. */
-export async function findActiveKeyByHash(db: Kysely<Database>, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
+export type KeyWithWindow = ApiKeyRow & { window_start: number | null; window_count: number | null };
+
+const authQueries = new WeakMap<Kysely<Database>, (...p: unknown[]) => Promise<KeyWithWindow[]>>();
+
+/**
+ * The active key with this hash together with its rate-limit window row, in one query: it runs on every
+ * authenticated request. The window bucket is `key:<key id>` (see the /v1/agent gate).
+ */
+export async function findActiveKeyWithWindow(db: Kysely<Database>, keyHash: string): Promise<KeyWithWindow | undefined> {
+  let q = authQueries.get(db);
+  if (!q) {
+    q = preparedQuery(db, (d) =>
+      d
+        .selectFrom('api_keys')
+        .leftJoin('rate_windows', (join) => join.on('rate_windows.bucket', '=', sql<string>`'key:' || api_keys.id`))
+        .selectAll('api_keys')
+        .select(['rate_windows.window_start', 'rate_windows.count as window_count'])
+        .where('api_keys.key_hash', '=', PARAM)
+        .where('api_keys.revoked_at', 'is', null),
+    ) as (...p: unknown[]) => Promise<KeyWithWindow[]>;
+    authQueries.set(db, q);
+  }
+  return (await q(keyHash))[0];
 }
 
 export async function addNumber(db: Kysely<Database>, accountId: string, e164: string, now: number): Promise<void> {

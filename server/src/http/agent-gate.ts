@@ -3,10 +3,10 @@
 // consume it, reads only report it); an unauthenticated request counts against its client address's window,
 // so guessing keys is throttled.
 import type { Context, Next } from 'koa';
-import { findActiveKeyByHash, type ApiKeyRow } from '../accounts/accounts-repo.js';
+import { findActiveKeyWithWindow, type ApiKeyRow } from '../accounts/accounts-repo.js';
 import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
 import type { Config } from '../config.js';
-import { consumeWindow, peekWindow } from '../store/rate-windows.js';
+import { consumeWindow, windowFromRow } from '../store/rate-windows.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
@@ -34,8 +34,8 @@ export function agentGate(store: Store, config: Config, clock: Clock) {
     if (ctx.path !== AGENT_PREFIX && !ctx.path.startsWith(`${AGENT_PREFIX}/`)) return next();
     const header = ctx.get('authorization');
     const match = BEARER_PATTERN.exec(header);
-    const key = match ? await findActiveKeyByHash(store.db, hashApiKey(match[1])) : undefined;
-    if (!key) {
+    const found = match ? await findActiveKeyWithWindow(store.db, hashApiKey(match[1])) : undefined;
+    if (!found) {
       const w = await consumeWindow(store.db, `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
       setRateLimitHeaders(ctx, w);
       if (w.count > w.limit) throw rateLimited(w, 'unauthenticated requests from this address');
@@ -48,8 +48,9 @@ export function agentGate(store: Store, config: Config, clock: Clock) {
           : 'Missing API key. Send Authorization: Bearer svc_ak_<secret>.',
       );
     }
+    const { window_start, window_count, ...key } = found;
     const window = keyWindow(key, config);
-    setRateLimitHeaders(ctx, await peekWindow(store.db, window.bucket, window.limit, window.windowSec, clock.now()));
+    setRateLimitHeaders(ctx, windowFromRow(window_start, window_count, window.limit, window.windowSec, clock.now()));
     ctx.state.agent = { key, window } satisfies AgentState;
     await next();
   };

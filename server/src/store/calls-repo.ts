@@ -2,6 +2,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
 import type { CallsTable, Database } from './schema.js';
+import { PARAM, preparedQuery } from './prepared-query.js';
 
 export type CallRow = Selectable<CallsTable>;
 
@@ -9,23 +10,31 @@ export async function insertCall(db: Kysely<Database>, row: CallRow): Promise<vo
   await db.insertInto('calls').values(row).execute();
 }
 
-export async function findCallForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<CallRow | undefined> {
-  return db.selectFrom('calls').selectAll().where('id', '=', id).where('api_key_id', '=', apiKeyId).executeTakeFirst();
-}
-
 const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
 export type CallSummaryRow = Pick<CallRow, (typeof SUMMARY_COLUMNS)[number]>;
 
-/** Most recent first; calls placed in the same millisecond are ordered by id so the order is stable. */
+const readQueries = new WeakMap<Kysely<Database>, ReturnType<typeof compileReads>>();
+function compileReads(db: Kysely<Database>) {
+  return {
+    findForKey: preparedQuery(db, (d) => d.selectFrom('calls').selectAll().where('id', '=', PARAM).where('api_key_id', '=', PARAM)),
+    // Most recent first; calls placed in the same millisecond are ordered by id so the order is stable.
+    listForKey: preparedQuery(db, (d) =>
+      d.selectFrom('calls').select(SUMMARY_COLUMNS).where('api_key_id', '=', PARAM).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PARAM as unknown as number),
+    ),
+  };
+}
+function reads(db: Kysely<Database>) {
+  let q = readQueries.get(db);
+  if (!q) readQueries.set(db, (q = compileReads(db)));
+  return q;
+}
+
+export async function findCallForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<CallRow | undefined> {
+  return (await reads(db).findForKey(id, apiKeyId))[0];
+}
+
 export async function listCallsForKey(db: Kysely<Database>, apiKeyId: string, limit: number): Promise<CallSummaryRow[]> {
-  return db
-    .selectFrom('calls')
-    .select(SUMMARY_COLUMNS)
-    .where('api_key_id', '=', apiKeyId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  return reads(db).listForKey(apiKeyId, limit);
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

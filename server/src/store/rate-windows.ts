@@ -50,17 +50,16 @@ export async function consumeWindow(
   return state(limit, windowSec, Number(row.count), start, nowMs);
 }
 
-/** The bucket's current window without counting anything. */
-export async function peekWindow(
-  db: Kysely<Database>,
-  bucket: string,
+/** The current window from a stored row (or none): a row of an earlier window counts as empty. */
+export function windowFromRow(
+  rowStart: number | null,
+  rowCount: number | null,
   limit: number,
   windowSec: number,
   nowMs: number,
-): Promise<WindowState> {
+): WindowState {
   const start = windowStart(nowMs, windowSec);
-  const row = await db.selectFrom('rate_windows').select(['count', 'window_start']).where('bucket', '=', bucket).executeTakeFirst();
-  const count = row && Number(row.window_start) === start ? Number(row.count) : 0;
+  const count = rowStart !== null && Number(rowStart) === start ? Number(rowCount) : 0;
   return state(limit, windowSec, count, start, nowMs);
 }
 

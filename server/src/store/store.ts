@@ -26,7 +26,7 @@ export function openStore(target: StoreTarget): Store {
     database.pragma('synchronous = NORMAL');
     database.pragma(`busy_timeout = ${target.busyTimeoutMs ?? 5000}`);
     database.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
@@ -44,6 +44,29 @@ export function openStore(target: StoreTarget): Store {
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * kysely's SQLite driver prepares every statement anew, which costs more than running it. Statements are reused
+ * by SQL text (better-sqlite3 runs them synchronously, so one statement is never used twice at once), in a
+ * bounded cache since queries with IN lists vary in text.
+ */
+function withStatementCache(database: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = database.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 export async function migrate(store: Store): Promise<void> {
