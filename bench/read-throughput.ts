@@ -1,24 +1,16 @@
 // getCall and listCalls throughput and p99 at 50 connections, beside bare Koa answering the same JSON from
 // memory, measured in the same run. Target (issue 2): getCall at least 60% of bare Koa.
 //   npx tsx bench/read-throughput.ts [rounds=3] [seconds=5]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createAccount, createKey, addNumber } from '../server/src/accounts/accounts-repo.js';
-import { migrate, openStore } from '../server/src/store/store.js';
+import { rmSync } from 'node:fs';
 import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../server/src/store/calls-repo.js';
 import { load, printTable, startTarget, type Row } from './support/harness.js';
+import { seedBenchStore } from './support/seed.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const seconds = Number(process.argv[3] ?? 5);
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-
-const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
-await migrate(store);
+const { dataDir, store, keyId, apiKey } = await seedBenchStore();
+const accountId = (await store.db.selectFrom('api_keys').select('account_id').where('id', '=', keyId).executeTakeFirstOrThrow()).account_id;
 const now = Date.now();
-const accountId = await createAccount(store.db, { name: 'bench', planMinutes: 1_000_000, defaultCallerId: '+14155550100' }, now);
-await addNumber(store.db, accountId, '+14155550100', now);
-const { row: key, key: apiKey } = await createKey(store.db, { accountId, name: 'bench', rateLimit: 1_000_000 }, now);
 const ids: string[] = [];
 for (let i = 0; i < 1000; i++) {
   const id = crypto.randomUUID();
@@ -26,7 +18,7 @@ for (let i = 0; i < 1000; i++) {
   await store.db
     .insertInto('calls')
     .values({
-      id, account_id: accountId, api_key_id: key.id, status: 'completed', to_number: '+14155550123',
+      id, account_id: accountId, api_key_id: keyId, status: 'completed', to_number: '+14155550123',
       objective: 'Ask whether the shop is open on Sunday and until what time', context: null,
       fields_json: '[{"name":"open_sunday","type":"boolean"}]', webhook_url: null, caller_id: '+14155550100', voice: 'alloy',
       language: 'en-US', language_source: 'inferred', summary: 'The shop is open on Sunday until 4 pm.',
@@ -39,8 +31,8 @@ for (let i = 0; i < 1000; i++) {
 }
 const probe = ids[500];
 const baseUrl = 'http://localhost:8080';
-const record = toCallRecord((await findCallForKey(store.db, key.id, probe))!, baseUrl);
-const list = { calls: (await listCallsForKey(store.db, key.id, 20)).map(toCallSummary) };
+const record = toCallRecord((await findCallForKey(store.db, keyId, probe))!, baseUrl);
+const list = { calls: (await listCallsForKey(store.db, keyId, 20)).map(toCallSummary) };
 await store.close();
 
 const auth = { authorization: `Bearer ${apiKey}` };

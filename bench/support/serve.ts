@@ -45,3 +45,4 @@ const server = app.listen(0, '127.0.0.1', () => {
   process.stdout.write(`ready ${(server.address() as { port: number }).port}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));
+process.on('SIGINT', () => process.exit(0));

@@ -1,0 +1,34 @@
+// placeCall throughput and p99 at 50 connections (rate limit and minute cap raised out of the way), beside bare
+// Koa answering the same 202 from memory, in the same run. Target (issue 3): at least 35% of bare Koa.
+//   npx tsx bench/place-throughput.ts [rounds=3] [seconds=5]
+import { rmSync } from 'node:fs';
+import { load, printTable, startTarget, type Row } from './support/harness.js';
+import { seedBenchStore } from './support/seed.js';
+
+const rounds = Number(process.argv[2] ?? 3);
+const seconds = Number(process.argv[3] ?? 5);
+const { dataDir, store, apiKey } = await seedBenchStore();
+await store.close();
+
+const body = JSON.stringify({
+  to: '+14155550123',
+  objective: 'Ask whether the shop is open on Sunday and until what time.',
+  fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }],
+});
+const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+const bare = { name: 'bare Koa', env: { BENCH_TARGET: 'bare', BENCH_RECORD: JSON.stringify({ id: crypto.randomUUID() }) } };
+const app = { name: 'svc', env: { BENCH_TARGET: 'app', SVC_DATA_DIR: dataDir } };
+const rows: Row[] = [
+  { name: 'bare Koa POST /calls', samples: [] },
+  { name: 'svc placeCall (SQLite)', samples: [], baseline: 'bare Koa POST /calls' },
+];
+for (let r = 0; r < rounds; r++) {
+  for (const [i, t] of [bare, app].entries()) {
+    const running = await startTarget(t);
+    await load(running.url, { path: '/v1/agent/calls', method: 'POST', headers, body, durationSec: 1 });
+    rows[i].samples.push(await load(running.url, { path: '/v1/agent/calls', method: 'POST', headers, body, durationSec: seconds }));
+    await running.stop();
+  }
+}
+printTable(`placeCall at 50 connections, ${rounds} rounds of ${seconds} s, Node ${process.version}`, rows);
+rmSync(dataDir, { recursive: true, force: true });
