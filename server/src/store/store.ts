@@ -1,6 +1,7 @@
 // Opens the store: SQLite through better-sqlite3 (WAL) by default, Postgres when given a postgres:// URL.
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -26,7 +27,7 @@ export function openStore(target: StoreTarget): Store {
     database.pragma('synchronous = NORMAL');
     database.pragma(`busy_timeout = ${target.busyTimeoutMs ?? 5000}`);
     database.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(database) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({
