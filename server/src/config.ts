@@ -1,5 +1,6 @@
 // Every setting, from the environment, with a default that runs offline.
 import { resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry-schedule.js';
 
 export interface Config {
   port: number;
@@ -7,6 +8,8 @@ export interface Config {
   /** Root address clients use; recordingUrl and /openapi.json are built from it. */
   publicBaseUrl: string;
   dataDir: string;
+  /** Where call recordings are written (SVC_RECORDINGS_DIR); `<dataDir>/recordings` by default. */
+  recordingsDir: string;
   /** `postgres://…` selects Postgres; otherwise SQLite at `<dataDir>/svc.db`. */
   databaseUrl: string | null;
   production: boolean;
@@ -23,9 +26,31 @@ export interface Config {
   maxBodyBytes: number;
   /** SVC_WEBHOOK_ALLOW_PRIVATE=1: accept http and loopback webhook URLs. Local development and tests only. */
   webhookAllowPrivate: boolean;
+  /** Seconds before each webhook delivery attempt (the first is 0); SVC_WEBHOOK_RETRY_SCHEDULE. */
+  webhookRetrySchedule: number[];
+  /** Whole-request deadline of one webhook delivery. */
+  webhookTimeoutMs: number;
+  /** How long the previous webhook secret still signs after a rotation. */
+  webhookSecretOverlapSec: number;
+  /** SVC_DEV_WEBHOOK_SECRET: fixes the dev key's webhook secret for scripts. */
+  devWebhookSecret: string | null;
   idempotencyTtlSec: number;
   /** Longest a call may last; the engine hangs up at this point. */
   maxCallDurationSec: number;
+  /** What this process runs: the HTTP API, the workers (call engine, webhook dispatcher), or both. */
+  role: 'api' | 'worker' | 'both';
+  /** Sandbox carrier: wall-clock time per unit of call time (0.001 makes a minute-long call take 60 ms). */
+  sandboxTimeScale: number;
+  /** Sandbox carrier: wall-clock ms its network takes to accept a dial; default 300 ms times the time scale. */
+  sandboxDialLatencyMs: number;
+  /** Engine: how long a worker's claim on a call lasts before another worker may take the call over. */
+  engineLeaseMs: number;
+  /** Engine: call-time seconds a dialling call may go without news from the carrier before it is ended. */
+  engineWatchdogSec: number;
+  /** Engine: calls one worker steps at once. */
+  engineConcurrency: number;
+  /** Engine: longest wait between looks at the store when nothing is due. */
+  enginePollMs: number;
   /** IRSF prefix list; defaults to the one shipped in server/data. */
   irsfPath: string | null;
   devPlanMinutes: number;
@@ -40,8 +65,40 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return Number(raw);
 }
 
+function retrySchedule(env: NodeJS.ProcessEnv): number[] {
+  const raw = env.SVC_WEBHOOK_RETRY_SCHEDULE?.trim();
+  if (!raw) return [...DEFAULT_RETRY_SCHEDULE_SEC];
+  const parsed = parseRetrySchedule(raw);
+  if (typeof parsed === 'string') throw new ConfigError(`SVC_WEBHOOK_RETRY_SCHEDULE ${parsed}`);
+  return parsed;
+}
+
+// The value is a secret: the error never repeats it.
+function devWebhookSecret(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.SVC_DEV_WEBHOOK_SECRET?.trim() || null;
+  if (raw && !/^whsec_[A-Za-z0-9_+/=-]{32,200}$/.test(raw)) {
+    throw new ConfigError('SVC_DEV_WEBHOOK_SECRET must look like whsec_<at least 32 letters, digits, _, -, +, / or =>');
+  }
+  return raw;
+}
+
+function role(env: NodeJS.ProcessEnv): Config['role'] {
+  const raw = env.SVC_ROLE?.trim() || 'both';
+  if (raw !== 'api' && raw !== 'worker' && raw !== 'both') throw new ConfigError(`SVC_ROLE must be api, worker or both, got "${raw}"`);
+  return raw;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a number above 0, got "${raw}"`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
+  const sandboxTimeScale = positiveNumber(env, 'SVC_SANDBOX_TIME_SCALE', 1);
   const production = env.NODE_ENV === 'production';
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -56,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST || '0.0.0.0',
     publicBaseUrl: (env.SVC_PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     dataDir: resolve(env.SVC_DATA_DIR || './data'),
+    recordingsDir: env.SVC_RECORDINGS_DIR?.trim() ? resolve(env.SVC_RECORDINGS_DIR.trim()) : resolve(env.SVC_DATA_DIR || './data', 'recordings'),
     databaseUrl,
     production,
     seedDev: !production,
@@ -67,8 +125,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unauthRateLimit: int(env, 'SVC_UNAUTH_RATE_LIMIT', 60, 1),
     maxBodyBytes: 64 * 1024,
     webhookAllowPrivate: env.SVC_WEBHOOK_ALLOW_PRIVATE === '1' || env.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookRetrySchedule: retrySchedule(env),
+    webhookTimeoutMs: int(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15000, 1),
+    webhookSecretOverlapSec: int(env, 'SVC_WEBHOOK_SECRET_OVERLAP_SEC', 24 * 3600, 0),
+    devWebhookSecret: devWebhookSecret(env),
     idempotencyTtlSec: int(env, 'SVC_IDEMPOTENCY_TTL_SEC', 24 * 3600, 1),
     maxCallDurationSec: int(env, 'SVC_MAX_CALL_DURATION_SEC', 600, 1),
+    role: role(env),
+    sandboxTimeScale,
+    sandboxDialLatencyMs: int(env, 'SVC_SANDBOX_DIAL_LATENCY_MS', Math.round(300 * sandboxTimeScale), 0),
+    engineLeaseMs: int(env, 'SVC_ENGINE_LEASE_MS', 30_000, 100),
+    engineWatchdogSec: int(env, 'SVC_ENGINE_WATCHDOG_SEC', 120, 1),
+    engineConcurrency: int(env, 'SVC_ENGINE_CONCURRENCY', 16, 1),
+    enginePollMs: int(env, 'SVC_ENGINE_POLL_MS', 250, 1),
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
   };

@@ -36,7 +36,9 @@ export async function seedDevAccount(db: Kysely<Database>, config: Config, now: 
     } else {
       apiKey = fixed;
     }
-    await trx.updateTable('api_keys').set({ rate_limit: config.devRateLimit }).where('id', '=', existing.id).execute();
-    return { accountId, apiKey, webhookSecret: existing.webhook_secret, created };
+    // SVC_DEV_WEBHOOK_SECRET fixes the secret so scripts can verify deliveries; it replaces whatever was there.
+    const webhookSecret = config.devWebhookSecret ?? existing.webhook_secret;
+    await trx.updateTable('api_keys').set({ rate_limit: config.devRateLimit, webhook_secret: webhookSecret }).where('id', '=', existing.id).execute();
+    return { accountId, apiKey, webhookSecret, created };
   });
 }
