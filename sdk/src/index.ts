@@ -1,0 +1,30 @@
+// The public surface of @svc/sdk.
+export { SvcClient, DEFAULT_BASE_URL } from './svc-client.js';
+export type { SvcClientOptions, RequestOptions, PlaceCallOptions, RecordingOptions, Recording } from './svc-client.js';
+export { SvcApiError, SvcNetworkError, SvcTimeoutError } from './errors.js';
+export type { RateLimitInfo } from './errors.js';
+export type { RetryOptions, Sleep } from './retry-policy.js';
+export { TERMINAL_STATUSES, isTerminal } from './wait-for-call.js';
+export type { WaitForCallOptions } from './wait-for-call.js';
+export { verifyWebhook, WebhookVerificationError, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SEC } from './verify-webhook.js';
+export type { WebhookVerificationReason, VerifyWebhookOptions } from './verify-webhook.js';
+export type {
+  CallCompletedEvent,
+  CallDeclinedEvent,
+  CallEvent,
+  CallEventName,
+  CallFailedEvent,
+  CallInProgressEvent,
+  CallList,
+  CallNoAnswerEvent,
+  CallRecord,
+  CallStatus,
+  CallSummary,
+  CallVoicemailEvent,
+  ErrorToken,
+  ExtractedValues,
+  FieldDefinition,
+  LanguageSource,
+  PlaceCallRequest,
+  PlaceCallResponse,
+} from './generated/types.gen.js';

@@ -1,0 +1,152 @@
+// The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
+// optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
+import { createClient, createConfig, type Client } from './generated/client/index.js';
+import { getCall, getCallRecording, listCalls, placeCall } from './generated/sdk.gen.js';
+import type { CallList, CallRecord, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse } from './generated/types.gen.js';
+import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
+import { realSleep, RetryPolicy, type RetryOptions, type Sleep } from './retry-policy.js';
+import { waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
+
+export const DEFAULT_BASE_URL = 'http://localhost:8080';
+
+export interface SvcClientOptions {
+  /** An agent API key, `svc_ak_…`. */
+  apiKey: string;
+  /** The service's root address. Default `http://localhost:8080`. */
+  baseUrl?: string;
+  /** A fetch implementation. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Retries of transient failures; off unless given. */
+  retries?: RetryOptions | false;
+  /** Waits between retries and polls (tests pass a fake). */
+  sleep?: Sleep;
+  /** The current time in epoch milliseconds, for waitForCall's deadline (tests pass a fake). */
+  now?: () => number;
+  /** A number in [0, 1) for retry jitter (tests pass a constant). */
+  random?: () => number;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface PlaceCallOptions extends RequestOptions {
+  /** Reuse a key to make a retry of your own (a later process, a queue redelivery) safe too. Default: a random UUID. */
+  idempotencyKey?: string;
+}
+
+export interface RecordingOptions extends RequestOptions {
+  /** A single byte range, e.g. `bytes=0-1023`. */
+  range?: string;
+}
+
+export interface Recording {
+  /** The audio (`audio/wav`). */
+  audio: GetCallRecordingResponse;
+  /** 206 for a range, otherwise 200. */
+  status: number;
+  /** Content-Range of a partial answer, otherwise null. */
+  contentRange: string | null;
+}
+
+/** A successful answer with the rate-limit headers it carried. */
+export interface Answer<T> {
+  data: T;
+  rateLimit: RateLimitInfo;
+  response: Response;
+}
+
+type Generated = { data?: unknown; error?: unknown; response?: Response };
+
+export class SvcClient {
+  private readonly client: Client;
+  private readonly retry: RetryPolicy;
+  private readonly sleep: Sleep;
+  private readonly now: () => number;
+
+  constructor(options: SvcClientOptions) {
+    if (typeof options?.apiKey !== 'string' || options.apiKey === '') {
+      throw new TypeError('SvcClient needs an API key: new SvcClient({ apiKey: process.env.SVC_API_KEY }).');
+    }
+    this.client = createClient(
+      createConfig({ baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''), fetch: options.fetch, auth: options.apiKey }),
+    );
+    this.retry = new RetryPolicy(options.retries, options.random ?? Math.random);
+    this.sleep = options.sleep ?? realSleep;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Places a call; resolves with the queued call's id, language and voice. */
+  async placeCall(body: PlaceCallRequest, options: PlaceCallOptions = {}): Promise<PlaceCallResponse> {
+    // One key for every attempt: a retry after a lost answer replays the first result instead of placing again.
+    const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const { signal } = options;
+    const answer = await this.send<PlaceCallResponse>(
+      () => placeCall({ client: this.client, body, headers: { 'Idempotency-Key': key }, signal }),
+      signal,
+      true,
+    );
+    return answer.data;
+  }
+
+  async getCall(id: string, options: RequestOptions = {}): Promise<CallRecord> {
+    return (await this.getCallAnswer(id, options.signal)).data;
+  }
+
+  /** Recent calls of this key, most recent first; `limit` from 1 to 100, default 20. */
+  async listCalls(options: RequestOptions & { limit?: number } = {}): Promise<CallList> {
+    const { signal, limit } = options;
+    const query = limit === undefined ? undefined : { limit };
+    return (await this.send<CallList>(() => listCalls({ client: this.client, query, signal }), signal, false)).data;
+  }
+
+  async getCallRecording(id: string, options: RecordingOptions = {}): Promise<Recording> {
+    const { signal, range } = options;
+    const headers = range === undefined ? undefined : { Range: range };
+    const answer = await this.send<GetCallRecordingResponse>(
+      () => getCallRecording({ client: this.client, path: { id }, headers, signal, parseAs: 'blob' }),
+      signal,
+      false,
+    );
+    return { audio: answer.data, status: answer.response.status, contentRange: answer.response.headers.get('Content-Range') };
+  }
+
+  /**
+   * Polls getCall until the call reaches a terminal status and resolves with its record. Waits `intervalMs`
+   * between polls, longer when the rate-limit window is spent; rejects with SvcTimeoutError after `timeoutMs`,
+   * and with the signal's reason when it aborts.
+   */
+  waitForCall(id: string, options: WaitForCallOptions = {}): Promise<CallRecord> {
+    return waitForTerminal(id, (signal) => this.getCallAnswer(id, signal), { sleep: this.sleep, now: this.now }, options);
+  }
+
+  private getCallAnswer(id: string, signal: AbortSignal | undefined): Promise<Answer<CallRecord>> {
+    return this.send<CallRecord>(() => getCall({ client: this.client, path: { id }, signal }), signal, false);
+  }
+
+  private async send<T>(attempt: () => Promise<Generated>, signal: AbortSignal | undefined, placement: boolean): Promise<Answer<T>> {
+    for (let n = 1; ; n++) {
+      try {
+        return await this.once<T>(attempt, signal);
+      } catch (error) {
+        const delay = this.retry.delayAfter(error, n, placement);
+        if (delay === null) throw error;
+        await this.sleep(delay, signal);
+      }
+    }
+  }
+
+  private async once<T>(attempt: () => Promise<Generated>, signal: AbortSignal | undefined): Promise<Answer<T>> {
+    const result = await attempt();
+    const { response } = result;
+    if (!response) {
+      // An abort is the caller's decision, not a fault: it surfaces as the signal's own reason.
+      if (signal?.aborted) throw signal.reason;
+      const cause = result.error;
+      const detail = cause instanceof Error ? `${cause.message}${cause.cause instanceof Error ? ` (${cause.cause.message})` : ''}` : String(cause);
+      throw new SvcNetworkError(`The request to the service failed before any answer: ${detail}. Is the service running at the baseUrl?`, { cause });
+    }
+    if (!response.ok) throw SvcApiError.fromResponse(response, result.error);
+    return { data: result.data as T, rateLimit: rateLimitInfo(response.headers), response };
+  }
+}

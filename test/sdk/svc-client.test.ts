@@ -1,0 +1,191 @@
+import { expect } from 'chai';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SvcApiError, SvcClient, SvcNetworkError } from '../../sdk/src/index.js';
+import { forEachStore } from '../support/stores.js';
+import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { insertTestCall } from '../support/calls.js';
+import { recordingFetch, type RecordingFetch } from './sdk-fetch.js';
+
+const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.', language: 'en-US' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Resolves with the SvcApiError the promise rejects with; fails the test when it resolves or throws another error. */
+export async function apiError(promise: Promise<unknown>): Promise<SvcApiError> {
+  const error = await promise.then(
+    () => expect.fail('expected the call to reject'),
+    (e: unknown) => e,
+  );
+  expect(error).to.be.instanceOf(SvcApiError);
+  return error as SvcApiError;
+}
+
+forEachStore('SDK client against a live server', (kind) => {
+  let srv: TestServer;
+  let alice: TestTenant;
+  let rec: RecordingFetch;
+  let svc: SvcClient;
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-sdk-'));
+  beforeEach(async () => {
+    srv = await startServer(kind, { SVC_DATA_DIR: dataDir });
+    alice = await srv.tenant();
+    rec = recordingFetch();
+    svc = new SvcClient({ apiKey: alice.key, baseUrl: srv.baseUrl, fetch: rec.fetch });
+  });
+  afterEach(() => srv.close());
+
+  const callRows = () => srv.deps.store.db.selectFrom('calls').select(['id', 'api_key_id']).execute();
+
+  describe('placeCall', () => {
+    it('places a call and resolves with the queued placement', async () => {
+      const placed = await svc.placeCall(ok);
+      expect(placed).to.deep.equal({ callId: placed.callId, status: 'queued', language: 'en-US', languageSource: 'explicit', voice: 'alloy' });
+      expect(await callRows()).to.deep.equal([{ id: placed.callId, api_key_id: alice.keyId }]);
+      expect(rec.sent[0].headers.get('authorization')).to.equal(`Bearer ${alice.key}`);
+      expect(JSON.parse(rec.sent[0].body)).to.deep.equal(ok);
+    });
+
+    it('sends a random UUID as Idempotency-Key when the caller gives none, a new one per placement', async () => {
+      await svc.placeCall(ok);
+      await svc.placeCall(ok);
+      const [first, second] = rec.sent.map((r) => r.headers.get('idempotency-key'));
+      expect(first).to.match(UUID);
+      expect(second).to.match(UUID);
+      expect(first).to.not.equal(second);
+      expect(await callRows()).to.have.length(2);
+    });
+
+    it("sends the caller's Idempotency-Key, so placing twice with it places one call", async () => {
+      const a = await svc.placeCall(ok, { idempotencyKey: 'order-42' });
+      const b = await svc.placeCall(ok, { idempotencyKey: 'order-42' });
+      expect(b).to.deep.equal(a);
+      expect(rec.sent.map((r) => r.headers.get('idempotency-key'))).to.deep.equal(['order-42', 'order-42']);
+      expect(await callRows()).to.have.length(1);
+    });
+
+    it('rejects a Jersey number with SvcApiError 400 destination_blocked and the rate-limit info', async () => {
+      const e = await apiError(svc.placeCall({ ...ok, to: '+441534123456' }));
+      expect(e.status).to.equal(400);
+      expect(e.token).to.equal('destination_blocked');
+      expect(e.message).to.be.a('string').and.not.equal('');
+      expect(e.rateLimit).to.deep.equal({ limit: 10, remaining: 9, resetSec: 30, retryAfterSec: null });
+      expect(e.requestId).to.be.a('string');
+      expect(await callRows()).to.have.length(0);
+    });
+
+    it('passes a validation token through: a body without `to` gives 400 to_required', async () => {
+      const e = await apiError(svc.placeCall({ objective: ok.objective } as never));
+      expect([e.status, e.token]).to.deep.equal([400, 'to_required']);
+    });
+
+    it('rejects the same Idempotency-Key with another body with 422 idempotency_key_reused', async () => {
+      await svc.placeCall(ok, { idempotencyKey: 'k1' });
+      const e = await apiError(svc.placeCall({ ...ok, objective: 'Something else entirely, please.' }, { idempotencyKey: 'k1' }));
+      expect([e.status, e.token]).to.deep.equal([422, 'idempotency_key_reused']);
+      expect(await callRows()).to.have.length(1);
+    });
+
+    it('reports 429 rate_limited with Retry-After, Remaining and Reset when the window is spent', async () => {
+      const bob = await srv.tenant({ rateLimit: 1 });
+      const bobSvc = new SvcClient({ apiKey: bob.key, baseUrl: srv.baseUrl, fetch: rec.fetch });
+      await bobSvc.placeCall(ok);
+      const e = await apiError(bobSvc.placeCall(ok));
+      expect([e.status, e.token]).to.deep.equal([429, 'rate_limited']);
+      expect(e.rateLimit).to.deep.equal({ limit: 1, remaining: 0, resetSec: 30, retryAfterSec: 30 });
+    });
+
+    it('reports 429 over_minute_cap when the plan is used up', async () => {
+      const bob = await srv.tenant({ planMinutes: 0 });
+      const e = await apiError(new SvcClient({ apiKey: bob.key, baseUrl: srv.baseUrl, fetch: rec.fetch }).placeCall(ok));
+      expect([e.status, e.token]).to.deep.equal([429, 'over_minute_cap']);
+      expect(e.rateLimit.retryAfterSec).to.equal(Math.ceil((Date.UTC(2026, 11, 1) - srv.clock.now()) / 1000));
+    });
+  });
+
+  describe('getCall, listCalls, getCallRecording', () => {
+    it('reads back a placed call', async () => {
+      const { callId } = await svc.placeCall(ok);
+      const call = await svc.getCall(callId);
+      expect(call).to.include({ id: callId, status: 'queued', to: ok.to, objective: ok.objective, language: 'en-US', languageSource: 'explicit' });
+    });
+
+    it("answers another key's call with SvcApiError 404 not_found", async () => {
+      const bob = await srv.tenant();
+      const row = await insertTestCall(srv.deps.store, bob);
+      const e = await apiError(svc.getCall(row.id));
+      expect([e.status, e.token]).to.deep.equal([404, 'not_found']);
+      expect(e.rateLimit).to.deep.equal({ limit: 10, remaining: 10, resetSec: 30, retryAfterSec: null });
+    });
+
+    it('lists the calls of the key, most recent first, honouring limit', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await insertTestCall(srv.deps.store, alice, { created_at: 1000 + i })).id);
+      expect((await svc.listCalls()).calls.map((c) => c.id)).to.deep.equal([...ids].reverse());
+      expect((await svc.listCalls({ limit: 2 })).calls.map((c) => c.id)).to.deep.equal([ids[2], ids[1]]);
+      expect(rec.sent[1].path).to.equal('/v1/agent/calls?limit=2');
+    });
+
+    it('passes 400 invalid_limit through for a limit above 100', async () => {
+      const e = await apiError(svc.listCalls({ limit: 101 }));
+      expect([e.status, e.token]).to.deep.equal([400, 'invalid_limit']);
+    });
+
+    it('downloads a recording whole and by byte range', async () => {
+      mkdirSync(join(dataDir, 'recordings'), { recursive: true });
+      const bytes = Buffer.from('RIFF....WAVEfmt sixteen bytes of audio');
+      writeFileSync(join(dataDir, 'recordings', 'sdk.wav'), bytes);
+      const row = await insertTestCall(srv.deps.store, alice, { recording_path: 'recordings/sdk.wav' });
+      const whole = await svc.getCallRecording(row.id);
+      expect(whole.status).to.equal(200);
+      expect(whole.audio.type).to.equal('audio/wav');
+      expect(Buffer.from(await whole.audio.arrayBuffer())).to.deep.equal(bytes);
+      const part = await svc.getCallRecording(row.id, { range: 'bytes=0-3' });
+      expect([part.status, part.contentRange]).to.deep.equal([206, `bytes 0-3/${bytes.length}`]);
+      expect(Buffer.from(await part.audio.arrayBuffer()).toString()).to.equal('RIFF');
+    });
+
+    it('answers a call without a recording with 404 not_found', async () => {
+      const row = await insertTestCall(srv.deps.store, alice);
+      const e = await apiError(svc.getCallRecording(row.id));
+      expect([e.status, e.token]).to.deep.equal([404, 'not_found']);
+    });
+  });
+
+  describe('errors that are not about the call', () => {
+    it('rejects an unknown key with SvcApiError 401 unauthorized, carrying the address window', async () => {
+      const stranger = new SvcClient({ apiKey: 'svc_ak_notarealkeynotarealkey', baseUrl: srv.baseUrl, fetch: rec.fetch });
+      for (const attempt of [() => stranger.getCall(crypto.randomUUID()), () => stranger.listCalls(), () => stranger.placeCall(ok)]) {
+        const e = await apiError(attempt());
+        expect([e.status, e.token]).to.deep.equal([401, 'unauthorized']);
+        expect(e.rateLimit.limit).to.equal(60);
+        expect(e.message).to.not.include('notarealkey');
+      }
+      expect(await callRows()).to.have.length(0);
+    });
+
+    it('turns a refused connection into SvcNetworkError with the fetch error as cause', async () => {
+      const port = new URL(srv.baseUrl).port;
+      await srv.close();
+      srv = await startServer(kind); // afterEach closes this one
+      const down = new SvcClient({ apiKey: alice.key, baseUrl: `http://127.0.0.1:${port}` });
+      const e = await down.getCall(crypto.randomUUID()).catch((err: unknown) => err);
+      expect(e).to.be.instanceOf(SvcNetworkError);
+      expect((e as SvcNetworkError).message).to.match(/^The request to the service failed before any answer: fetch failed/);
+      expect((e as SvcNetworkError).cause).to.be.instanceOf(TypeError);
+      expect((e as SvcNetworkError).message).to.not.include(alice.key);
+    });
+
+    it('rejects with the AbortError of an aborted signal, not a SvcNetworkError', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const e = await svc.listCalls({ signal: controller.signal }).catch((err: unknown) => err);
+      expect((e as Error).name).to.equal('AbortError');
+      expect(e).to.not.be.instanceOf(SvcNetworkError);
+    });
+
+    it('refuses to be built without an API key', () => {
+      expect(() => new SvcClient({ apiKey: '' })).to.throw(TypeError, 'SvcClient needs an API key');
+    });
+  });
+});
