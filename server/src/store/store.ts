@@ -1,6 +1,6 @@
 // Opens the store: SQLite through better-sqlite3 (WAL) by default, Postgres when given a postgres:// URL.
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -70,8 +70,19 @@ function withStatementCache(database: SQLite.Database) {
   };
 }
 
+/**
+ * kysely's migrator looks for its lock table in every schema unless told which one is ours, so a second svc
+ * schema in the same database (tests, or two deployments sharing a server) would make it skip creating its own.
+ * On Postgres it is pinned to the connection's current schema.
+ */
+async function migrator(store: Store): Promise<Migrator> {
+  const schema =
+    store.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
+  return new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: schema });
+}
+
 export async function migrate(store: Store): Promise<void> {
-  const { error, results } = await new Migrator({ db: store.db, provider: migrationProvider }).migrateToLatest();
+  const { error, results } = await (await migrator(store)).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -80,6 +91,6 @@ export async function migrate(store: Store): Promise<void> {
 
 /** True when every migration this build knows has been applied. */
 export async function migrationsApplied(store: Store): Promise<boolean> {
-  const all = await new Migrator({ db: store.db, provider: migrationProvider }).getMigrations();
+  const all = await (await migrator(store)).getMigrations();
   return all.every((m) => m.executedAt !== undefined);
 }
