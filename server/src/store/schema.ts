@@ -120,6 +120,13 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface SandboxDialsTable {
+  call_id: string;
+  carrier_ref: string;
+  to_number: string;
+  at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -129,6 +136,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
+  sandbox_dials: SandboxDialsTable;
 }
 
 export type { Generated };

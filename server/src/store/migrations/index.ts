@@ -4,11 +4,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { m001Initial } from './001-initial.js';
 import { m002Engine } from './002-engine.js';
 import { m003WebhookOutbox } from './003-webhook-outbox.js';
+import { m004SandboxDials } from './004-sandbox-dials.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
   '002_engine': m002Engine,
   '003_webhook_outbox': m003WebhookOutbox,
+  '004_sandbox_dials': m004SandboxDials,
 };
 
 export const migrationProvider: MigrationProvider = {

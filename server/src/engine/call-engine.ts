@@ -1,0 +1,291 @@
+// The call engine: runs every call from queued to a terminal status, durably. Calls are rows; a worker claims
+// the due ones with a lease, works out what happened (the carrier's news, the conversation's end), applies the
+// pure state machine and commits the new state with its webhook event. Nothing a call needs is held only in
+// memory, so a worker can die at any point and another picks the call up where the store says it is.
+//
+// Dialling is at most once: the attempt is committed before the carrier is asked, and a call found with an
+// attempt but no carrier reference ends failed (engine_interrupted), never dialled again.
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { CallStatus, FieldDefinition } from '../generated/types.gen.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { Store } from '../store/store.js';
+import { accountUsage } from '../store/usage-repo.js';
+import { findAccount } from '../accounts/accounts-repo.js';
+import type { Agent } from './agent/agent.js';
+import type { Analyst, EndReason } from './analyst/analyst.js';
+import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
+import { CarrierRefused, type Carrier, type LineEvent } from './carrier/carrier.js';
+import { formatTranscript, timeTurns, type CallBrief, type TimedTurn } from './conversation.js';
+import { EngineStore, LeaseLost, type Commit } from './engine-store.js';
+import type { Recorder } from './recording/recorder.js';
+
+export interface EngineSettings {
+  maxCallDurationSec: number;
+  /** How long a claim lasts; a worker that dies loses its calls to another after this. */
+  leaseMs: number;
+  /** Call-time seconds a dialling call may go without news from the carrier before it is ended. */
+  watchdogSec: number;
+  /** Calls one worker steps at once. */
+  concurrency: number;
+  /** Longest wait between looks at the store when nothing is due. */
+  idlePollMs: number;
+}
+
+export interface RecordingStore {
+  /** Stores the WAV; returns what the call row keeps as recording_path. */
+  save(callId: string, wav: Buffer): Promise<string>;
+}
+
+export interface EngineDeps {
+  store: Store;
+  clock: Clock;
+  carrier: Carrier;
+  agent: Agent;
+  analyst: Analyst;
+  recorder: Recorder;
+  recordings: RecordingStore;
+  logger: Logger;
+  settings: EngineSettings;
+  /** Names this worker's leases; random by default. */
+  owner?: string;
+}
+
+/** The conversation once the call is answered: everything needed to finish it after a restart. */
+interface Talk {
+  answeredAt: number;
+  turns: TimedTurn[];
+  /** Call-time ms the conversation lasts: the script's length, or where the engine cuts it. */
+  talkMs: number;
+  reason: EndReason;
+  /** Wall-clock ms the conversation ends. */
+  endsAt: number;
+}
+
+interface EngineState {
+  line: unknown;
+  talk?: Talk;
+}
+
+const RETRY_AFTER_FAULT_MS = 1000;
+
+export class CallEngine {
+  readonly owner: string;
+  private readonly es: EngineStore;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.owner = deps.owner ?? `worker-${randomUUID()}`;
+    this.es = new EngineStore(deps.store.db, deps.store.dialect, this.owner);
+  }
+
+  /** Steps every call due now (at most `concurrency` at a time); returns how many were stepped. */
+  async tick(): Promise<number> {
+    const { settings, clock } = this.deps;
+    let total = 0;
+    for (;;) {
+      const claimed = await this.es.claimDue(clock.now(), settings.leaseMs, settings.concurrency);
+      await Promise.all(claimed.map((row) => this.stepSafely(row)));
+      total += claimed.length;
+      if (claimed.length < settings.concurrency || this.stopping) return total;
+    }
+  }
+
+  /** Runs the loop until stop(): steps what is due, then sleeps until the next call is due or a nudge. */
+  start(): void {
+    if (this.running) return;
+    this.stopping = false;
+    this.running = (async () => {
+      while (!this.stopping) {
+        try {
+          await this.tick();
+          const next = await this.es.nextDueAt();
+          const wait = next === null ? this.deps.settings.idlePollMs : Math.min(this.deps.settings.idlePollMs, next - this.deps.clock.now());
+          if (wait > 0 && !this.stopping) await this.sleep(wait);
+        } catch (err) {
+          this.deps.logger.warn({ err: { message: (err as Error).message } }, 'engine loop fault; retrying');
+          await this.sleep(RETRY_AFTER_FAULT_MS);
+        }
+      }
+    })();
+  }
+
+  /** Something became due (a call was placed in this process): look now rather than at the next poll. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  /** Finishes the steps in flight, then gives up every lease this worker holds. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.running;
+    this.running = null;
+    await this.es.releaseAll();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wake = () => {
+        this.wake = null;
+        done();
+      };
+    });
+  }
+
+  private async stepSafely(row: CallRow): Promise<void> {
+    try {
+      await this.step(row);
+    } catch (err) {
+      if (err instanceof LeaseLost) {
+        this.deps.logger.warn({ callId: row.id }, err.message);
+        return;
+      }
+      this.deps.logger.error({ err, callId: row.id, status: row.status }, 'engine step failed; will retry');
+      await this.es.release(row.id, this.deps.clock.now() + RETRY_AFTER_FAULT_MS).catch(() => {});
+    }
+  }
+
+  private async step(row: CallRow): Promise<void> {
+    switch (row.status) {
+      case 'queued':
+        return this.dial(row);
+      case 'dialing':
+        return this.followLine(row);
+      case 'in_progress':
+        return this.followLine(row);
+      default:
+        await this.es.commit(row.id, this.deps.clock.now(), { set: {}, nextRunAt: null });
+    }
+  }
+
+  /** Commits a move of the state machine with its fields and event; the lease is kept only while the step goes on. */
+  private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false): Promise<CallRow> {
+    const t = transition(row.status as CallStatus, e);
+    return this.es.commit(row.id, this.deps.clock.now(), { set: { ...t.patch, ...extra }, nextRunAt, event: t.event, keepLease });
+  }
+
+  private async dial(row: CallRow): Promise<void> {
+    const { carrier, clock } = this.deps;
+    const now = clock.now();
+    // The attempt is durable before the carrier hears of it; the lease stays on for the dial itself.
+    const attempted = await this.es.commit(row.id, now, { set: transition('queued', { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
+    let dialled;
+    try {
+      dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id }, now);
+    } catch (err) {
+      const token: CallErrorToken = err instanceof CarrierRefused ? err.token : 'dial_failed';
+      if (!(err instanceof CarrierRefused)) this.deps.logger.error({ err, callId: row.id }, 'carrier dial failed');
+      await this.apply(attempted, { type: 'ended', at: clock.now(), outcome: 'failed', error: token }, {}, null);
+      return;
+    }
+    try {
+      await this.es.commit(row.id, clock.now(), { set: { carrier_ref: dialled.ref, engine_state: JSON.stringify({ line: dialled.state } satisfies EngineState) }, nextRunAt: clock.now() });
+    } catch (err) {
+      // Another worker took the call over and will end it engine_interrupted: take the line down with it.
+      await carrier.hangUp(dialled.ref, dialled.state, clock.now()).catch(() => {});
+      throw err;
+    }
+  }
+
+  private async followLine(row: CallRow): Promise<void> {
+    const { carrier, clock, settings } = this.deps;
+    const now = clock.now();
+    if (row.carrier_ref === null) {
+      await this.apply(row, { type: 'interrupted', at: now }, {}, null);
+      return;
+    }
+    const state = JSON.parse(row.engine_state ?? '{}') as EngineState;
+    const news = await carrier.check(row.carrier_ref, state.line, now);
+    state.line = news.state;
+    let current = row;
+    for (const e of news.events) {
+      if (state.talk && e.at >= state.talk.endsAt) break; // the conversation ended first; the engine hung up
+      const done = await this.onLineEvent(current, state, e);
+      if (done === 'terminal') return;
+      current = done;
+    }
+    if (current.status === 'in_progress' && state.talk && now >= state.talk.endsAt) {
+      await carrier.hangUp(current.carrier_ref!, state.line, now).catch((err) => this.deps.logger.warn({ err, callId: row.id }, 'hang-up failed'));
+      await this.finish(current, state.talk, { type: 'conversation_over', at: now, connectedMs: state.talk.talkMs });
+      return;
+    }
+    const watchdogAt = current.status === 'dialing' ? current.dial_attempted_at! + Math.round(settings.watchdogSec * 1000 * carrier.timeScale) : Infinity;
+    if (current.status === 'dialing' && now >= watchdogAt) {
+      await carrier.hangUp(current.carrier_ref!, state.line, now).catch(() => {});
+      await this.apply(current, { type: 'carrier_silent', at: now }, { engine_state: JSON.stringify(state) }, null);
+      return;
+    }
+    const next = Math.min(news.nextCheckAt ?? Infinity, state.talk?.endsAt ?? Infinity, watchdogAt);
+    await this.es.commit(current.id, now, { set: { engine_state: JSON.stringify(state) }, nextRunAt: Number.isFinite(next) ? next : now + settings.idlePollMs });
+  }
+
+  /** Applies one line event; returns the updated row, or 'terminal' when the call ended. */
+  private async onLineEvent(row: CallRow, state: EngineState, e: LineEvent): Promise<CallRow | 'terminal'> {
+    if (e.kind === 'answered') {
+      state.talk = await this.planTalk(row, e.at);
+      return this.apply(row, { type: 'answered', at: e.at }, { engine_state: JSON.stringify(state) }, state.talk.endsAt, true);
+    }
+    if (e.kind === 'ended') {
+      if (row.status !== 'dialing') return row; // the line ended after the conversation: nothing more to say
+      await this.apply(row, { type: 'ended', at: e.at, outcome: e.outcome, error: e.error }, { engine_state: JSON.stringify(state) }, null);
+      return 'terminal';
+    }
+    if (row.status !== 'in_progress' || !state.talk) return row;
+    const connectedMs = Math.max(0, Math.min(state.talk.talkMs, Math.round((e.at - state.talk.answeredAt) / this.deps.carrier.timeScale)));
+    await this.finish(row, state.talk, { type: 'dropped', at: e.at, connectedMs });
+    return 'terminal';
+  }
+
+  /** At the answer: the whole conversation and where it ends — the script's end, the maximum duration or the minute cap. */
+  private async planTalk(row: CallRow, answeredAt: number): Promise<Talk> {
+    const { agent, carrier, settings, store } = this.deps;
+    const turns = timeTurns(await agent.converse(brief(row)));
+    const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
+    const maxMs = settings.maxCallDurationSec * 1000;
+    const account = await findAccount(store.db, row.account_id);
+    const usage = await accountUsage(store.db, row.account_id, answeredAt);
+    // Every other call in flight keeps its one reserved minute; this call may talk for what is left.
+    const capMs = Math.max(0, ((account?.plan_minutes ?? 0) - usage.usedMinutes - (usage.reservedMinutes - 1)) * 60_000);
+    const limitMs = Math.min(maxMs, capMs);
+    const talkMs = Math.min(scriptMs, limitMs);
+    const reason: EndReason = scriptMs <= limitMs ? 'hung_up' : limitMs === maxMs ? 'max_duration' : 'minute_cap';
+    return { answeredAt, turns, talkMs, reason, endsAt: answeredAt + Math.round(talkMs * carrier.timeScale) };
+  }
+
+  /** Ends an answered call: the transcript of what was said, the recording, and for a completed call the analysis. */
+  private async finish(row: CallRow, talk: Talk, e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
+    const { analyst, recorder, recordings } = this.deps;
+    const said = talk.turns.filter((t) => t.startMs < e.connectedMs);
+    const transcript = said.length ? formatTranscript(said) : null;
+    const wav = await recorder.render({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' });
+    const recordingPath = await recordings.save(row.id, wav);
+    let summary: string | null = null;
+    let extracted: string | null = null;
+    if (e.type === 'conversation_over') {
+      const analysis = await analyst.analyse({ brief: brief(row), transcript: transcript ?? '', endReason: talk.reason });
+      summary = analysis.summary;
+      extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
+    }
+    await this.apply(row, e, { transcript, recording_path: recordingPath, summary, extracted_json: extracted }, null);
+  }
+}
+
+export function brief(row: CallRow): CallBrief {
+  return {
+    callId: row.id,
+    objective: row.objective,
+    context: row.context,
+    fields: row.fields_json ? (JSON.parse(row.fields_json) as FieldDefinition[]) : [],
+    language: row.language ?? 'en-US',
+    voice: row.voice ?? 'alloy',
+  };
+}

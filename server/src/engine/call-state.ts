@@ -1,0 +1,94 @@
+// The call state machine, pure: given a call's status and what happened, the next status, the fields that
+// change with it, and the webhook event it emits. The runner commits all three in one transaction.
+//
+//   queued ─dial_started→ dialing ─answered→ in_progress ─conversation_over→ completed
+//   dialing ─ended(no_answer | voicemail | declined | failed)→ that status
+//   dialing ─interrupted→ failed (engine_interrupted: dialled, but the carrier's reference was never recorded)
+//   dialing | in_progress ─carrier_silent→ failed (carrier_timeout)
+//   in_progress ─dropped→ failed (call_dropped)
+//
+// durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. Billing rounds
+// it up to whole minutes per call.
+import type { CallEventName, CallStatus } from '../generated/types.gen.js';
+
+export type TerminalStatus = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed';
+export const TERMINAL: ReadonlySet<CallStatus> = new Set<CallStatus>(['completed', 'no_answer', 'voicemail', 'declined', 'failed']);
+
+/** Error tokens a failed call can carry. */
+export type CallErrorToken =
+  | 'engine_interrupted' // dialled, but the worker stopped before recording the carrier's reference; never redialled
+  | 'dial_failed' // the carrier's API failed while dialling; whether it placed the call is unknown, so not retried
+  | 'carrier_rejected' // the carrier refused to place the call
+  | 'carrier_unreachable' // the network could not reach the number
+  | 'carrier_timeout' // the carrier went silent; the watchdog ended the call
+  | 'call_dropped'; // the line dropped after the answer
+
+export type EngineEvent =
+  | { type: 'dial_started'; at: number }
+  | { type: 'answered'; at: number }
+  | { type: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken }
+  | { type: 'interrupted'; at: number }
+  | { type: 'carrier_silent'; at: number; connectedMs?: number }
+  | { type: 'dropped'; at: number; connectedMs: number }
+  | { type: 'conversation_over'; at: number; connectedMs: number };
+
+export interface CallPatch {
+  status: CallStatus;
+  started_at?: number;
+  ended_at?: number;
+  duration_sec?: number;
+  billed_minutes?: number;
+  error?: string | null;
+  dial_attempted_at?: number;
+}
+
+export interface Transition {
+  patch: CallPatch;
+  /** The webhook event this move emits, if any. */
+  event: CallEventName | null;
+}
+
+export class IllegalTransition extends Error {
+  constructor(from: CallStatus, event: EngineEvent['type']) {
+    super(`illegal move: ${event} from ${from}`);
+    this.name = 'IllegalTransition';
+  }
+}
+
+const ALLOWED: Record<EngineEvent['type'], readonly CallStatus[]> = {
+  dial_started: ['queued'],
+  answered: ['dialing'],
+  ended: ['dialing'],
+  interrupted: ['dialing'],
+  carrier_silent: ['dialing', 'in_progress'],
+  dropped: ['in_progress'],
+  conversation_over: ['in_progress'],
+};
+
+function end(status: TerminalStatus, at: number, connectedMs: number, error: string | null): Transition {
+  const durationSec = Math.round(connectedMs) / 1000;
+  return {
+    patch: { status, ended_at: at, duration_sec: durationSec, billed_minutes: Math.ceil(durationSec / 60), error },
+    event: `call.${status}` as CallEventName,
+  };
+}
+
+export function transition(from: CallStatus, e: EngineEvent): Transition {
+  if (!ALLOWED[e.type].includes(from)) throw new IllegalTransition(from, e.type);
+  switch (e.type) {
+    case 'dial_started':
+      return { patch: { status: 'dialing', dial_attempted_at: e.at }, event: null };
+    case 'answered':
+      return { patch: { status: 'in_progress', started_at: e.at }, event: 'call.in_progress' };
+    case 'ended':
+      return end(e.outcome, e.at, 0, e.outcome === 'failed' ? (e.error ?? 'carrier_unreachable') : null);
+    case 'interrupted':
+      return end('failed', e.at, 0, 'engine_interrupted');
+    case 'carrier_silent':
+      return end('failed', e.at, e.connectedMs ?? 0, 'carrier_timeout');
+    case 'dropped':
+      return end('failed', e.at, e.connectedMs, 'call_dropped');
+    case 'conversation_over':
+      return end('completed', e.at, e.connectedMs, null);
+  }
+}

@@ -1,0 +1,96 @@
+// The engine's reads and writes. A worker claims due calls by writing its lease on them (Postgres skips rows
+// another worker is claiming; SQLite has a single writer), and every later write is fenced by that lease: when
+// it has expired and another worker took the call over, the write changes nothing and the step is abandoned.
+// A status change, its fields and its webhook event are committed in one transaction (the outbox).
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { CallEventName } from '../generated/types.gen.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { CallsTable, Database } from '../store/schema.js';
+import { enqueueEvent } from '../webhooks/outbox.js';
+
+export class LeaseLost extends Error {
+  constructor(callId: string) {
+    super(`lease on call ${callId} was lost to another worker`);
+    this.name = 'LeaseLost';
+  }
+}
+
+export interface Commit {
+  /** Columns to set. */
+  set: Updateable<CallsTable>;
+  /** When the call is next due; null once terminal. */
+  nextRunAt: number | null;
+  /** Keep the lease (a step continues after this write) or give it up. */
+  keepLease?: boolean;
+  /** The webhook event the change emits, enqueued in the same transaction. */
+  event?: CallEventName | null;
+}
+
+export class EngineStore {
+  constructor(
+    readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres',
+    readonly owner: string,
+  ) {}
+
+  /** Leases up to `limit` due calls whose lease is free or expired, oldest due first. */
+  async claimDue(now: number, leaseMs: number, limit: number): Promise<CallRow[]> {
+    const due = this.db
+      .selectFrom('calls')
+      .select('id')
+      .where('next_run_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+      .orderBy('next_run_at')
+      .limit(limit);
+    return this.db
+      .updateTable('calls')
+      .set({ lease_owner: this.owner, lease_expires_at: now + leaseMs })
+      .where('id', 'in', this.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
+      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
+      .returningAll()
+      .execute();
+  }
+
+  /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
+  async commit(callId: string, now: number, c: Commit): Promise<CallRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const lease = c.keepLease ? {} : { lease_owner: null, lease_expires_at: null };
+      const row = await trx
+        .updateTable('calls')
+        .set({ ...c.set, ...lease, next_run_at: c.nextRunAt, updated_at: now })
+        .where('id', '=', callId)
+        .where('lease_owner', '=', this.owner)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) throw new LeaseLost(callId);
+      if (c.event) await enqueueEvent(trx, row, c.event, now);
+      return row;
+    });
+  }
+
+  /** Gives up a lease without changing the call (a step that failed unexpectedly is retried after `retryAt`). */
+  async release(callId: string, retryAt: number): Promise<void> {
+    await this.db
+      .updateTable('calls')
+      .set({ lease_owner: null, lease_expires_at: null, next_run_at: retryAt })
+      .where('id', '=', callId)
+      .where('lease_owner', '=', this.owner)
+      .execute();
+  }
+
+  /** Gives up every lease this worker holds (on shutdown); the calls are due at once for whoever comes next. */
+  async releaseAll(): Promise<number> {
+    const r = await this.db.updateTable('calls').set({ lease_owner: null, lease_expires_at: null }).where('lease_owner', '=', this.owner).executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  /** The earliest time any call is due, or null when none is. */
+  async nextDueAt(): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('calls')
+      .select(sql<number | null>`min(next_run_at)`.as('at'))
+      .where('next_run_at', 'is not', null)
+      .executeTakeFirst();
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+}
