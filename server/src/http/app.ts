@@ -9,6 +9,9 @@ import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandler } from './handlers/place-call.js';
+import { operationsRoutes } from './observability/operations-routes.js';
+import { requestObserver } from './observability/request-observer.js';
+import { ServiceMetrics } from './observability/service-metrics.js';
 
 const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
 
@@ -17,6 +20,8 @@ export interface AppOptions {
   document?: OpenApiDocument;
   /** Replace handlers (tests); every operation of the document must end up with one. */
   handlers?: Record<string, Handler>;
+  /** Share one metrics object (e.g. with the engine); by default the app makes its own. */
+  metrics?: ServiceMetrics;
 }
 
 export function defaultHandlers(deps: AppDeps): Handlers {
@@ -42,13 +47,19 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
     publicBaseUrl: deps.config.publicBaseUrl,
   });
 
+  const metrics = options.metrics ?? new ServiceMetrics(deps.store, deps.clock);
   const app = new Koa();
+  const operationFor = (method: string, path: string) => router.match(path, method).pathAndMethod.find((layer) => layer.name)?.name ?? undefined;
+  app.use(requestObserver({ logger: deps.logger, metrics, operationFor }));
   app.use(errorMiddleware(deps.logger));
+  app.use(operationsRoutes(deps.store, metrics, deps.logger));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
+      ctx.state.operation = 'openapi';
       ctx.type = 'application/json';
       ctx.body = servedJson;
     } else if (ctx.method === 'GET' && ctx.path === policyPath) {
+      ctx.state.operation = 'versioning_policy';
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = POLICY_PAGE;
     } else {
