@@ -1,0 +1,176 @@
+// The webhook dispatcher, in named stages: claim (due events, under a lease), prepare (check the endpoint, pick
+// the signing secrets), send (sign with a fresh t, POST the stored body bytes), record (success, retry, or a
+// final state). tick() runs the stages for whatever is due now; start()/stop() loop it in a worker process.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { signingSecrets } from '../accounts/webhook-secrets.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import { checkEndpoint, RefusedDestination, systemResolver, type CheckedEndpoint, type Resolver } from './endpoint-guard.js';
+import { claimDueEvents, loadSigningKeys, recordAttempt, type AttemptRecord, type ClaimedEvent } from './outbox-leases.js';
+import { nextRetryDelayMs, parseRetryAfter } from './retry-schedule.js';
+import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
+import { defaultRequest, sendDelivery, USER_AGENT, type RequestFn, type SendResult } from './webhook-sender.js';
+
+export interface WebhookDispatcherDeps {
+  store: Store;
+  clock: Clock;
+  config: Pick<Config, 'webhookRetrySchedule' | 'webhookTimeoutMs' | 'webhookAllowPrivate'>;
+  logger?: Logger;
+  /** Jitter source, in [0, 1). */
+  random?: () => number;
+  resolver?: Resolver;
+  request?: RequestFn;
+  /** This worker's lease owner id. */
+  owner?: string;
+  /** How long a claim is held; must outlast a send. Default: the timeout plus 30 s. */
+  leaseMs?: number;
+  batchSize?: number;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** The loop's pause when nothing is due. */
+  idleMs?: number;
+}
+
+export interface WebhookDispatcher {
+  /** Delivers everything due now (including immediate retries); resolves with the number of attempts made. */
+  tick(): Promise<number>;
+  start(): void;
+  /** Ends the loop after the deliveries in flight, and closes kept-alive connections. */
+  stop(): Promise<void>;
+}
+
+type Outcome = Omit<AttemptRecord, 'at' | 'latencyMs'>;
+type SigningKey = Awaited<ReturnType<typeof loadSigningKeys>>[number];
+
+export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
+  const { store, clock, config, logger } = deps;
+  const random = deps.random ?? Math.random;
+  const resolver = deps.resolver ?? systemResolver;
+  const request = deps.request ?? defaultRequest;
+  const owner = deps.owner ?? `webhooks-${randomUUID()}`;
+  const leaseMs = deps.leaseMs ?? config.webhookTimeoutMs + 30_000;
+  const concurrency = deps.concurrency ?? 32;
+  const batchSize = deps.batchSize ?? concurrency * 4;
+  const idleMs = deps.idleMs ?? 500;
+  const agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: concurrency }),
+    https: new https.Agent({ keepAlive: true, maxSockets: concurrency }),
+  };
+
+  /** What happens to an event after a failed attempt: retried per the schedule, or failed when exhausted. */
+  function afterFailure(event: ClaimedEvent, result: SendResult, now: number): Outcome {
+    const base = { statusCode: result.status, error: result.error, deliveredAt: null };
+    let delay = nextRetryDelayMs(config.webhookRetrySchedule, event.attempts + 1, random);
+    if (delay === null) return { ...base, state: 'failed', nextAttemptAt: now };
+    // Retry-After can only push the next attempt later: a receiver cannot make us retry faster than the schedule.
+    if (result.status === 429 || result.status === 503) delay = Math.max(delay, parseRetryAfter(result.retryAfter, now) ?? 0);
+    return { ...base, state: 'pending', nextAttemptAt: now + delay };
+  }
+
+  function outcomeOf(event: ClaimedEvent, result: SendResult, now: number): Outcome {
+    const s = result.status;
+    if (s !== null && s >= 200 && s < 300) return { statusCode: s, error: null, state: 'delivered', nextAttemptAt: now, deliveredAt: now };
+    if (s === 410) return { statusCode: s, error: 'HTTP 410 Gone: the receiver asked for no more deliveries', state: 'gone', nextAttemptAt: now, deliveredAt: null };
+    return afterFailure(event, result, now);
+  }
+
+  async function prepare(event: ClaimedEvent, key: SigningKey | undefined, at: number): Promise<{ endpoint: CheckedEndpoint; secrets: string[] } | Outcome> {
+    if (!key) return { statusCode: null, error: 'the API key of this event no longer exists', state: 'failed', nextAttemptAt: at, deliveredAt: null };
+    try {
+      return { endpoint: await checkEndpoint(event.url, { allowPrivate: config.webhookAllowPrivate, resolver }), secrets: signingSecrets(key, at) };
+    } catch (e) {
+      if (e instanceof RefusedDestination) return { statusCode: null, error: e.message, state: 'refused', nextAttemptAt: at, deliveredAt: null };
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      return afterFailure(event, { status: null, retryAfter: undefined, error: `DNS lookup failed: ${code}` }, at);
+    }
+  }
+
+  async function deliver(event: ClaimedEvent, key: SigningKey | undefined): Promise<void> {
+    const at = clock.now();
+    const started = performance.now();
+    const prepared = await prepare(event, key, at);
+    let outcome: Outcome;
+    if ('state' in prepared) outcome = prepared;
+    else {
+      const headers = {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        [SIGNATURE_HEADER]: signatureHeader(event.body, prepared.secrets, Math.floor(clock.now() / 1000)),
+      };
+      const result = await sendDelivery({ endpoint: prepared.endpoint, body: event.body, headers, timeoutMs: config.webhookTimeoutMs, agents, request });
+      outcome = outcomeOf(event, result, clock.now());
+    }
+    const latencyMs = performance.now() - started;
+    const recorded = await recordAttempt(store, event, owner, { ...outcome, at, latencyMs });
+    if (outcome.state !== 'delivered') {
+      // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
+      logger?.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: outcome.statusCode, error: outcome.error, state: outcome.state, recorded }, 'webhook delivery not accepted');
+    }
+  }
+
+  let stopping = false;
+  async function tick(): Promise<number> {
+    let attempts = 0;
+    for (;;) {
+      if (stopping) return attempts;
+      const events = await claimDueEvents(store, owner, clock.now(), leaseMs, batchSize);
+      if (events.length === 0) return attempts;
+      const keys = new Map((await loadSigningKeys(store, [...new Set(events.map((e) => e.api_key_id))])).map((k) => [k.id, k]));
+      let next = 0;
+      const lane = async () => {
+        while (next < events.length) {
+          const event = events[next++];
+          await deliver(event, keys.get(event.api_key_id)).catch((e: Error) =>
+            // A store fault while recording: the lease runs out and the event is delivered again.
+            logger?.error({ eventId: event.event_id, err: e.message }, 'webhook attempt not recorded'),
+          );
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, lane));
+      attempts += events.length;
+    }
+  }
+
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  return {
+    tick,
+    start() {
+      if (loop) return;
+      stopping = false;
+      loop = (async () => {
+        while (!stopping) {
+          let n = 0;
+          try {
+            n = await tick();
+          } catch (e) {
+            logger?.error({ err: (e as Error).message }, 'webhook dispatcher tick failed');
+          }
+          if (n === 0 && !stopping) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, idleMs);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+            wake = null;
+          }
+        }
+      })();
+    },
+    async stop() {
+      stopping = true;
+      wake?.();
+      await loop;
+      loop = null;
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}

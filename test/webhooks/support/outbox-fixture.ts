@@ -1,0 +1,33 @@
+// A store with one tenant (account, key, number) and helpers to write calls and their events the way the
+// engine does: a call row, then enqueueEvent.
+import type { CallEventName } from '../../../server/src/generated/types.gen.js';
+import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
+import type { CallRow } from '../../../server/src/store/calls-repo.js';
+import type { Store } from '../../../server/src/store/store.js';
+import { enqueueEvent } from '../../../server/src/webhooks/outbox.js';
+import { insertTestCall } from '../../support/calls.js';
+import type { TestTenant } from '../../support/server.js';
+
+export interface Fixture {
+  keyId: string;
+  secret: string;
+  /** Writes a completed call with this webhookUrl and its call.completed event; returns the eventId. */
+  event(url: string, overrides?: Partial<CallRow>, name?: CallEventName): Promise<{ call: CallRow; eventId: string }>;
+}
+
+export async function seedFixture(store: Store, now: number): Promise<Fixture> {
+  const accountId = await createAccount(store.db, { name: `hooks-${now}-${Math.random()}`, planMinutes: 1000 }, now);
+  await addNumber(store.db, accountId, '+14155550100', now);
+  const { row } = await createKey(store.db, { accountId, name: 'hooks' }, now);
+  const tenant = { accountId, keyId: row.id, key: '', callerId: '+14155550100', api: undefined as never } satisfies TestTenant;
+  return {
+    keyId: row.id,
+    secret: row.webhook_secret,
+    async event(url, overrides = {}, name = 'call.completed') {
+      const call = await insertTestCall(store, tenant, { created_at: now, updated_at: now, webhook_url: url, ...overrides });
+      const eventId = await enqueueEvent(store.db, call, name, now);
+      if (!eventId) throw new Error('no event was enqueued');
+      return { call, eventId };
+    },
+  };
+}
