@@ -1,6 +1,18 @@
 // Fetch wrappers for the SDK tests: every real answer is checked against openapi.yaml, every request is
 // recorded, and a test can put a scripted fault in front of any attempt.
+import { expect } from 'chai';
+import { SvcApiError } from '../../sdk/src/index.js';
 import { assertContract } from '../support/contract.js';
+
+/** Resolves with the SvcApiError the promise rejects with; fails the test when it resolves or rejects otherwise. */
+export async function apiError(promise: Promise<unknown>): Promise<SvcApiError> {
+  const error = await promise.then(
+    () => expect.fail('expected the call to reject'),
+    (e: unknown) => e,
+  );
+  expect(error).to.be.instanceOf(SvcApiError);
+  return error as SvcApiError;
+}
 
 export interface SentRequest {
   method: string;

@@ -2,24 +2,14 @@ import { expect } from 'chai';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SvcApiError, SvcClient, SvcNetworkError } from '../../sdk/src/index.js';
+import { SvcClient, SvcNetworkError } from '../../sdk/src/index.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { insertTestCall } from '../support/calls.js';
-import { recordingFetch, type RecordingFetch } from './sdk-fetch.js';
+import { apiError, recordingFetch, type RecordingFetch } from './sdk-fetch.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.', language: 'en-US' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** Resolves with the SvcApiError the promise rejects with; fails the test when it resolves or throws another error. */
-export async function apiError(promise: Promise<unknown>): Promise<SvcApiError> {
-  const error = await promise.then(
-    () => expect.fail('expected the call to reject'),
-    (e: unknown) => e,
-  );
-  expect(error).to.be.instanceOf(SvcApiError);
-  return error as SvcApiError;
-}
 
 forEachStore('SDK client against a live server', (kind) => {
   let srv: TestServer;
