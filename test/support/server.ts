@@ -50,7 +50,8 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_PUBLIC_BASE_URL: baseUrl, ...env });
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
-  const deps: AppDeps = { config, store: testStore.store, clock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf };
+  // SVC_IRSF_PATH in env replaces the shipped list, as in main.ts.
+  const deps: AppDeps = { config, store: testStore.store, clock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: config.irsfPath ? IrsfList.load(config.irsfPath) : irsf };
   server.on('request', createApp(deps, options).callback());
   return {
     baseUrl,
