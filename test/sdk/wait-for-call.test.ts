@@ -12,7 +12,7 @@ forEachStore('waitForCall against a live server', (kind) => {
   let alice: TestTenant;
   let rec: RecordingFetch;
   let slept: number[];
-  let onSleep: (n: number) => Promise<void> | void;
+  let onSleep: (n: number) => unknown;
   beforeEach(async () => {
     srv = await startServer(kind);
     alice = await srv.tenant();
