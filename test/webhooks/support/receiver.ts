@@ -10,8 +10,8 @@ export interface Received {
   body: string;
 }
 
-/** status and headers to answer with, or 'hang' to never answer. */
-export type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+/** status and headers to answer with (after delayMs), or 'hang' to never answer. */
+export type Reply = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 export interface Receiver {
   url: string;
@@ -32,7 +32,9 @@ export async function startReceiver(reply: (req: Received, index: number) => Rep
       r.received.push(rec);
       const answer = reply(rec, r.received.length - 1);
       if (answer === 'hang') return void hanging.push(res);
-      res.writeHead(answer.status, answer.headers).end();
+      const send = () => void res.writeHead(answer.status, answer.headers).end();
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   server.on('connection', () => r.connections++);
