@@ -1,0 +1,74 @@
+// The default Recorder: each turn spoken by espeak-ng in the call's language, the agent and the callee in two
+// voices, laid into silence at the turn's start and cut at its end, so the file lasts exactly the call.
+import type { Speaker } from '../conversation.js';
+import { encodeWav } from './encode-wav.js';
+import { ESPEAK_SAMPLE_RATE, sharedSynthesizer, type EspeakSynthesizer, type SpeechVoice } from './espeak-synthesizer.js';
+import type { Recorder, RecordingRequest } from './recorder.js';
+
+export type VoiceStyle = Omit<SpeechVoice, 'language'>;
+
+/** Two voices a listener tells apart: a higher female variant for the agent, a lower male one for the callee. */
+export const DEFAULT_VOICES: Readonly<Record<Speaker, VoiceStyle>> = {
+  agent: { variant: 'f2', pitch: 60, wordsPerMinute: 175 },
+  callee: { variant: 'm3', pitch: 40, wordsPerMinute: 175 },
+};
+
+/** espeak-ng's voice when the call's language is one it lacks. */
+export const FALLBACK_LANGUAGE = 'en-us';
+/** A turn cut at its end fades out over 10 ms instead of clicking. */
+const FADE_MS = 10;
+
+/**
+ * The espeak-ng voice for a BCP-47 tag: the whole tag (`pt-BR` → `pt-br`), then language and region
+ * (`es-419-x` → `es-419`), then the language alone (`fr-CA` → `fr`), else English.
+ */
+export function espeakLanguageFor(language: string, known: ReadonlyMap<string, string>): string {
+  const parts = language.trim().toLowerCase().split('-');
+  const candidates = [parts.join('-'), parts.slice(0, 2).join('-'), parts[0]!];
+  return candidates.find((c) => known.has(c)) ?? FALLBACK_LANGUAGE;
+}
+
+export interface SpeechRecorderOptions {
+  /** The synthesiser; defaults to the process's shared one. */
+  synthesizer?: () => Promise<EspeakSynthesizer>;
+  voices?: Readonly<Record<Speaker, VoiceStyle>>;
+}
+
+export class SpeechRecorder implements Recorder {
+  readonly sampleRate = ESPEAK_SAMPLE_RATE;
+  private readonly load: () => Promise<EspeakSynthesizer>;
+  private readonly voices: Readonly<Record<Speaker, VoiceStyle>>;
+
+  constructor(options: SpeechRecorderOptions = {}) {
+    this.load = options.synthesizer ?? sharedSynthesizer;
+    this.voices = options.voices ?? DEFAULT_VOICES;
+  }
+
+  async render({ turns, totalMs, language }: RecordingRequest): Promise<Buffer> {
+    if (!Number.isFinite(totalMs) || totalMs < 0) throw new RangeError(`totalMs must be a non-negative number, got ${totalMs}`);
+    const rate = this.sampleRate;
+    const toSample = (ms: number) => Math.round((ms * rate) / 1000);
+    const mix = new Int16Array(toSample(totalMs));
+    const spoken = turns.filter((t) => t.text.trim() !== '' && toSample(t.startMs) < Math.min(mix.length, toSample(t.endMs)));
+    if (spoken.length > 0) {
+      const synth = await this.load();
+      const espeakLanguage = espeakLanguageFor(language, synth.languages);
+      const fadeSamples = toSample(FADE_MS);
+      for (const turn of spoken) {
+        // Each utterance blocks for tens of ms; let requests through between turns.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        const speech = synth.synthesize(turn.text, { language: espeakLanguage, ...this.voices[turn.speaker] });
+        const start = Math.max(0, toSample(turn.startMs));
+        const slot = Math.min(mix.length, toSample(turn.endMs)) - start;
+        const n = Math.min(speech.length, slot);
+        const fadeFrom = n < speech.length ? n - Math.min(n, fadeSamples) : n;
+        for (let i = 0; i < n; i++) {
+          const gain = i < fadeFrom ? 1 : (n - i) / (n - fadeFrom);
+          // Overlapping turns (never produced by timeTurns) are summed, saturating rather than wrapping.
+          mix[start + i] = Math.max(-32768, Math.min(32767, mix[start + i]! + Math.round(speech[i]! * gain)));
+        }
+      }
+    }
+    return encodeWav(mix, rate);
+  }
+}
