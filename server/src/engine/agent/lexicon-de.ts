@@ -1,0 +1,62 @@
+// German lines and answer vocabulary for the sandbox conversation.
+import type { Lexicon } from './lexicon.js';
+
+const ASK = ['Können Sie mir sagen: {l}?', 'Darf ich fragen: {l}?', 'Und können Sie mir sagen: {l}?'];
+
+export const DE: Lexicon = {
+  language: 'de',
+  agent: {
+    hello: 'Guten Tag, hier spricht ein KI-Assistent im Auftrag eines Kunden.',
+    purpose: (objective) => `Der Grund meines Anrufs: ${objective}.`,
+    background: 'Ich habe schon einige Informationen, es geht also schnell.',
+    urgent: 'Es ist etwas dringend, ich fasse mich kurz.',
+    moment: ['Haben Sie einen Moment?', 'Könnten Sie mir helfen?', 'Passt es gerade?'],
+    ask: (label, type, variant) => (type === 'boolean' ? `Eine Ja-Nein-Frage: ${label}?` : ASK[variant % ASK.length].replace('{l}', label)),
+    thanks: ['Danke.', 'Prima, danke.', 'Sehr gut, vielen Dank.'],
+    noProblem: ['Kein Problem.', 'Macht nichts.'],
+    listening: ['Verstehe.', 'Aha.', 'Ja, ja.', 'Ach so.'],
+    allDone: 'Das war alles, was ich brauchte.',
+    goodbye: 'Vielen Dank, auf Wiederhören.',
+  },
+  callee: {
+    hello: ['Hallo?', 'Guten Tag, was kann ich für Sie tun?', 'Ja, bitte?'],
+    goAhead: ['Ja, bitte.', 'Natürlich, worum geht es?'],
+    noted: ['Gut, ich gebe das weiter.', 'In Ordnung, notiert.'],
+    bye: ['Auf Wiederhören!', 'Tschüss, einen schönen Tag noch.'],
+    dontKnow: ['Das weiß ich leider nicht.', 'Keine Ahnung, tut mir leid.', 'Da bin ich mir nicht sicher.', 'Das müsste ich nachsehen, tut mir leid.'],
+    yes: ['Ja, genau.', 'Ja.', 'Natürlich.', 'Ja, sicher.', 'Klar.'],
+    no: ['Nein, leider nicht.', 'Nein.', 'Leider nicht.', 'Nein, tut mir leid.'],
+    number: ['Etwa {n}.', '{n}.', 'Ungefähr {n}, würde ich sagen.'],
+    numberWithUnit: ['Das sind {n} {u}.', 'Etwa {n} {u}.'],
+    units: { hours: 'Stunden', minutes: 'Minuten', days: 'Tage', money: 'Euro', percent: 'Prozent', people: 'Personen' },
+    string: ['Das ist {v}.', 'Das wäre {v}.', 'Also, das wäre {v}.', '{v}.'],
+    values: {
+      time: ['17 Uhr', '17:30 Uhr', '9 Uhr', 'Mittag'],
+      hours: ['9 bis 17 Uhr', '8 bis 18 Uhr'],
+      name: ['Anna Schmidt', 'Thomas Müller', 'Julia Weber'],
+      day: ['Montag', 'Dienstag', 'Samstag'],
+      address: ['Hauptstraße 12', 'Lindenweg 5'],
+      price: ['25 Euro', '49,90 Euro im Monat'],
+      generic: ['die Standardoption', 'nur nach Vereinbarung', 'das blaue Modell'],
+    },
+    ramble: [
+      'Wissen Sie, es war eine sehr anstrengende Woche hier.',
+      'Normalerweise kümmert sich meine Kollegin darum, aber sie ist heute nicht da.',
+      'Die Lieferung heute Morgen kam zu spät, da hat sich alles verschoben.',
+      'Das Telefon klingelt den ganzen Tag, ehrlich gesagt.',
+      'Entschuldigung, ich rede zu viel, das sagt man mir oft.',
+    ],
+  },
+  vocabulary: {
+    yes: ['ja', 'jawohl', 'genau', 'klar', 'natürlich', 'sicher', 'richtig', 'stimmt', 'jep'],
+    no: ['nein', 'nicht', 'nee', 'nö', 'kein', 'keine', 'niemals'],
+    negatorsAfterYes: ['nicht'],
+    joiners: [],
+    dontKnow: ['weiß ich nicht', 'weiß ich leider nicht', 'weiß nicht', 'keine ahnung', 'nicht sicher', 'müsste ich nachsehen', 'kann ich nicht sagen'],
+    interjections: ['also', 'hm', 'na ja', 'moment', 'tja'],
+    leadIns: ['das ist', 'das wäre', 'es ist', 'es sind', 'das sind'],
+    numberWords: ['null', 'eins', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwölf',
+      'dreizehn', 'vierzehn', 'fünfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn', 'zwanzig'],
+    decimalSeparator: ',',
+  },
+};

@@ -1,0 +1,79 @@
+// English lines and answer vocabulary for the sandbox conversation.
+import { lowerFirst } from './field-label.js';
+import type { Lexicon } from './lexicon.js';
+
+/** Labels that already read as a noun phrase or an indirect question take no article. */
+const NO_ARTICLE = /^(the|a|an|any|your|their|its|our|whether|if|how|what|when|where|which|who|whom|whose|why)\b/i;
+const WH_LEAD = /^(whether|if|how|what|when|where|which|who|whom|whose|why)\b/i;
+const ASK = ['Could you tell me {p}?', 'May I ask {p}?', 'And could you tell me {p}?', 'What about {p}?'];
+
+function ask(label: string, type: string, variant: number): string {
+  const l = lowerFirst(label);
+  if (type === 'boolean' && !WH_LEAD.test(l)) return `Quick yes-or-no question: ${l}?`;
+  const phrase = NO_ARTICLE.test(l) ? l : `the ${l}`;
+  return ASK[variant % ASK.length].replace('{p}', phrase);
+}
+
+export const EN: Lexicon = {
+  language: 'en',
+  agent: {
+    hello: "Hello, this is an AI assistant calling on behalf of a client.",
+    purpose: (objective) => `The reason for my call: ${objective}.`,
+    background: 'I already have some background, so this should be quick.',
+    urgent: "It's a little time-sensitive, so I'll keep it brief.",
+    moment: ['Do you have a moment?', 'Would you be able to help me?', 'Is now a good time?'],
+    ask,
+    thanks: ['Thank you.', 'Great, thanks.', 'Perfect, thank you.', 'Got it, thanks.'],
+    noProblem: ['No problem.', "That's alright.", 'Okay, no worries.'],
+    listening: ['Mm-hm.', 'I see.', 'Right.', 'Oh, I see.', 'Okay.'],
+    allDone: "That's all I needed.",
+    goodbye: 'Thank you, goodbye.',
+  },
+  callee: {
+    hello: ['Hello?', 'Hi, how can I help you?', 'Good afternoon, how can I help?', 'Hello, front desk.'],
+    goAhead: ['Sure, go ahead.', 'Of course, what do you need?', 'Yes, how can I help?'],
+    noted: ["Okay, I'll pass that on.", 'Sure, noted.', 'Alright, thanks for letting me know.'],
+    bye: ['Goodbye!', 'Bye, have a nice day.', "You're welcome, bye."],
+    dontKnow: ["I'm sorry, I don't know.", "I'm not sure, I'm afraid.", 'No idea, sorry.', "I couldn't tell you, I'm afraid.", "I'd have to check, sorry."],
+    yes: ['Yes, we are.', 'Yep.', "Yeah, that's right.", 'Yes, we do.', 'Absolutely.', 'Sure, we do.'],
+    no: ["No, I'm afraid not.", 'Nope, sorry.', "No, we don't.", 'Unfortunately not.', 'Not at the moment, no.'],
+    number: ['About {n}.', '{n}.', "Around {n}, I'd say.", 'Let me think... {n}.'],
+    numberWithUnit: ["It's {n} {u}.", 'About {n} {u}.', 'Roughly {n} {u}, I think.'],
+    units: { hours: 'hours', minutes: 'minutes', days: 'days', money: 'dollars', percent: 'percent', people: 'people' },
+    string: ["It's {v}.", 'That would be {v}.', 'Let me see... it\'s {v}.', '{v}.', 'Sure, it\'s {v}.'],
+    values: {
+      time: ['5 pm', '5:30 pm', '6 pm', '9 am', '10:30 am', '8 pm', 'noon', 'midnight'],
+      hours: ['9 am to 5 pm', '8 am to 6 pm', '10 am to 4 pm'],
+      name: ['Sarah Cohen', 'David Miller', 'Maria Garcia', "James O'Brien", 'Priya Patel'],
+      day: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'],
+      date: ['March 3rd', 'June 14th', 'the 21st of October'],
+      email: ['info@example.com', 'bookings@example.org', 'hello@example.net'],
+      phone: ['+1 555 0142', '020 7946 0958', '555-0199'],
+      address: ['12 Market Street', '45 Oak Avenue', '221B Baker Street'],
+      price: ['$25', '$49.99 a month', '$120 per night'],
+      url: ['example.com', 'www.example.org'],
+      generic: ['the standard option', 'by appointment only', 'the blue one', 'Express delivery', 'Online only', 'the second floor'],
+    },
+    ramble: [
+      "You know, it's been a very busy week around here.",
+      "My colleague usually handles these things, but she's out today.",
+      'We had a delivery this morning that came late, which threw everything off.',
+      'The phones have been ringing all day, honestly.',
+      "I've been meaning to sort out the back office, but there's never enough time.",
+      'Oh, and the weather has been keeping people away, which is a shame.',
+      "Sorry, I do go on a bit, my manager always says so.",
+    ],
+  },
+  vocabulary: {
+    yes: ['yes', 'yep', 'yeah', 'yup', 'sure', 'absolutely', 'definitely', 'certainly', 'correct', 'indeed', 'right'],
+    no: ['no', 'nope', 'nah', 'not', 'never', "don't", "doesn't", "isn't", "aren't", "can't", 'cannot', "won't"],
+    negatorsAfterYes: ['not'],
+    joiners: [],
+    dontKnow: ["don't know", 'do not know', 'not sure', 'no idea', "couldn't tell you", "can't say", 'cannot say', 'have to check', 'not certain', 'no clue', 'unsure'],
+    interjections: ['let me see', 'let me check', 'let me think', 'sure', 'well', 'ok', 'okay', 'oh', 'um', 'uh', 'hmm', 'so'],
+    leadIns: ['that would be', "that'd be", 'it would be', "i think it's", "i believe it's", 'we close at', 'we open at', 'the answer is', "it's", 'it is', "that's", 'that is'],
+    numberWords: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+      'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'],
+    decimalSeparator: '.',
+  },
+};

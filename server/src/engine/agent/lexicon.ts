@@ -1,0 +1,85 @@
+// What the sandbox conversation says, per language: the scripted agent's lines, the simulated callee's lines,
+// and the vocabulary the rule-based analyst reads answers with. Keeping the three together keeps them in step.
+import type { FieldType } from './field-label.js';
+import { EN } from './lexicon-en.js';
+import { FR } from './lexicon-fr.js';
+import { ES } from './lexicon-es.js';
+import { DE } from './lexicon-de.js';
+import { HE } from './lexicon-he.js';
+
+/** What a string answer is about, guessed from the field's name and description. */
+export type ValueKind = 'time' | 'hours' | 'name' | 'day' | 'date' | 'email' | 'phone' | 'address' | 'price' | 'url' | 'generic';
+export type Unit = 'hours' | 'minutes' | 'days' | 'money' | 'percent' | 'people';
+
+export interface AgentLines {
+  /** Opens the call; says it is an AI assistant. */
+  hello: string;
+  purpose(objective: string): string;
+  /** Said when the brief has context, which itself is never read out. */
+  background: string;
+  urgent: string;
+  moment: readonly string[];
+  /** A question ending with the label and a question mark (the analyst relies on that). */
+  ask(label: string, type: FieldType, variant: number): string;
+  thanks: readonly string[];
+  noProblem: readonly string[];
+  /** Back-channel while the callee rambles; never a question. */
+  listening: readonly string[];
+  allDone: string;
+  goodbye: string;
+}
+
+export interface CalleeLines {
+  hello: readonly string[];
+  goAhead: readonly string[];
+  /** Reply to the opening when nothing is asked. */
+  noted: readonly string[];
+  bye: readonly string[];
+  dontKnow: readonly string[];
+  yes: readonly string[];
+  no: readonly string[];
+  /** Templates with `{n}`. */
+  number: readonly string[];
+  /** Templates with `{n}` and `{u}`. */
+  numberWithUnit: readonly string[];
+  units: Readonly<Record<Unit, string>>;
+  /** Templates with `{v}`; those starting with `{v}` are used only for values that do not start lower-case. */
+  string: readonly string[];
+  values: Readonly<Partial<Record<ValueKind, readonly string[]>>>;
+  ramble: readonly string[];
+}
+
+export interface AnswerVocabulary {
+  yes: readonly string[];
+  no: readonly string[];
+  /** A yes word directly followed by one of these means no ("absolutely not"). */
+  negatorsAfterYes: readonly string[];
+  /** Words skipped between a yes word and a negator ("claro que no"). */
+  joiners: readonly string[];
+  /** Phrases meaning the callee does not know; checked first. */
+  dontKnow: readonly string[];
+  /** Interjections stripped from the start of a string answer when punctuation follows them. */
+  interjections: readonly string[];
+  /** Lead-ins stripped from the start of a string answer ("it's", "that would be"). */
+  leadIns: readonly string[];
+  /** Number words by value, from zero. */
+  numberWords: readonly string[];
+  decimalSeparator: '.' | ',';
+}
+
+export interface Lexicon {
+  /** Base language subtag. */
+  language: string;
+  agent: AgentLines;
+  callee: CalleeLines;
+  vocabulary: AnswerVocabulary;
+}
+
+const LEXICONS: Record<string, Lexicon> = { en: EN, fr: FR, es: ES, de: DE, he: HE };
+
+/** The lexicon for a BCP-47 code's base subtag; English for languages without one. */
+export function lexiconFor(language: string): Lexicon {
+  return LEXICONS[language.split('-')[0].toLowerCase()] ?? EN;
+}
+
+export const SCRIPTED_LANGUAGES = Object.keys(LEXICONS);
