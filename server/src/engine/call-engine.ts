@@ -282,6 +282,7 @@ export class CallEngine {
 export function brief(row: CallRow): CallBrief {
   return {
     callId: row.id,
+    to: row.to_number,
     objective: row.objective,
     context: row.context,
     fields: row.fields_json ? (JSON.parse(row.fields_json) as FieldDefinition[]) : [],

@@ -19,6 +19,8 @@ export interface TimedTurn extends Turn {
 /** What the agent is told about the call. */
 export interface CallBrief {
   callId: string;
+  /** The number called, E.164 (the sandbox's simulated callee behaves by it). */
+  to?: string;
   objective: string;
   context: string | null;
   fields: FieldDefinition[];

@@ -13,4 +13,6 @@ export interface AppDeps {
   logger: Logger;
   catalogue: AgentCatalogue;
   irsf: IrsfList;
+  /** Told when a call is queued, so an engine in this process starts it at once instead of at its next poll. */
+  onCallQueued?: () => void;
 }

@@ -114,6 +114,7 @@ export function placeCallHandler(deps: AppDeps) {
       req.checkBody();
       const call = await preparePlacement({ db: store.db, catalogue: deps.catalogue, irsf: deps.irsf }, key, req.body as PlaceCallRequest);
       const stored = await insertQueued(key.id, key.account_id, call, idemKey);
+      deps.onCallQueued?.();
       ctx.status = stored.status;
       ctx.set(stored.headers);
       ctx.type = 'application/json';
