@@ -1,0 +1,151 @@
+// GET /v1/agent/calls/{id}/recording over HTTP: a rendered WAV, whole or by byte range, tenant-scoped.
+import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { timeTurns } from '../../server/src/engine/conversation.js';
+import { SpeechRecorder } from '../../server/src/engine/recording/speech-recorder.js';
+import { writeRecording } from '../../server/src/engine/recording/write-recording.js';
+import { insertTestCall } from '../support/calls.js';
+import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { forEachStore } from '../support/stores.js';
+
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+let rendered: Promise<Buffer> | undefined;
+/** One conversation rendered by the real recorder, shared by every test. */
+function renderedWav(): Promise<Buffer> {
+  const turns = timeTurns([
+    { speaker: 'agent', text: 'Hello, I am calling to ask whether the shop is open on Sunday.' },
+    { speaker: 'callee', text: 'Yes, it is open on Sunday.' },
+  ]);
+  rendered ??= new SpeechRecorder().render({ turns, totalMs: turns.at(-1)!.endMs + 400, language: 'en-US' });
+  return rendered;
+}
+
+forEachStore('recording route', (kind) => {
+  let srv: TestServer;
+  let alice: TestTenant;
+  let bob: TestTenant;
+  let dataDir: string;
+  let path: string;
+  let wav: Buffer;
+  let size: number;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-recording-route-'));
+    srv = await startServer(kind, { SVC_DATA_DIR: dataDir });
+    alice = await srv.tenant();
+    bob = await srv.tenant();
+    wav = await renderedWav();
+    size = wav.length;
+  });
+  afterEach(async () => {
+    await srv.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  async function recordedCall(recordingsDir = srv.deps.config.recordingsDir): Promise<string> {
+    const row = await insertTestCall(srv.deps.store, alice, { recording_path: null });
+    const stored = await writeRecording({ dataDir: srv.deps.config.dataDir, recordingsDir }, row.id, wav);
+    await srv.deps.store.db.updateTable('calls').set({ recording_path: stored }).where('id', '=', row.id).execute();
+    path = `/v1/agent/calls/${row.id}/recording`;
+    return stored;
+  }
+
+  it('serves the whole file: 200 audio/wav, Accept-Ranges: bytes, its length and every byte', async () => {
+    expect(await recordedCall()).to.match(/^recordings\/[0-9a-f-]{36}\.wav$/);
+    const res = await alice.api.get(path);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.equal('audio/wav');
+    expect(res.headers.get('accept-ranges')).to.equal('bytes');
+    expect(res.headers.get('content-length')).to.equal(String(size));
+    expect(res.headers.get('content-range')).to.equal(null);
+    expect((res.body as Buffer).equals(wav)).to.equal(true);
+  });
+
+  it('answers Range bytes=0-43 with 206 and exactly the 44-byte RIFF header', async () => {
+    await recordedCall();
+    const res = await alice.api.get(path, { headers: { range: 'bytes=0-43' } });
+    expect(res.status).to.equal(206);
+    expect(res.headers.get('content-type')).to.equal('audio/wav');
+    expect(res.headers.get('content-range')).to.equal(`bytes 0-43/${size}`);
+    expect(res.headers.get('content-length')).to.equal('44');
+    const header = res.body as Buffer;
+    expect(header.equals(wav.subarray(0, 44))).to.equal(true);
+    expect([header.toString('ascii', 0, 4), header.toString('ascii', 8, 16), header.toString('ascii', 36, 40)]).to.deep.equal(['RIFF', 'WAVEfmt ', 'data']);
+    expect(header.readUInt32LE(24)).to.equal(22050);
+    expect(header.readUInt32LE(40)).to.equal(size - 44);
+  });
+
+  it('answers Range bytes=-100 with the last 100 bytes', async () => {
+    await recordedCall();
+    const res = await alice.api.get(path, { headers: { range: 'bytes=-100' } });
+    expect(res.status).to.equal(206);
+    expect(res.headers.get('content-range')).to.equal(`bytes ${size - 100}-${size - 1}/${size}`);
+    expect(res.headers.get('content-length')).to.equal('100');
+    expect((res.body as Buffer).equals(wav.subarray(size - 100))).to.equal(true);
+  });
+
+  it('answers an open range bytes=1000- with the rest of the file', async () => {
+    await recordedCall();
+    const res = await alice.api.get(path, { headers: { range: 'bytes=1000-' } });
+    expect(res.status).to.equal(206);
+    expect(res.headers.get('content-range')).to.equal(`bytes 1000-${size - 1}/${size}`);
+    expect((res.body as Buffer).equals(wav.subarray(1000))).to.equal(true);
+  });
+
+  it('answers a range that starts past the end with 416 range_not_satisfiable and Content-Range bytes */size', async () => {
+    await recordedCall();
+    for (const range of [`bytes=${size}-`, `bytes=${size + 10}-${size + 20}`, 'bytes=-0']) {
+      const res = await alice.api.get(path, { headers: { range } });
+      expect(res.status, range).to.equal(416);
+      expect(res.body.error, range).to.equal('range_not_satisfiable');
+      expect(res.headers.get('content-range'), range).to.equal(`bytes */${size}`);
+    }
+  });
+
+  it('serves a recording kept outside the data folder by the absolute path the row stores', async () => {
+    const outside = await mkdtemp(join(tmpdir(), 'svc-recordings-outside-'));
+    try {
+      expect(await recordedCall(outside)).to.match(new RegExp(`^${outside}/[0-9a-f-]{36}\\.wav$`));
+      const res = await alice.api.get(path, { headers: { range: 'bytes=0-3' } });
+      expect(res.status).to.equal(206);
+      expect((res.body as Buffer).toString('ascii')).to.equal('RIFF');
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("answers another key's call with 404 not_found, exactly like a call that does not exist", async () => {
+    await recordedCall();
+    const theirs = await bob.api.get(path);
+    const missing = await bob.api.get(`/v1/agent/calls/${MISSING_ID}/recording`);
+    expect(theirs.status).to.equal(404);
+    expect(theirs.body.error).to.equal('not_found');
+    expect(missing.status).to.equal(404);
+    const id = path.split('/')[4]!;
+    expect(theirs.body.message.replace(id, 'ID')).to.equal(missing.body.message.replace(MISSING_ID, 'ID'));
+  });
+
+  it('answers a call that was never answered, so has no recording, with 404 not_found', async () => {
+    const row = await insertTestCall(srv.deps.store, alice, { status: 'no_answer', recording_path: null, started_at: null, duration_sec: 0, summary: null, transcript: null, extracted_json: null });
+    const res = await alice.api.get(`/v1/agent/calls/${row.id}/recording`, { headers: { range: 'bytes=0-43' } });
+    expect(res.status).to.equal(404);
+    expect(res.body.error).to.equal('not_found');
+    expect(res.headers.get('accept-ranges')).to.equal(null);
+  });
+
+  it('answers 404 not_found when the row names a file that is gone', async () => {
+    const row = await insertTestCall(srv.deps.store, alice, { recording_path: 'recordings/gone.wav' });
+    const res = await alice.api.get(`/v1/agent/calls/${row.id}/recording`);
+    expect(res.status).to.equal(404);
+    expect(res.body.error).to.equal('not_found');
+  });
+
+  it('answers without a key with 401 unauthorized', async () => {
+    await recordedCall();
+    const res = await srv.anon.get(path, { headers: { range: 'bytes=0-43' } });
+    expect(res.status).to.equal(401);
+    expect(res.body.error).to.equal('unauthorized');
+  });
+});
