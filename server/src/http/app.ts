@@ -12,6 +12,7 @@ import { placeCallHandler } from './handlers/place-call.js';
 import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
+import { mcpRoute } from '../mcp/mcp-route.js';
 
 const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
 
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
       await next();
     }
   });
+  app.use(mcpRoute(deps, doc));
   app.use(agentGate(deps.store, deps.config, deps.clock));
   app.use(router.routes());
   app.use(allowedMethods(router));

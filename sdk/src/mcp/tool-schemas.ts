@@ -1,0 +1,107 @@
+// The tools' input schemas, derived from the service's OpenAPI document (openapi.yaml, or /openapi.json as the
+// service serves it) so they can never drift from the API: $refs are inlined, and the document's own
+// extensions (x-error...) and custom formats are dropped, since tool clients only know plain JSON Schema.
+
+type Json = Record<string, unknown>;
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, Json>; required?: string[]; additionalProperties?: boolean } & Json;
+}
+
+const STANDARD_FORMATS = new Set(['date-time', 'date', 'time', 'uuid', 'uri', 'email']);
+export const WAIT_DEFAULT_TIMEOUT_SEC = 50;
+export const WAIT_MAX_TIMEOUT_SEC = 600;
+
+function resolve(doc: Json, ref: string): Json {
+  let node: unknown = doc;
+  for (const part of ref.replace(/^#\//, '').split('/')) node = (node as Json)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  if (typeof node !== 'object' || node === null) throw new Error(`The OpenAPI document has no ${ref}`);
+  return node as Json;
+}
+
+/** A copy of `node` with every $ref inlined and every x- extension and custom format removed. */
+export function plainSchema(doc: Json, node: unknown): unknown {
+  if (Array.isArray(node)) return node.map((n) => plainSchema(doc, n));
+  if (typeof node !== 'object' || node === null) return node;
+  const obj = node as Json;
+  if (typeof obj.$ref === 'string') return plainSchema(doc, resolve(doc, obj.$ref));
+  const out: Json = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (k.startsWith('x-') || (k === 'format' && !STANDARD_FORMATS.has(String(v)))) continue;
+    // Under `properties` the keys are field names, never keywords: keep them all.
+    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Json).map(([p, s]) => [p, plainSchema(doc, s)])) : plainSchema(doc, v);
+  }
+  return out;
+}
+
+function operation(doc: Json, operationId: string): Json {
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const op of Object.values(item)) {
+      if (typeof op === 'object' && op !== null && (op as Json).operationId === operationId) return op as Json;
+    }
+  }
+  throw new Error(`The OpenAPI document has no operation ${operationId}`);
+}
+
+function parameter(doc: Json, operationId: string, name: string): Json {
+  const params = ((operation(doc, operationId).parameters ?? []) as Json[]).map((p) => (typeof p.$ref === 'string' ? resolve(doc, p.$ref) : p));
+  const found = params.find((p) => p.name === name);
+  if (!found) throw new Error(`The OpenAPI document's ${operationId} has no parameter ${name}`);
+  return { ...(plainSchema(doc, found.schema) as Json), description: found.description };
+}
+
+function requestBody(doc: Json, operationId: string): Json {
+  const body = operation(doc, operationId).requestBody as Json;
+  const schema = ((body.content as Json)['application/json'] as Json).schema;
+  return plainSchema(doc, schema) as Json;
+}
+
+function summary(doc: Json, operationId: string): string {
+  const op = operation(doc, operationId);
+  return [op.summary, op.description].filter((s) => typeof s === 'string').join('. ');
+}
+
+export function toolDefinitions(doc: Json): ToolDefinition[] {
+  const place = requestBody(doc, 'placeCall');
+  const id = parameter(doc, 'getCall', 'id');
+  return [
+    {
+      name: 'place_call',
+      description:
+        `${summary(doc, 'placeCall')} Returns the callId; the call then runs on its own: use wait_for_call to get its outcome. ` +
+        'Pass the same idempotencyKey when retrying, so the retry cannot place a second call.',
+      inputSchema: {
+        ...place,
+        type: 'object',
+        properties: { ...(place.properties as Record<string, Json>), idempotencyKey: parameter(doc, 'placeCall', 'Idempotency-Key') },
+      },
+    },
+    {
+      name: 'get_call',
+      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript and extracted fields.`,
+      inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
+    },
+    {
+      name: 'list_calls',
+      description: summary(doc, 'listCalls'),
+      inputSchema: { type: 'object', properties: { limit: parameter(doc, 'listCalls', 'limit') }, additionalProperties: false },
+    },
+    {
+      name: 'wait_for_call',
+      description:
+        'Waits until a call has ended (completed, no_answer, voicemail, declined or failed) and returns its record with summary, ' +
+        'transcript and extracted fields. If it has not ended within timeoutSec, returns a wait_timeout error: call again to keep waiting.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id,
+          timeoutSec: { type: 'number', minimum: 0, maximum: WAIT_MAX_TIMEOUT_SEC, default: WAIT_DEFAULT_TIMEOUT_SEC, description: 'How long to wait, in seconds.' },
+          intervalSec: { type: 'number', minimum: 0.1, maximum: 60, default: 2, description: 'Pause between polls, in seconds.' },
+        },
+        required: ['id'],
+        additionalProperties: false,
+      },
+    },
+  ];
+}

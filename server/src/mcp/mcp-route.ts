@@ -1,0 +1,75 @@
+// POST /mcp: the tool (MCP) server over Streamable HTTP, stateless (a fresh server per request, JSON answers).
+// The bearer key is checked here like on /v1/agent, and the tools then act through the SDK client against this
+// very service, on the socket the request came in on, with the caller's key: tenant scoping, rate limits,
+// validation and error tokens are exactly the API's, with no second implementation to drift.
+import type { Context, Next } from 'koa';
+import getRawBody from 'raw-body';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createToolServer } from '../../../sdk/src/mcp/tool-server.js';
+import { SvcClient } from '../../../sdk/src/svc-client.js';
+import { findActiveKeyWithWindow } from '../accounts/accounts-repo.js';
+import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
+import { keyWindow } from '../http/agent-gate.js';
+import { ApiError } from '../http/api-error.js';
+import type { AppDeps } from '../http/app-deps.js';
+import type { OpenApiDocument } from '../http/openapi-document.js';
+import { rateLimited, setRateLimitHeaders } from '../http/rate-limit-headers.js';
+import { consumeWindow, windowFromRow } from '../store/rate-windows.js';
+
+export const MCP_PATH = '/mcp';
+
+/** The caller's key, after the same checks (and the same throttling of bad keys) as the /v1/agent gate. */
+async function authenticate(ctx: Context, { store, config, clock }: AppDeps): Promise<string> {
+  const header = ctx.get('authorization');
+  const match = BEARER_PATTERN.exec(header);
+  const found = match ? await findActiveKeyWithWindow(store.db, hashApiKey(match[1])) : undefined;
+  if (!match || !found) {
+    const w = await consumeWindow(store.db, `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
+    setRateLimitHeaders(ctx, w);
+    if (w.count > w.limit) throw rateLimited(w, 'unauthenticated requests from this address');
+    ctx.set('WWW-Authenticate', header ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"');
+    throw new ApiError(401, 'unauthorized', 'The tool server needs an agent API key: send Authorization: Bearer svc_ak_<secret>.');
+  }
+  const window = keyWindow(found, config);
+  setRateLimitHeaders(ctx, windowFromRow(found.window_start, found.window_count, window.limit, window.windowSec, clock.now()));
+  return match[1];
+}
+
+/** This service as reached on the request's own socket (never the public address, which may be a proxy). */
+function selfUrl(ctx: Context): string {
+  const { localAddress, localPort } = ctx.req.socket;
+  const host = (localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return `http://${host.includes(':') ? `[${host}]` : host}:${localPort}`;
+}
+
+export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
+  return async function mcp(ctx: Context, next: Next): Promise<void> {
+    if (ctx.path !== MCP_PATH) return next();
+    ctx.state.operation = 'mcp';
+    if (ctx.method !== 'POST') {
+      // Stateless: no session to resume or delete, and no server-initiated stream to open with GET.
+      throw new ApiError(405, 'method_not_allowed', 'The tool server is stateless: send JSON-RPC messages with POST /mcp.', { Allow: 'POST' });
+    }
+    const apiKey = await authenticate(ctx, deps);
+    const body = await getRawBody(ctx.req, { limit: deps.config.maxBodyBytes, encoding: 'utf8' }).catch((err: { type?: string }) => {
+      if (err.type === 'entity.too.large') throw new ApiError(413, 'payload_too_large', `The body is larger than ${deps.config.maxBodyBytes} bytes.`);
+      throw err;
+    });
+    const headers = new Headers();
+    for (const name of ['content-type', 'accept', 'mcp-protocol-version']) if (ctx.get(name)) headers.set(name, ctx.get(name));
+    const request = new Request(new URL(ctx.originalUrl, 'http://svc.internal'), { method: 'POST', headers, body });
+    const server = createToolServer({ client: new SvcClient({ apiKey, baseUrl: selfUrl(ctx) }), document: () => doc as unknown as Record<string, unknown> });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(request);
+      ctx.status = response.status;
+      response.headers.forEach((value, name) => ctx.set(name, value));
+      const text = await response.text();
+      ctx.body = text === '' ? null : text;
+      if (text === '') ctx.status = response.status;
+    } finally {
+      await server.close();
+    }
+  };
+}

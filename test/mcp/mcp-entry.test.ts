@@ -1,0 +1,74 @@
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { httpClient } from './mcp-tools.js';
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } },
+});
+const mcpHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+describe('the /mcp entry of the service', () => {
+  let srv: TestServer;
+  let alice: TestTenant;
+  beforeEach(async () => {
+    srv = await startServer('sqlite');
+    alice = await srv.tenant();
+  });
+  afterEach(() => srv.close());
+
+  it('refuses a request without a key with 401 unauthorized, WWW-Authenticate and the address window', async () => {
+    const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: mcpHeaders, body: initialize });
+    expect(res.status).to.equal(401);
+    expect(await res.json()).to.deep.equal({ error: 'unauthorized', message: 'The tool server needs an agent API key: send Authorization: Bearer svc_ak_<secret>.' });
+    expect(res.headers.get('www-authenticate')).to.equal('Bearer realm="svc"');
+    expect([res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-remaining')]).to.deep.equal(['60', '59']);
+  });
+
+  it('refuses an unknown key with 401 and invalid_token, and the official client cannot connect', async () => {
+    const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: 'Bearer svc_ak_notarealkeynotarealkey' }, body: initialize });
+    expect(res.status).to.equal(401);
+    expect(res.headers.get('www-authenticate')).to.equal('Bearer realm="svc", error="invalid_token"');
+    const e = await httpClient(srv, 'svc_ak_notarealkeynotarealkey').catch((err: unknown) => err);
+    expect(e).to.be.instanceOf(Error);
+  });
+
+  it("answers an initialize with the key's rate-limit headers and the server's name", async () => {
+    const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body: initialize });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+    expect([res.headers.get('ratelimit-limit'), res.headers.get('ratelimit-remaining'), res.headers.get('ratelimit-reset')]).to.deep.equal(['10', '10', '30']);
+    const body = await res.json();
+    expect(body.result.serverInfo).to.deep.equal({ name: 'svc', version: '1.0.0' });
+    expect(body.result.capabilities).to.have.property('tools');
+  });
+
+  it('answers GET and DELETE with 405 method_not_allowed and Allow: POST, since it keeps no sessions', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(`${srv.baseUrl}/mcp`, { method, headers: { authorization: `Bearer ${alice.key}` } });
+      expect(res.status).to.equal(405);
+      expect(res.headers.get('allow')).to.equal('POST');
+      expect((await res.json()).error).to.equal('method_not_allowed');
+    }
+  });
+
+  it('refuses a body over the size limit with 413 payload_too_large', async () => {
+    const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body: 'x'.repeat(70 * 1024) });
+    expect(res.status).to.equal(413);
+    expect((await res.json()).error).to.equal('payload_too_large');
+  });
+});
+
+describe('the svc-mcp command', () => {
+  it('exits with status 2 and says what to set when SVC_API_KEY is missing', () => {
+    const env = { ...process.env };
+    delete env.SVC_API_KEY;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'sdk/src/mcp/svc-mcp.ts'], { env, encoding: 'utf8', input: '' });
+    expect(run.status).to.equal(2);
+    expect(run.stdout).to.equal('');
+    expect(run.stderr).to.include('svc-mcp: set SVC_API_KEY to an agent API key');
+  });
+});

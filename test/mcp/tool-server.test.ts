@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { loadDocument } from '../../server/src/http/openapi-document.js';
+import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { callTool, httpClient, stdioClient } from './mcp-tools.js';
+
+const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.', language: 'en-US' };
+const doc = loadDocument() as any;
+
+// The tool layer is the same over any store, so these suites run on SQLite only; they drive the real HTTP
+// app, and the call engine is built separately, so a call is finished by writing its row.
+for (const transport of ['http', 'stdio'] as const) {
+  describe(`MCP tool server over ${transport}`, function () {
+    this.timeout(30_000);
+    let srv: TestServer;
+    let alice: TestTenant;
+    let mcp: Client;
+    const connect = (t: TestTenant) => (transport === 'http' ? httpClient(srv, t.key) : stdioClient(srv, t.key));
+    before(async () => {
+      srv = await startServer('sqlite');
+      alice = await srv.tenant();
+      mcp = await connect(alice);
+    });
+    after(async () => {
+      await mcp.close();
+      await srv.close();
+    });
+    const rows = () => srv.deps.store.db.selectFrom('calls').select(['id', 'api_key_id']).execute();
+
+    it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
+      const { tools } = await mcp.listTools();
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call']);
+      const place = tools[0].inputSchema as any;
+      const spec = doc.components.schemas.PlaceCallRequest;
+      expect(place.required).to.deep.equal(['to', 'objective']);
+      expect(place.additionalProperties).to.equal(false);
+      expect(Object.keys(place.properties)).to.deep.equal([...Object.keys(spec.properties), 'idempotencyKey']);
+      expect(place.properties.to).to.deep.equal({ type: 'string', description: spec.properties.to.description, pattern: spec.properties.to.pattern });
+      expect(place.properties.fields.items).to.deep.equal(doc.components.schemas.FieldDefinition);
+      expect(place.properties.idempotencyKey.pattern).to.equal(doc.components.parameters.IdempotencyKey.schema.pattern);
+      expect(JSON.stringify(place)).to.not.match(/"x-|\$ref|"format":"(e164|webhook-url)"/);
+      expect((tools[2].inputSchema as any).properties.limit).to.deep.include({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+      expect((tools[1].inputSchema as any).required).to.deep.equal(['id']);
+    });
+
+    it('places a sandbox call, waits for it, and reads the extracted fields', async () => {
+      const fields = [{ name: 'open_sunday', type: 'boolean' }, { name: 'closes_at' }];
+      const placed = await callTool(mcp, 'place_call', { ...ok, fields });
+      expect(placed.isError).to.equal(false);
+      expect(placed.value).to.deep.include({ status: 'queued', language: 'en-US', languageSource: 'explicit' });
+      const { callId } = placed.value;
+      expect(await rows()).to.deep.include({ id: callId, api_key_id: alice.keyId });
+      expect((await callTool(mcp, 'get_call', { id: callId })).value).to.include({ id: callId, status: 'queued' });
+      await srv.deps.store.db
+        .updateTable('calls')
+        .set({ status: 'completed', summary: 'Open on Sunday until five.', extracted_json: JSON.stringify({ open_sunday: true, closes_at: '17:00' }), ended_at: srv.clock.now(), duration_sec: 80 })
+        .where('id', '=', callId)
+        .execute();
+      const done = await callTool(mcp, 'wait_for_call', { id: callId, timeoutSec: 5, intervalSec: 0.1 });
+      expect(done.isError).to.equal(false);
+      expect(done.value).to.deep.include({ id: callId, status: 'completed', summary: 'Open on Sunday until five.', extracted: { open_sunday: true, closes_at: '17:00' } });
+      const listed = await callTool(mcp, 'list_calls', { limit: 1 });
+      expect(listed.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([callId]);
+    });
+
+    it('passes idempotencyKey on, so placing twice with it places one call', async () => {
+      const before = (await rows()).length;
+      const a = await callTool(mcp, 'place_call', { ...ok, idempotencyKey: `mcp-${transport}` });
+      const b = await callTool(mcp, 'place_call', { ...ok, idempotencyKey: `mcp-${transport}` });
+      expect(b.value.callId).to.equal(a.value.callId);
+      expect(await rows()).to.have.length(before + 1);
+    });
+
+    it("returns the API's error token as a tool error for a bad argument, and the session carries on", async () => {
+      const bad = await callTool(mcp, 'place_call', { ...ok, to: '12345' });
+      expect(bad.isError).to.equal(true);
+      expect(bad.value).to.deep.include({ error: 'invalid_number', status: 400 });
+      expect(bad.value.message).to.be.a('string');
+      expect((await callTool(mcp, 'place_call', { ...ok, webhook_url: 'https://example.com' })).value).to.include({ error: 'unknown_field' });
+      expect((await callTool(mcp, 'place_call', { objective: ok.objective })).value).to.include({ error: 'to_required' });
+      expect((await callTool(mcp, 'list_calls', { limit: 500 })).value).to.include({ error: 'invalid_limit' });
+      expect(await callTool(mcp, 'get_call', { id: 42 })).to.deep.equal({ isError: true, value: { error: 'invalid_arguments', message: 'id must be a non-empty string' } });
+      expect((await callTool(mcp, 'wait_for_call', { id: 'x', timeoutSec: 9999 })).value).to.include({ error: 'invalid_arguments' });
+      expect((await callTool(mcp, 'list_calls', {})).isError).to.equal(false);
+    });
+
+    it('answers an unknown tool with a protocol error', async () => {
+      const e = await mcp.callTool({ name: 'hang_up', arguments: {} }).catch((err: unknown) => err);
+      expect((e as Error).message).to.include('Unknown tool hang_up');
+    });
+
+    it('reports wait_timeout with the last status when the call has not ended in time', async () => {
+      const { callId } = (await callTool(mcp, 'place_call', ok)).value;
+      const res = await callTool(mcp, 'wait_for_call', { id: callId, timeoutSec: 0 });
+      expect(res).to.deep.equal({ isError: true, value: { error: 'wait_timeout', message: 'The call is still queued; call wait_for_call again to keep waiting.', lastStatus: 'queued' } });
+    });
+
+    it("does not show another tenant's calls", async () => {
+      const { callId } = (await callTool(mcp, 'place_call', ok)).value;
+      const bob = await srv.tenant();
+      const bobMcp = await connect(bob);
+      try {
+        expect((await callTool(bobMcp, 'get_call', { id: callId })).value).to.include({ error: 'not_found', status: 404 });
+        expect((await callTool(bobMcp, 'wait_for_call', { id: callId })).value).to.include({ error: 'not_found' });
+        expect((await callTool(bobMcp, 'list_calls', {})).value).to.deep.equal({ calls: [] });
+      } finally {
+        await bobMcp.close();
+      }
+    });
+
+    it('is rate-limited like the API: a placement over the window is a rate_limited tool error with retryAfterSec', async () => {
+      const carol = await srv.tenant({ rateLimit: 1 });
+      const carolMcp = await connect(carol);
+      try {
+        expect((await callTool(carolMcp, 'place_call', ok)).isError).to.equal(false);
+        const limited = await callTool(carolMcp, 'place_call', ok);
+        expect(limited.isError).to.equal(true);
+        expect(limited.value).to.deep.include({ error: 'rate_limited', status: 429, retryAfterSec: 30 });
+      } finally {
+        await carolMcp.close();
+      }
+    });
+  });
+}
