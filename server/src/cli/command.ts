@@ -1,0 +1,29 @@
+// What a command is: its options (node:util parseArgs), its named positionals, and a run function given the
+// parsed values and an open store. Commands print through `emit`, which writes JSON under --json and the
+// human-readable text otherwise.
+import type { ParseArgsConfig } from 'node:util';
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+
+export interface CommandContext {
+  store: Store;
+  config: Config;
+  now: () => number;
+  /** Writes `data` as JSON under --json, else `text`. */
+  emit(data: unknown, text: string): void;
+}
+
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+export interface Command {
+  /** `accounts create`, as typed. */
+  name: string;
+  summary: string;
+  /** The synopsis after the command name, e.g. `--account <id|name> <e164>`. */
+  synopsis: string;
+  options: CommandOptions;
+  /** Names of the positional arguments, all required. */
+  positionals?: string[];
+  run(ctx: CommandContext, values: OptionValues, positionals: string[]): Promise<void>;
+}

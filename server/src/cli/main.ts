@@ -1,0 +1,16 @@
+// Entry point of the svc command (bin/svc.js loads it through tsx).
+import { systemClock } from '../clock.js';
+import { runCli } from './run-cli.js';
+
+const code = await runCli(process.argv.slice(2), {
+  env: process.env,
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  now: systemClock.now,
+  async serve(role) {
+    process.env.SVC_ROLE = role;
+    await import('../main.js');
+  },
+});
+// `serve` keeps running on its own handles; every other command ends here.
+process.exitCode = code;

@@ -1,0 +1,78 @@
+// Runs the svc CLI in this process (runCli with captured output and a TestClock) against a store the test owns:
+// a fresh SQLite data folder, or a fresh Postgres schema through DATABASE_URL.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../server/src/cli/run-cli.js';
+import { loadConfig } from '../../server/src/config.js';
+import { storeFor } from '../../server/src/store/open-configured.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { freshStore, type StoreKind } from '../support/stores.js';
+import { TestClock } from '../support/server.js';
+
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+  /** stdout parsed as JSON. */
+  json: any;
+}
+
+export interface CliHarness {
+  env: Record<string, string>;
+  clock: TestClock;
+  /** The store the CLI writes to, opened separately, as the service would. */
+  store: Store;
+  /** Roles passed to `serve`. */
+  served: string[];
+  run(...argv: string[]): Promise<CliRun>;
+  close(): Promise<void>;
+}
+
+export async function cliHarness(kind: StoreKind): Promise<CliHarness> {
+  const clock = new TestClock();
+  const served: string[] = [];
+  let env: Record<string, string>;
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  if (kind === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+    env = { SVC_DATA_DIR: dir };
+    store = storeFor(loadConfig(env));
+    await migrate(store);
+    cleanup = async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  } else {
+    const ts = await freshStore('postgres');
+    env = { DATABASE_URL: ts.url };
+    store = ts.store;
+    cleanup = () => ts.drop();
+  }
+  return {
+    env,
+    clock,
+    store,
+    served,
+    async run(...argv) {
+      let out = '';
+      let err = '';
+      const code = await runCli(argv, {
+        env,
+        out: (t) => void (out += t),
+        err: (t) => void (err += t),
+        now: clock.now,
+        serve: async (role) => void served.push(role),
+      });
+      let json: unknown;
+      try {
+        json = JSON.parse(out);
+      } catch {
+        json = undefined;
+      }
+      return { code, out, err, json };
+    },
+    close: () => cleanup(),
+  };
+}
