@@ -275,7 +275,7 @@ forEachStore('webhook dispatcher', (kind) => {
     const r = await receiver();
     const ids = new Set<string>();
     for (let i = 0; i < 150; i++) ids.add((await fx.event(r.url)).eventId);
-    expect(await make({}, { concurrency: 8, batchSize: 40 }).tick()).to.equal(150);
+    expect(await make({}, { concurrency: 8 }).tick()).to.equal(150);
     expect(new Set(r.received.map((x) => JSON.parse(x.body).eventId))).to.deep.equal(ids);
     expect(r.received).to.have.length(150);
     expect(r.connections, 'kept-alive connections are reused').to.be.at.most(8);

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import { checkEndpoint, RefusedDestination, systemResolver, type CheckedEndpoint, type Resolver } from './endpoint-guard.js';
-import { claimDueEvents, loadSigningKeys, recordAttempt, type AttemptRecord, type ClaimedEvent } from './outbox-leases.js';
+import { claimDueEvents, loadSigningKeys, recordAttempts, type AttemptRecord, type AttemptToRecord, type ClaimedEvent } from './outbox-leases.js';
 import { nextRetryDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { defaultRequest, sendDelivery, USER_AGENT, type RequestFn, type SendResult } from './webhook-sender.js';
@@ -27,10 +27,9 @@ export interface WebhookDispatcherDeps {
   request?: RequestFn;
   /** This worker's lease owner id. */
   owner?: string;
-  /** How long a claim is held; must outlast a send. Default: the timeout plus 30 s. */
+  /** How long a claim is held; must outlast a wait in the local queue plus a send. Default: twice the timeout plus 30 s. */
   leaseMs?: number;
-  batchSize?: number;
-  /** Deliveries in flight at once. */
+  /** Deliveries in flight at once, and the size of a claim. */
   concurrency?: number;
   /** The loop's pause when nothing is due. */
   idleMs?: number;
@@ -53,9 +52,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const resolver = deps.resolver ?? systemResolver;
   const request = deps.request ?? defaultRequest;
   const owner = deps.owner ?? `webhooks-${randomUUID()}`;
-  const leaseMs = deps.leaseMs ?? config.webhookTimeoutMs + 30_000;
+  const leaseMs = deps.leaseMs ?? 2 * config.webhookTimeoutMs + 30_000;
   const concurrency = deps.concurrency ?? 32;
-  const batchSize = deps.batchSize ?? concurrency * 4;
   const idleMs = deps.idleMs ?? 500;
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: concurrency }),
@@ -90,6 +88,34 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     }
   }
 
+  // Group commit: attempts that finish while a write is under way are recorded together in the next one.
+  let toRecord: { item: AttemptToRecord; done: (held: boolean) => void; fail: (e: Error) => void }[] = [];
+  let writing = false;
+  async function flush() {
+    writing = true;
+    while (toRecord.length > 0) {
+      const group = toRecord;
+      toRecord = [];
+      try {
+        const held = await recordAttempts(store, owner, group.map((g) => g.item));
+        group.forEach((g, i) => g.done(held[i]));
+      } catch (e) {
+        group.forEach((g) => g.fail(e as Error));
+      }
+    }
+    writing = false;
+  }
+  function record(item: AttemptToRecord): Promise<boolean> {
+    return new Promise((done, fail) => {
+      toRecord.push({ item, done, fail });
+      // Wait for the responses of this turn of the event loop, so they share the write.
+      if (!writing) {
+        writing = true;
+        setImmediate(() => void flush());
+      }
+    });
+  }
+
   async function deliver(event: ClaimedEvent, key: SigningKey | undefined): Promise<void> {
     const at = clock.now();
     const started = performance.now();
@@ -106,7 +132,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       outcome = outcomeOf(event, result, clock.now());
     }
     const latencyMs = performance.now() - started;
-    const recorded = await recordAttempt(store, event, owner, { ...outcome, at, latencyMs });
+    const recorded = await record({ event, attempt: { ...outcome, at, latencyMs } });
     if (outcome.state !== 'delivered') {
       // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
       logger?.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: outcome.statusCode, error: outcome.error, state: outcome.state, recorded }, 'webhook delivery not accepted');
@@ -114,26 +140,63 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   }
 
   let stopping = false;
+  /**
+   * `concurrency` lanes share a local queue; a lane that finds it empty claims the next batch (one claim at a
+   * time), so a slow receiver holds up only its own lane. Lanes idle while others are in flight (a failure may
+   * make an immediate retry due) and stop together once nothing is due and nothing is in flight.
+   */
   async function tick(): Promise<number> {
     let attempts = 0;
-    for (;;) {
-      if (stopping) return attempts;
-      const events = await claimDueEvents(store, owner, clock.now(), leaseMs, batchSize);
-      if (events.length === 0) return attempts;
+    let inFlight = 0;
+    const queue: { event: ClaimedEvent; key: SigningKey | undefined }[] = [];
+    let claiming: Promise<void> | null = null;
+    let fault: unknown = null;
+    let waiting: (() => void)[] = [];
+    const nudge = () => {
+      const w = waiting;
+      waiting = [];
+      w.forEach((f) => f());
+    };
+    const refill = async () => {
+      const events = await claimDueEvents(store, owner, clock.now(), leaseMs, concurrency);
+      if (events.length === 0) return;
       const keys = new Map((await loadSigningKeys(store, [...new Set(events.map((e) => e.api_key_id))])).map((k) => [k.id, k]));
-      let next = 0;
-      const lane = async () => {
-        while (next < events.length) {
-          const event = events[next++];
-          await deliver(event, keys.get(event.api_key_id)).catch((e: Error) =>
+      for (const event of events) queue.push({ event, key: keys.get(event.api_key_id) });
+    };
+    const lane = async () => {
+      for (;;) {
+        const next = queue.shift();
+        if (next) {
+          attempts++;
+          inFlight++;
+          await deliver(next.event, next.key).catch((e: Error) =>
             // A store fault while recording: the lease runs out and the event is delivered again.
-            logger?.error({ eventId: event.event_id, err: e.message }, 'webhook attempt not recorded'),
+            logger?.error({ eventId: next.event.event_id, err: e.message }, 'webhook attempt not recorded'),
           );
+          inFlight--;
+          nudge();
+          continue;
         }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, lane));
-      attempts += events.length;
-    }
+        if (stopping || fault) return nudge();
+        claiming ??= refill()
+          .catch((e: unknown) => void (fault = e))
+          .finally(() => (claiming = null));
+        await claiming;
+        if (queue.length > 0) nudge();
+        else if (inFlight === 0) return nudge();
+        else
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, idleMs);
+            waiting.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, lane));
+    if (fault) throw fault;
+    return attempts;
   }
 
   let loop: Promise<void> | null = null;

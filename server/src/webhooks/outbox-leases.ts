@@ -1,6 +1,7 @@
 // The dispatcher's reads and writes on the outbox. An event is claimed with a lease (owner + expiry); a worker
 // that dies mid-delivery simply lets its lease run out and any worker takes the event over, so none is lost.
 // Postgres workers skip each other's rows (FOR UPDATE SKIP LOCKED); SQLite has a single writer anyway.
+import { sql } from 'kysely';
 import type { Store } from '../store/store.js';
 import type { WebhookEventsTable } from '../store/schema.js';
 
@@ -35,35 +36,48 @@ export interface AttemptRecord {
   deliveredAt: number | null;
 }
 
+export interface AttemptToRecord {
+  event: ClaimedEvent;
+  attempt: AttemptRecord;
+}
+
 /**
- * Records one attempt and the event's new state, and releases the lease. Returns false (recording nothing) when
- * this worker no longer holds the lease: another worker took the event over and its attempt counts instead.
+ * Records attempts and their events' new states, and releases the leases, in one transaction (the dispatcher
+ * groups the attempts that finish while a write is under way). An attempt whose lease this worker no longer
+ * holds is not recorded (false): another worker took the event over and its attempt counts instead.
  */
-export async function recordAttempt(store: Store, event: ClaimedEvent, owner: string, a: AttemptRecord): Promise<boolean> {
+export async function recordAttempts(store: Store, owner: string, items: AttemptToRecord[]): Promise<boolean[]> {
+  // One set-based UPDATE for the whole group (a VALUES list joined to the events), valid on SQLite and Postgres;
+  // the casts give Postgres the parameter types.
+  const values = sql.join(
+    items.map(
+      ({ event, attempt: a }) =>
+        sql`(cast(${event.event_id} as text), cast(${event.attempts} as integer), cast(${a.state} as text), cast(${a.nextAttemptAt} as bigint), cast(${a.statusCode} as integer), cast(${a.error} as text), cast(${a.deliveredAt} as bigint))`,
+    ),
+  );
   return store.db.transaction().execute(async (trx) => {
-    const attempt = event.attempts + 1;
-    const updated = await trx
-      .updateTable('webhook_events')
-      .set({
-        attempts: attempt,
-        state: a.state,
-        next_attempt_at: a.nextAttemptAt,
-        lease_owner: null,
-        lease_expires_at: null,
-        last_status: a.statusCode,
-        last_error: a.error,
-        delivered_at: a.deliveredAt,
-      })
-      .where('event_id', '=', event.event_id)
-      .where('lease_owner', '=', owner)
-      .where('attempts', '=', event.attempts)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) return false;
-    await trx
-      .insertInto('webhook_attempts')
-      .values({ event_id: event.event_id, attempt, at: a.at, status_code: a.statusCode, latency_ms: Math.round(a.latencyMs), error: a.error })
-      .execute();
-    return true;
+    const updated = await sql<{ event_id: string }>`
+      with v(event_id, attempts, state, next_attempt_at, last_status, last_error, delivered_at) as (values ${values})
+      update webhook_events
+      set attempts = v.attempts + 1, state = v.state, next_attempt_at = v.next_attempt_at, lease_owner = null,
+          lease_expires_at = null, last_status = v.last_status, last_error = v.last_error, delivered_at = v.delivered_at
+      from v
+      where webhook_events.event_id = v.event_id and webhook_events.lease_owner = ${owner} and webhook_events.attempts = v.attempts
+      returning webhook_events.event_id`.execute(trx);
+    const mine = new Set(updated.rows.map((r) => r.event_id));
+    const held = items.map(({ event }) => mine.has(event.event_id));
+    const rows = items
+      .filter((_x, i) => held[i])
+      .map(({ event, attempt: a }) => ({
+        event_id: event.event_id,
+        attempt: event.attempts + 1,
+        at: a.at,
+        status_code: a.statusCode,
+        latency_ms: Math.round(a.latencyMs),
+        error: a.error,
+      }));
+    if (rows.length > 0) await trx.insertInto('webhook_attempts').values(rows).execute();
+    return held;
   });
 }
 

@@ -11,7 +11,6 @@ const dispatcher = createWebhookDispatcher({
   config: { webhookRetrySchedule: [0, 0, 0, 0, 0], webhookTimeoutMs: 2000, webhookAllowPrivate: true },
   leaseMs: 2500,
   concurrency: 4,
-  batchSize: 4,
   idleMs: 20,
 });
 dispatcher.start();
