@@ -2,6 +2,7 @@
 // requested field by its label, reacts to "don't know", and ends politely. The context only shapes the wording
 // (it is for the agent, not the recipient, so it is never read out).
 import type { FieldDefinition } from '../../generated/types.gen.js';
+import { sandboxScenario } from '../carrier/sandbox-carrier.js';
 import { timeTurns, type CallBrief, type Turn } from '../conversation.js';
 import type { Agent } from './agent.js';
 import { fieldLabel, fieldType } from './field-label.js';
@@ -14,8 +15,9 @@ export const LONG_CALL_TALK_MS = 15 * 60_000;
 
 export interface ScriptedAgentOptions {
   /**
-   * Keep the conversation going (the callee rambles between answers) until it lasts at least this long at the
-   * speaking rate of `timeTurns`. 0, the default, is a normal call.
+   * Keep every conversation going (the callee rambles between answers) until it lasts at least this long at the
+   * speaking rate of `timeTurns`. By default 0, except on the sandbox's long-call number (555-0115), which always
+   * talks for LONG_CALL_TALK_MS.
    */
   minTalkMs?: number;
 }
@@ -35,8 +37,10 @@ export class ScriptedAgent implements Agent {
     const rng = seededRandom(`agent:${brief.callId}`);
     // Stretches of conversation between which the long script lets the callee digress.
     const stretches = script(brief, callee, rng);
-    if (this.minTalkMs <= 0) return stretches.flat();
-    return ramble(stretches, callee, rng, this.minTalkMs);
+    const longCall = brief.to !== undefined && sandboxScenario(brief.to) === 'long';
+    const minTalkMs = Math.max(this.minTalkMs, longCall ? LONG_CALL_TALK_MS : 0);
+    if (minTalkMs <= 0) return stretches.flat();
+    return ramble(stretches, callee, rng, minTalkMs);
   }
 }
 
