@@ -162,7 +162,7 @@ forEachStore('webhook dispatcher', (kind) => {
       expect(r.received).to.have.length(1);
       expect(target.connections).to.equal(0);
       expect(await event(eventId)).to.include({ state: 'pending', attempts: 1, last_status: 307, next_attempt_at: clock.now() + 5000 });
-      expect((await attempts(eventId))[0].error).to.equal(`HTTP 307: redirects are not followed (Location: ${target.url})`);
+      expect((await attempts(eventId))[0].error).to.equal('HTTP 307: redirects are not followed');
     } finally {
       await target.close();
     }

@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../server/src/webhooks/dispatcher.js';
 import type { ResolvedAddress, Resolver } from '../../server/src/webhooks/endpoint-guard.js';
@@ -115,6 +119,42 @@ describe('webhook SSRF guard at send time', () => {
     expect(connects).to.deep.equal([{ host: 'rebind.example.com', pinned: PUBLIC }]);
     expect(rx.connections).to.equal(0);
     expect(await stateOf(eventId)).to.deep.include({ state: 'pending', attempts: 1, last_error: 'connection failed: no network in tests' });
+  });
+
+  it('over https, connects to the pinned address with the name as Host and TLS servername (certificate checked for it)', async () => {
+    const tls = join(import.meta.dirname, 'support', 'tls');
+    const cert = readFileSync(join(tls, 'hooks-example-test.crt'));
+    const seen: { servername: string | false | null; host: string | undefined; body: string }[] = [];
+    const server = https.createServer({ cert, key: readFileSync(join(tls, 'hooks-example-test.key')) }, (req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        seen.push({ servername: (req.socket as import('node:tls').TLSSocket).servername, host: req.headers.host, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const d = createWebhookDispatcher({
+      store: ts.store,
+      clock,
+      config: { webhookRetrySchedule: [0], webhookTimeoutMs: 2000, webhookAllowPrivate: true },
+      resolver: async () => [v('127.0.0.1')],
+      // Trust the test certificate, and nothing else changes.
+      request: (options, onResponse) => https.request({ ...options, ca: cert }, onResponse),
+    });
+    try {
+      const { eventId } = await fx.event(`https://hooks.example.com:${port}/hooks`);
+      await d.tick();
+      expect(seen).to.have.length(1);
+      expect(seen[0]).to.deep.include({ servername: 'hooks.example.com', host: `hooks.example.com:${port}` });
+      expect(JSON.parse(seen[0].body).eventId).to.equal(eventId);
+      expect(await stateOf(eventId)).to.deep.include({ state: 'delivered', attempts: 1, last_error: null });
+    } finally {
+      await d.stop();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('refuses plain http without SVC_WEBHOOK_ALLOW_PRIVATE', async () => {

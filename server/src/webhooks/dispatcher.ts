@@ -88,7 +88,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     }
   }
 
-  // Group commit: attempts that finish while a write is under way are recorded together in the next one.
+  // Group commit: attempts that finish in the same turn of the event loop, or while a write is under way, are
+  // recorded together in one transaction.
   let toRecord: { item: AttemptToRecord; done: (held: boolean) => void; fail: (e: Error) => void }[] = [];
   let writing = false;
   async function flush() {

@@ -3,7 +3,7 @@
 // whole exchange.
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import type { CheckedEndpoint } from './endpoint-guard.js';
 
 export const USER_AGENT = 'svc-webhooks/1.0';
@@ -59,7 +59,8 @@ export function sendDelivery(o: SendOptions): Promise<SendResult> {
         method: 'POST',
         agent: https_ ? o.agents.https : o.agents.http,
         lookup: pinnedLookup(o.endpoint),
-        servername: https_ ? hostname : undefined,
+        // SNI and certificate checks use the name, never the address we pinned (an IP literal sends no SNI).
+        servername: https_ && !isIP(hostname) ? hostname : undefined,
         headers: { ...o.headers, 'Content-Length': String(Buffer.byteLength(o.body)) },
       },
       (res) => {
@@ -67,7 +68,7 @@ export function sendDelivery(o: SendOptions): Promise<SendResult> {
         const retryAfter = res.headers['retry-after'];
         // The body is not needed, only drained so a kept-alive socket can be reused.
         res.resume();
-        res.on('end', () => done({ status, retryAfter, error: status >= 200 && status < 300 ? null : statusError(status, res.headers.location) }));
+        res.on('end', () => done({ status, retryAfter, error: status >= 200 && status < 300 ? null : statusError(status) }));
         res.on('error', (e) => done({ status, retryAfter, error: `response aborted: ${e.message}` }));
       },
     );
@@ -80,7 +81,6 @@ export function sendDelivery(o: SendOptions): Promise<SendResult> {
   });
 }
 
-function statusError(status: number, location: string | undefined): string {
-  if (status >= 300 && status < 400) return `HTTP ${status}: redirects are not followed${location ? ` (Location: ${location.slice(0, 200)})` : ''}`;
-  return `HTTP ${status}`;
+function statusError(status: number): string {
+  return status >= 300 && status < 400 ? `HTTP ${status}: redirects are not followed` : `HTTP ${status}`;
 }
