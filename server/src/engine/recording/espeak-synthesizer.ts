@@ -3,7 +3,7 @@
 // instantiate the module once, keep a copy of its pristine memory, and before every utterance put that copy
 // back and call main() again: each utterance starts from the same state as a fresh process, for the price of
 // one 32 MB memory copy instead of a new instance.
-import ESpeakNg, { type EspeakModule } from 'espeak-ng';
+import ESpeakNg, { type EspeakFs, type EspeakModule } from 'espeak-ng';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -40,7 +40,7 @@ export class EspeakSynthesizer {
   private readonly pristine: Uint8Array;
   private readonly stackPointer: number;
   private readonly stderr: string[] = [];
-  /** Lower-cased voice name → the name espeak knows, from the data folder's `lang` tree. */
+  /** Every language voice espeak-ng has, by lower-cased name (`en-us`, `he`, `pt-br`), to its file. */
   readonly languages: ReadonlyMap<string, string>;
 
   private constructor(
@@ -51,7 +51,7 @@ export class EspeakSynthesizer {
     stderrSink((line) => this.stderr.push(line));
     this.pristine = new Uint8Array(wasm.memory.buffer).slice();
     this.stackPointer = wasm.stackSave();
-    this.languages = listLanguages(module);
+    this.languages = indexLanguages(module.FS);
   }
 
   /** Compiles and instantiates the WebAssembly module once; main() is not run until the first utterance. */
@@ -85,7 +85,8 @@ export class EspeakSynthesizer {
     // Text goes through a file, so a turn starting with `-` is never read as an option.
     fs.writeFile(IN_FILE, text);
     const name = voice.variant ? `${voice.language}+${voice.variant}` : voice.language;
-    const status = this.runMain(['-b', '1', '-v', name, '-p', String(voice.pitch), '-s', String(voice.wordsPerMinute), '-w', OUT_FILE, '-f', IN_FILE]);
+    const file = this.languages.get(voice.language.toLowerCase()) ?? voice.language;
+    const status = this.runMain(['-b', '1', '-v', voice.variant ? `${file}+${voice.variant}` : file, '-p', String(voice.pitch), '-s', String(voice.wordsPerMinute), '-w', OUT_FILE, '-f', IN_FILE]);
     const failed = (why: string) => new SynthesisError(`espeak-ng failed (${why}) for voice ${name}: ${this.stderr.join(' ').trim()}`);
     if (status !== 0) throw failed(`exit ${status}`);
     let wav: Uint8Array;
@@ -128,17 +129,27 @@ export class EspeakSynthesizer {
   }
 }
 
-function listLanguages(module: EspeakModule): Map<string, string> {
+/**
+ * Language name → the path `-v` takes, relative to the data folder's `lang`. espeak-ng lower-cases `-v` and,
+ * when no file has that exact path, reads every voice file to find the name (most of an utterance's time), so
+ * files with capitals (`gmw/en-US`) get a lower-case copy beside them that it opens directly.
+ */
+function indexLanguages(fs: EspeakFs): Map<string, string> {
   const found = new Map<string, string>();
   const walk = (dir: string) => {
-    for (const entry of module.FS.readdir(dir)) {
+    for (const entry of fs.readdir(`${DATA_DIR}/lang/${dir}`)) {
       if (entry === '.' || entry === '..') continue;
-      const path = `${dir}/${entry}`;
-      if (module.FS.isDir(module.FS.stat(path).mode)) walk(path);
-      else found.set(entry.toLowerCase(), entry);
+      const path = dir ? `${dir}/${entry}` : entry;
+      if (fs.isDir(fs.stat(`${DATA_DIR}/lang/${path}`).mode)) walk(path);
+      else if (!found.has(entry.toLowerCase())) found.set(entry.toLowerCase(), path);
     }
   };
-  walk(`${DATA_DIR}/lang`);
+  walk('');
+  for (const [name, path] of found) {
+    const lower = path.toLowerCase();
+    if (lower !== path) fs.writeFile(`${DATA_DIR}/lang/${lower}`, fs.readFile(`${DATA_DIR}/lang/${path}`));
+    found.set(name, lower);
+  }
   return found;
 }
 
