@@ -73,6 +73,7 @@ async function dispatched(store: Store): Promise<number> {
   await addNumber(store.db, accountId, '+14155550100', now);
   const { row } = await createKey(store.db, { accountId, name: 'bench' }, now);
   await store.db.deleteFrom('webhook_events').execute();
+  await store.db.deleteFrom('webhook_attempts').execute();
   for (let i = 0; i < events; i += 200) {
     await store.db
       .insertInto('webhook_events')
