@@ -9,6 +9,7 @@ import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandler } from './handlers/place-call.js';
+import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   app.use(requestObserver({ logger: deps.logger, metrics, operationFor }));
   app.use(errorMiddleware(deps.logger));
   app.use(operationsRoutes(deps.store, metrics, deps.logger));
+  app.use(docsRoutes(policyPath));
   app.use(async (ctx, next) => {
     if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
       ctx.state.operation = 'openapi';
