@@ -88,5 +88,6 @@ describe('request logs and request ids', () => {
 
   it('scrubs keys and secrets wherever they appear in a text', () => {
     expect(scrubSecrets('a svc_ak_AbC-_9 b "whsec_x1" svc_akX')).to.equal('a svc_ak_[redacted] b "whsec_[redacted]" svc_akX');
+    expect(scrubSecrets('token_svc_ak_AbC9 id=whsec_Zz')).to.equal('token_svc_ak_[redacted] id=whsec_[redacted]');
   });
 });

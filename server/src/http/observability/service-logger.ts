@@ -7,7 +7,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const requestScope = new AsyncLocalStorage<{ reqId: string }>();
 
-const SECRET_VALUE = /\b(svc_ak_|whsec_)[A-Za-z0-9_-]+/g;
+const SECRET_VALUE = /(svc_ak_|whsec_)[A-Za-z0-9_-]+/g;
 
 /** Replaces every API key and webhook secret in the text with its prefix and `[redacted]`. */
 export function scrubSecrets(text: string): string {
