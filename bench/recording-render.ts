@@ -1,7 +1,9 @@
 // Rendering the recording of a 60-second conversation with the SpeechRecorder (one espeak-ng WebAssembly
 // instance, its pristine memory restored before each turn), beside the package's documented use measured in the
 // same run: a new module per utterance (`ESpeakNg({ arguments })`, which compiles and instantiates the 18 MB
-// WebAssembly each time). Medians of several rounds; the first render after start is reported apart.
+// WebAssembly each time). The recorder is measured with its utterance cache off (every turn synthesised) and on
+// with every line heard before (the sandbox's scripted calls repeat their lines). Medians of several rounds; the
+// first render after start is reported apart.
 //   npx tsx bench/recording-render.ts [rounds=5]
 import ESpeakNg from 'espeak-ng';
 import { timeTurns, type Turn, type TimedTurn } from '../server/src/engine/conversation.js';
@@ -53,14 +55,17 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 }
 
 const loadMs = await time(() => sharedSynthesizer());
-const recorder = new SpeechRecorder();
-const firstMs = await time(() => recorder.render({ turns, totalMs, language: 'en-US' }));
+const uncached = new SpeechRecorder({ cacheBytes: 0 });
+const cached = new SpeechRecorder();
+const firstMs = await time(() => cached.render({ turns, totalMs, language: 'en-US' }));
 const rssAfterFirst = process.memoryUsage().rss;
 
 const ours: number[] = [];
+const hits: number[] = [];
 const naive: number[] = [];
 for (let r = 0; r < rounds; r++) {
-  ours.push(await time(() => recorder.render({ turns, totalMs, language: 'en-US' })));
+  ours.push(await time(() => uncached.render({ turns, totalMs, language: 'en-US' })));
+  hits.push(await time(() => cached.render({ turns, totalMs, language: 'en-US' })));
   naive.push(await time(renderNewModulePerTurn));
 }
 
@@ -71,5 +76,6 @@ console.log(`Recording of a ${audioSec.toFixed(1)} s conversation, ${turns.lengt
 console.log('| approach | ms per recording | faster than real time | speed-up over baseline |');
 console.log('|---|---|---|---|');
 console.log(row('baseline: new espeak-ng module per turn (package README)', median(naive), median(naive)));
-console.log(row('SpeechRecorder: one instance, memory restored per turn', median(ours), median(naive)));
+console.log(row('SpeechRecorder: one instance, memory restored per turn, cache off', median(ours), median(naive)));
+console.log(row('SpeechRecorder: every line already in its utterance cache', median(hits), median(naive)));
 console.log(`SpeechRecorder first render after start: ${firstMs.toFixed(0)} ms (synthesiser load ${loadMs.toFixed(0)} ms, not included); RSS after it ${(rssAfterFirst / 2 ** 20).toFixed(0)} MB`);

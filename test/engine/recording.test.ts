@@ -3,8 +3,9 @@ import { expect } from 'chai';
 import { WaveFile } from 'wavefile';
 import { timeTurns, type TimedTurn } from '../../server/src/engine/conversation.js';
 import { decodePcm16Wav } from '../../server/src/engine/recording/encode-wav.js';
-import { ESPEAK_SAMPLE_RATE, EspeakSynthesizer, SynthesisError, sharedSynthesizer } from '../../server/src/engine/recording/espeak-synthesizer.js';
+import { ESPEAK_SAMPLE_RATE, EspeakSynthesizer, SynthesisError, sharedSynthesizer, type Synthesizer } from '../../server/src/engine/recording/espeak-synthesizer.js';
 import { DEFAULT_VOICES, SpeechRecorder, espeakLanguageFor } from '../../server/src/engine/recording/speech-recorder.js';
+import { UtteranceCache } from '../../server/src/engine/recording/utterance-cache.js';
 
 const RATE = ESPEAK_SAMPLE_RATE;
 const at = (ms: number) => Math.round((ms * RATE) / 1000);
@@ -153,6 +154,22 @@ describe('SpeechRecorder', function () {
     expect((await fresh.render({ turns: CONVERSATION, totalMs: TOTAL_MS, language: 'en-US' })).equals(wav)).to.equal(true);
   });
 
+  it('speaks a line heard before from its cache, to the same bytes, and synthesises every line with the cache off', async function () {
+    const texts: string[] = [];
+    const counting: Synthesizer = { languages: synth.languages, synthesize: (text, voice) => (texts.push(text), synth.synthesize(text, voice)) };
+    const cached = new SpeechRecorder({ synthesizer: async () => counting });
+    const first = await cached.render({ turns: CONVERSATION, totalMs: TOTAL_MS, language: 'en-US' });
+    const second = await cached.render({ turns: CONVERSATION, totalMs: TOTAL_MS, language: 'en-US' });
+    expect(texts).to.deep.equal(CONVERSATION.map((t) => t.text));
+    expect(first.equals(wav)).to.equal(true);
+    expect(second.equals(wav)).to.equal(true);
+    texts.length = 0;
+    const uncached = new SpeechRecorder({ synthesizer: async () => counting, cacheBytes: 0 });
+    await uncached.render({ turns: CONVERSATION, totalMs: TOTAL_MS, language: 'en-US' });
+    expect((await uncached.render({ turns: CONVERSATION, totalMs: TOTAL_MS, language: 'en-US' })).equals(wav)).to.equal(true);
+    expect(texts).to.have.length(2 * CONVERSATION.length);
+  });
+
   it('is unaffected by a failed utterance before it', function () {
     const voice = { language: 'en-us', ...DEFAULT_VOICES.agent };
     const before = synth.synthesize('Good morning.', voice);
@@ -164,6 +181,24 @@ describe('SpeechRecorder', function () {
   it('reads a turn that starts with a dash as text, never as an option', function () {
     const speech = synth.synthesize('-v xx --help', { language: 'en-us', ...DEFAULT_VOICES.agent });
     expect(peak(speech, 0, speech.length)).to.be.greaterThan(2000);
+  });
+});
+
+describe('UtteranceCache', function () {
+  it('holds at most maxBytes, letting the least recently used utterance go first', function () {
+    const cache = new UtteranceCache(100);
+    const a = new Int16Array(20);
+    const b = new Int16Array(20);
+    const c = new Int16Array(20);
+    cache.set('a', a);
+    cache.set('b', b);
+    expect(cache.get('a')).to.equal(a);
+    cache.set('c', c);
+    expect(cache.bytes).to.equal(80);
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).to.deep.equal([a, undefined, c]);
+    cache.set('huge', new Int16Array(51));
+    expect(cache.get('huge')).to.equal(undefined);
+    expect(cache.bytes).to.equal(80);
   });
 });
 

@@ -28,6 +28,14 @@ export interface SpeechVoice {
 
 export class SynthesisError extends Error {}
 
+/** What the recorder needs of a synthesiser. */
+export interface Synthesizer {
+  /** Every language voice it has, by lower-cased name (`en-us`, `he`, `pt-br`). */
+  readonly languages: ReadonlyMap<string, string>;
+  /** 16-bit mono samples at ESPEAK_SAMPLE_RATE; the same text and voice always give the same samples. */
+  synthesize(text: string, voice: SpeechVoice): Int16Array;
+}
+
 interface WasmExports {
   memory: WebAssembly.Memory;
   malloc(size: number): number;
@@ -36,11 +44,11 @@ interface WasmExports {
   __main_argc_argv(argc: number, argv: number): number;
 }
 
-export class EspeakSynthesizer {
+export class EspeakSynthesizer implements Synthesizer {
   private readonly pristine: Uint8Array;
   private readonly stackPointer: number;
   private readonly stderr: string[] = [];
-  /** Every language voice espeak-ng has, by lower-cased name (`en-us`, `he`, `pt-br`), to its file. */
+  /** Language name → its voice file, relative to the data folder's `lang`. */
   readonly languages: ReadonlyMap<string, string>;
 
   private constructor(

@@ -2,8 +2,9 @@
 // voices, laid into silence at the turn's start and cut at its end, so the file lasts exactly the call.
 import type { Speaker } from '../conversation.js';
 import { encodeWav } from './encode-wav.js';
-import { ESPEAK_SAMPLE_RATE, sharedSynthesizer, type EspeakSynthesizer, type SpeechVoice } from './espeak-synthesizer.js';
+import { ESPEAK_SAMPLE_RATE, sharedSynthesizer, type SpeechVoice, type Synthesizer } from './espeak-synthesizer.js';
 import type { Recorder, RecordingRequest } from './recorder.js';
+import { UtteranceCache } from './utterance-cache.js';
 
 export type VoiceStyle = Omit<SpeechVoice, 'language'>;
 
@@ -29,19 +30,23 @@ export function espeakLanguageFor(language: string, known: ReadonlyMap<string, s
 }
 
 export interface SpeechRecorderOptions {
-  /** The synthesiser; defaults to the process's shared one. */
-  synthesizer?: () => Promise<EspeakSynthesizer>;
+  /** The synthesiser; defaults to the process's shared espeak-ng one. */
+  synthesizer?: () => Promise<Synthesizer>;
   voices?: Readonly<Record<Speaker, VoiceStyle>>;
+  /** Memory for recently spoken utterances; 16 MB (about six minutes of speech) by default, 0 for none. */
+  cacheBytes?: number;
 }
 
 export class SpeechRecorder implements Recorder {
   readonly sampleRate = ESPEAK_SAMPLE_RATE;
-  private readonly load: () => Promise<EspeakSynthesizer>;
+  private readonly load: () => Promise<Synthesizer>;
   private readonly voices: Readonly<Record<Speaker, VoiceStyle>>;
+  private readonly cache: UtteranceCache;
 
   constructor(options: SpeechRecorderOptions = {}) {
     this.load = options.synthesizer ?? sharedSynthesizer;
     this.voices = options.voices ?? DEFAULT_VOICES;
+    this.cache = new UtteranceCache(options.cacheBytes ?? 16 * 2 ** 20);
   }
 
   async render({ turns, totalMs, language }: RecordingRequest): Promise<Buffer> {
@@ -55,9 +60,7 @@ export class SpeechRecorder implements Recorder {
       const espeakLanguage = espeakLanguageFor(language, synth.languages);
       const fadeSamples = toSample(FADE_MS);
       for (const turn of spoken) {
-        // Each utterance blocks for tens of ms; let requests through between turns.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        const speech = synth.synthesize(turn.text, { language: espeakLanguage, ...this.voices[turn.speaker] });
+        const speech = await this.speak(synth, turn.text, { language: espeakLanguage, ...this.voices[turn.speaker] });
         const start = Math.max(0, toSample(turn.startMs));
         const slot = Math.min(mix.length, toSample(turn.endMs)) - start;
         const n = Math.min(speech.length, slot);
@@ -70,5 +73,16 @@ export class SpeechRecorder implements Recorder {
       }
     }
     return encodeWav(mix, rate);
+  }
+
+  private async speak(synth: Synthesizer, text: string, voice: SpeechVoice): Promise<Int16Array> {
+    const key = JSON.stringify([voice.language, voice.variant, voice.pitch, voice.wordsPerMinute, text]);
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    // An utterance blocks for ten milliseconds or more; let requests through between turns.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const speech = synth.synthesize(text, voice);
+    this.cache.set(key, speech);
+    return speech;
   }
 }
