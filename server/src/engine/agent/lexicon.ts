@@ -81,5 +81,3 @@ const LEXICONS: Record<string, Lexicon> = { en: EN, fr: FR, es: ES, de: DE, he: 
 export function lexiconFor(language: string): Lexicon {
   return LEXICONS[language.split('-')[0].toLowerCase()] ?? EN;
 }
-
-export const SCRIPTED_LANGUAGES = Object.keys(LEXICONS);

@@ -78,20 +78,17 @@ function stripEnd(text: string): string {
  */
 function ramble(stretches: Turn[][], callee: SimulatedCallee, rng: SeededRandom, minTalkMs: number): Turn[] {
   const gaps = stretches.length - 1;
-  const digressions: Turn[][] = [];
-  const lay = (): Turn[] => stretches.flatMap((stretch, i) => {
-    if (i >= gaps) return stretch;
-    const own = digressions.filter((_, k) => k % gaps === i).flat();
-    return [...stretch, ...own];
-  });
-  let turns = lay();
-  while (talkMs(turns) < minTalkMs) {
-    digressions.push([{ speaker: 'agent', text: rng.pick(callee.lexicon.agent.listening) }, { speaker: 'callee', text: callee.ramble() }]);
-    turns = lay();
+  const after: Turn[][] = stretches.map(() => []);
+  let talkMs = timeTurns(stretches.flat()).at(-1)?.endMs ?? 0;
+  for (let k = 0; talkMs < minTalkMs; k += 1) {
+    const digression: Turn[] = [
+      { speaker: 'agent', text: rng.pick(callee.lexicon.agent.listening) },
+      { speaker: 'callee', text: callee.ramble() },
+    ];
+    // What it adds wherever it goes: its turns and the pauses before them (timed after a stand-in turn).
+    const timed = timeTurns([{ speaker: 'callee', text: '' }, ...digression]);
+    talkMs += timed[timed.length - 1].endMs - timed[0].endMs;
+    after[k % gaps].push(...digression);
   }
-  return turns;
-}
-
-function talkMs(turns: readonly Turn[]): number {
-  return timeTurns(turns).at(-1)?.endMs ?? 0;
+  return stretches.flatMap((stretch, i) => [...stretch, ...after[i]]);
 }

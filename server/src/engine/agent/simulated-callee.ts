@@ -26,7 +26,8 @@ export class SimulatedCallee {
   constructor(brief: Pick<CallBrief, 'callId' | 'language' | 'fields'>) {
     this.lexicon = lexiconFor(brief.language);
     this.rng = seededRandom(`callee:${brief.callId}`);
-    // Each field draws from its own stream, so one field's answer does not depend on the others.
+    // Each field draws from its own stream, so its value does not depend on which other fields were requested
+    // (only the one-known-one-unknown rule below may change whether it is known).
     const draws = brief.fields.map((field) => {
       const rng = seededRandom(`field:${brief.callId}:${field.name}`);
       return { field, rng, roll: rng.next() };

@@ -37,7 +37,7 @@ function topic(field: FieldDefinition): string {
   return `${humaniseName(field.name)} ${fieldLabel(field)}`.toLowerCase();
 }
 
-export function valueKind(field: FieldDefinition): ValueKind {
+function valueKind(field: FieldDefinition): ValueKind {
   const text = topic(field);
   return KINDS.find(([re]) => re.test(text))?.[1] ?? 'generic';
 }
