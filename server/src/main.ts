@@ -1,13 +1,20 @@
-// Composition root: reads the config, opens and migrates the store, seeds the dev account, serves HTTP.
-import { pino } from 'pino';
+// Composition root: reads the config, opens and migrates the store, seeds the dev account, then runs what the
+// role asks for — the HTTP API, the workers (call engine and webhook dispatcher), or both — until SIGTERM.
+import type { Server } from 'node:http';
+import { pino, type Logger } from 'pino';
 import { seedDevAccount } from './accounts/dev-seed.js';
 import { DEFAULT_AGENT_CATALOGUE } from './calls/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './calls/irsf.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
 import { storeFor } from './store/open-configured.js';
 import { migrate } from './store/store.js';
+import { createWebhookDispatcher } from './webhooks/dispatcher.js';
+
+/** How long shutdown waits for requests and steps in flight before exiting anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const logger = pino({ name: 'svc' });
@@ -23,24 +30,62 @@ async function main(): Promise<void> {
   }
   const store = storeFor(config);
   await migrate(store);
-  const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
   if (config.webhookAllowPrivate) {
     logger.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhook URLs may be http and point at loopback or private addresses. Never use this in production.');
   }
-  const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf });
-  const server = app.listen(config.port, config.host, () => {
-    logger.info({ url: config.publicBaseUrl, port: config.port, store: store.dialect }, `svc listening on ${config.publicBaseUrl}`);
-  });
+  const runsWorkers = config.role !== 'api';
+  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' })) : null;
+  const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
+  let server: Server | null = null;
+  if (config.role !== 'worker') {
+    const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
+    const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, onCallQueued: engine ? () => engine.nudge() : undefined });
+    server = app.listen(config.port, config.host, () => {
+      logger.info({ url: config.publicBaseUrl, port: config.port, store: store.dialect, role: config.role }, `svc listening on ${config.publicBaseUrl}`);
+    });
+  }
+  engine?.start();
+  dispatcher?.start();
+  if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner }, 'call engine and webhook dispatcher running');
   if (config.seedDev) {
     const seed = await seedDevAccount(store.db, config, systemClock.now());
-    printDevBanner(config, seed.apiKey, seed.webhookSecret);
+    if (server) printDevBanner(config, seed.apiKey, seed.webhookSecret);
   }
-  const shutdown = () => {
-    server.close(() => void store.close().then(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 10_000).unref();
+  onShutdown(logger, async () => {
+    await Promise.all([
+      server ? new Promise<void>((resolve) => server!.close(() => resolve())) : undefined,
+      engine?.stop(),
+      dispatcher?.stop(),
+    ]);
+    await store.close();
+  });
+}
+
+/**
+ * SIGTERM or SIGINT: stop accepting, let requests, engine steps and deliveries in flight finish, give up the
+ * leases this process holds so another takes its calls at once, close the store, exit. Past the grace period the
+ * process exits anyway; whatever it still held is taken over when its leases expire, so nothing is lost.
+ */
+function onShutdown(logger: Logger, close: () => Promise<void>): void {
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.warn('shutdown grace period over; exiting with work in flight (its leases will expire)');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGTERM', shutdown);
-  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 function printDevBanner(config: Config, apiKey: string | null, webhookSecret: string): void {

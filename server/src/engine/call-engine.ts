@@ -94,22 +94,40 @@ export class CallEngine {
     }
   }
 
-  /** Runs the loop until stop(): steps what is due, then sleeps until the next call is due or a nudge. */
+  /**
+   * Runs the loop until stop(): keeps up to `concurrency` steps in flight, claiming more as each finishes, and
+   * sleeps until the next call is due, a step finishes, or a nudge.
+   */
   start(): void {
     if (this.running) return;
     this.stopping = false;
+    const { settings, clock } = this.deps;
+    const inFlight = new Set<Promise<void>>();
     this.running = (async () => {
       while (!this.stopping) {
         try {
-          await this.tick();
-          const next = await this.es.nextDueAt();
-          const wait = next === null ? this.deps.settings.idlePollMs : Math.min(this.deps.settings.idlePollMs, next - this.deps.clock.now());
+          const free = settings.concurrency - inFlight.size;
+          const claimed = free > 0 ? await this.es.claimDue(clock.now(), settings.leaseMs, free) : [];
+          for (const row of claimed) {
+            const step: Promise<void> = this.stepSafely(row).finally(() => {
+              inFlight.delete(step);
+              this.wake?.();
+            });
+            inFlight.add(step);
+          }
+          if (claimed.length > 0 && claimed.length === free) continue;
+          let wait = settings.idlePollMs;
+          if (inFlight.size < settings.concurrency) {
+            const next = await this.es.nextDueAt();
+            if (next !== null) wait = Math.min(wait, next - clock.now());
+          }
           if (wait > 0 && !this.stopping) await this.sleep(wait);
         } catch (err) {
           this.deps.logger.warn({ err: { message: (err as Error).message } }, 'engine loop fault; retrying');
           await this.sleep(RETRY_AFTER_FAULT_MS);
         }
       }
+      await Promise.all(inFlight);
     })();
   }
 

@@ -84,11 +84,11 @@ export class EngineStore {
     return Number(r.numUpdatedRows);
   }
 
-  /** The earliest time any call is due, or null when none is. */
+  /** The earliest time any call can be claimed (due, and its lease free or expired), or null when none will be. */
   async nextDueAt(): Promise<number | null> {
     const row = await this.db
       .selectFrom('calls')
-      .select(sql<number | null>`min(next_run_at)`.as('at'))
+      .select(sql<number | null>`min(case when lease_expires_at > next_run_at then lease_expires_at else next_run_at end)`.as('at'))
       .where('next_run_at', 'is not', null)
       .executeTakeFirst();
     return row?.at === null || row?.at === undefined ? null : Number(row.at);

@@ -1,0 +1,44 @@
+// The engine as configured: the sandbox carrier, the scripted agent with its simulated callee, the rule-based
+// analyst and the speech recorder — all offline, the defaults `npm start` runs with.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Store } from '../store/store.js';
+import type { Agent } from './agent/agent.js';
+import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
+import { RuleBasedAnalyst } from './analyst/rule-based-analyst.js';
+import { CallEngine, type RecordingStore } from './call-engine.js';
+import { SandboxCarrier, sandboxScenario } from './carrier/sandbox-carrier.js';
+import { SpeechRecorder } from './recording/speech-recorder.js';
+import { writeRecording } from './recording/write-recording.js';
+
+export function defaultEngineParts(config: Config, _store: Store) {
+  const recordings: RecordingStore = {
+    save: (callId, wav) => writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav),
+  };
+  return { agent: sandboxAgent(), analyst: new RuleBasedAnalyst(), recorder: new SpeechRecorder(), recordings };
+}
+
+/** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */
+function sandboxAgent(): Agent {
+  const normal = new ScriptedAgent();
+  const talkative = new ScriptedAgent({ minTalkMs: LONG_CALL_TALK_MS });
+  return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
+}
+
+export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger): CallEngine {
+  return new CallEngine({
+    store,
+    clock,
+    logger,
+    carrier: new SandboxCarrier(store.db, { timeScale: config.sandboxTimeScale, dialLatencyMs: config.sandboxDialLatencyMs }),
+    ...defaultEngineParts(config, store),
+    settings: {
+      maxCallDurationSec: config.maxCallDurationSec,
+      leaseMs: config.engineLeaseMs,
+      watchdogSec: config.engineWatchdogSec,
+      concurrency: config.engineConcurrency,
+      idlePollMs: config.enginePollMs,
+    },
+  });
+}

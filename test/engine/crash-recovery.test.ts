@@ -1,0 +1,133 @@
+// A real worker process (server/src/main.ts with SVC_ROLE=worker) is SIGKILLed while calls are queued, mid-dial,
+// ringing and talking; after each restart the engine picks up where the store says, and in the end every call is
+// terminal and none was dialled twice — the sandbox's dial ledger, kept by the simulated network, is the witness.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
+import { TERMINAL } from '../../server/src/engine/call-state.js';
+import type { CallStatus } from '../../server/src/generated/types.gen.js';
+import { migrate, openStore, type Store } from '../../server/src/store/store.js';
+import { insertTestCall } from '../support/calls.js';
+
+const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+
+describe('the engine after a worker is killed', function () {
+  this.timeout(90_000);
+  let dir: string;
+  let store: Store;
+  let worker: ChildProcess | null = null;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+    store = openStore({ sqlitePath: join(dir, 'svc.db') });
+    await migrate(store);
+  });
+  after(async () => {
+    worker?.kill('SIGKILL');
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function startWorker(): Promise<void> {
+    worker = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+      env: {
+        ...process.env,
+        SVC_ROLE: 'worker',
+        SVC_DATA_DIR: dir,
+        SVC_SANDBOX_TIME_SCALE: '0.05',
+        SVC_SANDBOX_DIAL_LATENCY_MS: '250',
+        SVC_ENGINE_LEASE_MS: '400',
+        SVC_ENGINE_POLL_MS: '20',
+        SVC_ENGINE_CONCURRENCY: '1',
+        SVC_WEBHOOK_ALLOW_PRIVATE: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const proc = worker;
+    return new Promise((resolve, reject) => {
+      let out = '';
+      proc.stdout!.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('call engine and webhook dispatcher running')) resolve();
+      });
+      proc.stderr!.on('data', (chunk) => (out += chunk));
+      proc.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready:\n${out}`)));
+    });
+  }
+
+  async function killWhen(what: string, condition: () => Promise<boolean>): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const proc = worker!;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGKILL');
+    await exited;
+    worker = null;
+  }
+
+  const count = async (where: (q: any) => any) =>
+    Number((await where(store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n'))).executeTakeFirstOrThrow()).n);
+
+  it('brings every call to a terminal status without dialling any twice', async () => {
+    const now = Date.now();
+    const accountId = await createAccount(store.db, { name: 'crash', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
+    await addNumber(store.db, accountId, '+14155550100', now);
+    const { row: key } = await createKey(store.db, { accountId, name: 'crash' }, now);
+    const tenant = { accountId, keyId: key.id, callerId: '+14155550100' };
+    const numbers = ['+14155550123', '+14155550111', '+14155550116', '+14155550112', '+14155550131', '+14155550113', '+14155550142', '+14155550123'];
+    const ids: string[] = [];
+    for (const [i, to] of numbers.entries()) {
+      const call = await insertTestCall(store, tenant as any, {
+        to_number: to, status: 'queued', created_at: now + i, next_run_at: now + i, fields_json: JSON.stringify([{ name: 'open_sunday', type: 'boolean' }]),
+        webhook_url: 'http://127.0.0.1:9/hooks', summary: null, transcript: null, extracted_json: null, started_at: null, ended_at: null, duration_sec: null, billed_minutes: null,
+      });
+      ids.push(call.id);
+    }
+
+    // Killed while every call is still queued: nothing was dialled, nothing is lost.
+    await startWorker();
+    await killWhen('the worker to be up', async () => true);
+
+    await startWorker();
+    await killWhen('a dial in flight (attempt recorded, no carrier reference yet)', async () =>
+      (await count((q) => q.where('dial_attempted_at', 'is not', null).where('carrier_ref', 'is', null).where('status', '=', 'dialing'))) > 0,
+    );
+    await startWorker();
+    await killWhen('a call ringing', async () => (await count((q) => q.where('status', '=', 'dialing').where('carrier_ref', 'is not', null))) > 0);
+    await startWorker();
+    await killWhen('a call in progress', async () => (await count((q) => q.where('status', '=', 'in_progress'))) > 0);
+
+    await startWorker();
+    const deadline = Date.now() + 60_000;
+    while ((await count((q) => q.where('status', 'not in', [...TERMINAL]))) > 0) {
+      if (Date.now() > deadline) throw new Error('calls did not all end');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+
+    const rows = await store.db.selectFrom('calls').select(['id', 'status', 'error', 'next_run_at', 'lease_owner']).execute();
+    const dials = await store.db.selectFrom('sandbox_dials').select('call_id').execute();
+    const dialsOf = (id: string) => dials.filter((d) => d.call_id === id).length;
+    for (const r of rows) {
+      expect(TERMINAL.has(r.status as CallStatus), `${r.id} is ${r.status}`).to.equal(true);
+      expect(r.next_run_at).to.equal(null);
+      expect(dialsOf(r.id), `dials of ${r.id}`).to.be.at.most(1);
+      if (r.error !== 'engine_interrupted') expect(dialsOf(r.id), `dials of ${r.id} (${r.status})`).to.equal(1);
+    }
+    const interrupted = rows.filter((r) => r.error === 'engine_interrupted');
+    expect(interrupted.length, 'the call killed mid-dial ends engine_interrupted').to.be.at.least(1);
+    const events = await store.db.selectFrom('webhook_events').select(['call_id', 'event']).execute();
+    for (const r of rows) {
+      const terminal = events.filter((e) => e.call_id === r.id && e.event !== 'call.in_progress');
+      expect(terminal.map((e) => e.event), `terminal events of ${r.id}`).to.deep.equal([`call.${r.status}`]);
+    }
+    expect(rows.filter((r) => r.status === 'completed').length, 'ordinary numbers still complete').to.be.at.least(2);
+    expect(ids).to.have.length(numbers.length);
+  });
+});

@@ -1,0 +1,78 @@
+// The call engine beside a test server, on the same store and the same TestClock, so a test places calls over
+// HTTP and then drives time: every step happens at a clock the test moves, nothing sleeps.
+import { pino } from 'pino';
+import type { Agent } from '../../server/src/engine/agent/agent.js';
+import type { Analyst } from '../../server/src/engine/analyst/analyst.js';
+import { CallEngine, type EngineSettings, type RecordingStore } from '../../server/src/engine/call-engine.js';
+import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
+import { SandboxCarrier } from '../../server/src/engine/carrier/sandbox-carrier.js';
+import type { Recorder } from '../../server/src/engine/recording/recorder.js';
+import { TERMINAL } from '../../server/src/engine/call-state.js';
+import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
+import type { CallStatus } from '../../server/src/generated/types.gen.js';
+import type { CallRow } from '../../server/src/store/calls-repo.js';
+import { startServer, type TestServer } from './server.js';
+import type { StoreKind } from './stores.js';
+
+export interface EngineParts {
+  carrier?: Carrier;
+  agent?: Agent;
+  analyst?: Analyst;
+  recorder?: Recorder;
+  recordings?: RecordingStore;
+  settings?: Partial<EngineSettings>;
+}
+
+export interface EngineServer extends TestServer {
+  engine: CallEngine;
+  /** Steps the call (ticking the engine, moving the clock to when it is next due) until it is terminal. */
+  drive(callId: string, maxSteps?: number): Promise<CallRow>;
+  /** Every status the call passed through, as seen between ticks. */
+  row(callId: string): Promise<CallRow>;
+  dials(callId: string): Promise<number>;
+}
+
+export async function startEngineServer(kind: StoreKind, env: Record<string, string> = {}, parts: EngineParts = {}): Promise<EngineServer> {
+  const srv = await startServer(kind, { SVC_WEBHOOK_ALLOW_PRIVATE: '1', ...env });
+  const { config, store } = srv.deps;
+  const clock = srv.clock;
+  const defaults = defaultEngineParts(config, store);
+  const engine = new CallEngine({
+    store,
+    clock,
+    logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
+    carrier: parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 }),
+    agent: parts.agent ?? defaults.agent,
+    analyst: parts.analyst ?? defaults.analyst,
+    recorder: parts.recorder ?? defaults.recorder,
+    recordings: parts.recordings ?? defaults.recordings,
+    settings: {
+      maxCallDurationSec: config.maxCallDurationSec,
+      leaseMs: config.engineLeaseMs,
+      watchdogSec: config.engineWatchdogSec,
+      concurrency: config.engineConcurrency,
+      idlePollMs: config.enginePollMs,
+      ...parts.settings,
+    },
+  });
+  const row = (id: string) => store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return {
+    ...srv,
+    engine,
+    row,
+    async drive(callId, maxSteps = 50) {
+      for (let i = 0; i < maxSteps; i++) {
+        await engine.tick();
+        const r = await row(callId);
+        if (TERMINAL.has(r.status as CallStatus)) return r;
+        if (r.next_run_at === null) throw new Error(`call ${callId} is ${r.status} with nothing due`);
+        if (r.next_run_at > clock.now()) clock.ms = r.next_run_at;
+      }
+      throw new Error(`call ${callId} did not end in ${maxSteps} steps`);
+    },
+    async dials(callId) {
+      const r = await store.db.selectFrom('sandbox_dials').select((eb) => eb.fn.countAll().as('n')).where('call_id', '=', callId).executeTakeFirstOrThrow();
+      return Number(r.n);
+    },
+  };
+}
