@@ -130,11 +130,18 @@ export type CallRecord = {
     startedAt?: string | null;
     endedAt?: string | null;
     /**
-     * Seconds connected, from answer to end; 0 for a call that was never answered.
+     * Seconds connected, from answer to end, in call time (in the sandbox it does not shrink with SVC_SANDBOX_TIME_SCALE, and equals the recording's length); 0 for a call that was never answered. Billing rounds it up to whole minutes per call.
      */
     durationSec?: number | null;
     /**
-     * Error token on failed calls.
+     * Error token on failed calls, null otherwise. The set may grow; clients must tolerate unknown values.
+     * `carrier_unreachable` the network could not reach the number; `carrier_rejected` the carrier refused to
+     * place the call; `dial_failed` the carrier's API failed while dialling (whether it dialled is unknown, so the
+     * call is not retried); `engine_interrupted` the service stopped between dialling and recording the carrier's
+     * reference (the call is never dialled twice); `carrier_timeout` the carrier stopped reporting and the
+     * watchdog ended the call; `call_dropped` the line dropped after the answer (the transcript and recording of
+     * what was said are kept).
+     *
      */
     error?: string | null;
 };
