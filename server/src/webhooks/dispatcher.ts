@@ -117,7 +117,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     });
   }
 
-  async function deliver(event: ClaimedEvent, key: SigningKey | undefined): Promise<void> {
+  /** Prepares, signs and sends one attempt; resolves with what to record. */
+  async function attempt(event: ClaimedEvent, key: SigningKey | undefined): Promise<AttemptToRecord> {
     const at = clock.now();
     const started = performance.now();
     const prepared = await prepare(event, key, at);
@@ -132,12 +133,13 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       const result = await sendDelivery({ endpoint: prepared.endpoint, body: event.body, headers, timeoutMs: config.webhookTimeoutMs, agents, request });
       outcome = outcomeOf(event, result, clock.now());
     }
-    const latencyMs = performance.now() - started;
-    const recorded = await record({ event, attempt: { ...outcome, at, latencyMs } });
-    if (outcome.state !== 'delivered') {
-      // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
-      logger?.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: outcome.statusCode, error: outcome.error, state: outcome.state, recorded }, 'webhook delivery not accepted');
-    }
+    return { event, attempt: { ...outcome, at, latencyMs: performance.now() - started } };
+  }
+
+  function logged({ event, attempt: a }: AttemptToRecord, recorded: boolean) {
+    if (a.state === 'delivered' && recorded) return;
+    // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
+    logger?.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: a.statusCode, error: a.error, state: a.state, recorded }, 'webhook attempt');
   }
 
   let stopping = false;
@@ -169,32 +171,46 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
         const next = queue.shift();
         if (next) {
           attempts++;
+          // In flight until recorded; the lane itself moves on once the response is in.
           inFlight++;
-          await deliver(next.event, next.key).catch((e: Error) =>
-            // A store fault while recording: the lease runs out and the event is delivered again.
-            logger?.error({ eventId: next.event.event_id, err: e.message }, 'webhook attempt not recorded'),
+          const settle = () => {
+            inFlight--;
+            nudge();
+          };
+          await attempt(next.event, next.key).then(
+            (item) =>
+              void record(item)
+                .then((held) => logged(item, held))
+                // A store fault while recording: the lease runs out and the event is delivered again.
+                .catch((e: Error) => logger?.error({ eventId: item.event.event_id, err: e.message }, 'webhook attempt not recorded'))
+                .finally(settle),
+            (e: Error) => {
+              logger?.error({ eventId: next.event.event_id, err: e.message }, 'webhook attempt failed');
+              settle();
+            },
           );
-          inFlight--;
-          nudge();
           continue;
         }
-        if (stopping || fault) return nudge();
-        claiming ??= refill()
-          .catch((e: unknown) => void (fault = e))
-          .finally(() => (claiming = null));
-        await claiming;
+        if (!stopping && !fault) {
+          claiming ??= refill()
+            .catch((e: unknown) => void (fault = e))
+            .finally(() => (claiming = null));
+          await claiming;
+        }
         if (queue.length > 0) nudge();
         else if (inFlight === 0) return nudge();
-        else
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, idleMs);
-            waiting.push(() => {
-              clearTimeout(timer);
-              resolve();
-            });
-          });
+        else await idle();
       }
     };
+    /** Until an attempt settles (it may have made a retry due) or idleMs passes (new events may be due). */
+    const idle = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, idleMs);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     await Promise.all(Array.from({ length: concurrency }, lane));
     if (fault) throw fault;
     return attempts;
