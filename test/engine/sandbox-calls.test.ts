@@ -1,6 +1,7 @@
 // Every sandbox magic number, placed over HTTP and driven by the clock to its terminal status, with the
 // default agent, analyst and recorder: the fields each outcome sets and leaves unset, its events, its dials.
 import { expect } from 'chai';
+import { WaveFile } from 'wavefile';
 import { SANDBOX_DROP_AFTER_MS } from '../../server/src/engine/carrier/sandbox-carrier.js';
 import { forEachStore } from '../support/stores.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
@@ -54,6 +55,17 @@ forEachStore('sandbox calls through the engine', (kind) => {
     expect(Object.keys(call.extracted).sort()).to.deep.equal(['closing_time', 'open_sunday', 'staff_count']);
     expect(call.recordingUrl).to.equal(`${srv.baseUrl}/v1/agent/calls/${id}/recording`);
     expect(call.language).to.equal('en-US');
+    const recording = await alice.api.get(`/v1/agent/calls/${id}/recording`);
+    expect(recording.status).to.equal(200);
+    expect(recording.headers.get('content-type')).to.equal('audio/wav');
+    const wav = new WaveFile(recording.body as Buffer);
+    const fmt = wav.fmt as { sampleRate: number; numChannels: number };
+    const frames = (wav.data as { chunkSize: number }).chunkSize / 2;
+    expect(fmt.numChannels).to.equal(1);
+    expect(Math.abs(frames / fmt.sampleRate - call.durationSec)).to.be.below(0.01); // the recording lasts the call
+    const range = await alice.api.get(`/v1/agent/calls/${id}/recording`, { headers: { range: 'bytes=0-11' } });
+    expect(range.status).to.equal(206);
+    expect((range.body as Buffer).toString('latin1')).to.equal((recording.body as Buffer).subarray(0, 12).toString('latin1'));
     expect(await srv.dials(id)).to.equal(1);
     const sent = await events(id);
     expect(sent.map((e) => e.event)).to.deep.equal(['call.in_progress', 'call.completed']);
