@@ -4,6 +4,8 @@ import { LONG_CALL_TALK_MS, ScriptedAgent } from '../../server/src/engine/agent/
 import { SimulatedCallee } from '../../server/src/engine/agent/simulated-callee.js';
 import { EN } from '../../server/src/engine/agent/lexicon-en.js';
 import { FR } from '../../server/src/engine/agent/lexicon-fr.js';
+import { lexiconFor } from '../../server/src/engine/agent/lexicon.js';
+import { DEFAULT_LANGUAGES } from '../../server/src/calls/language.js';
 import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/engine/conversation.js';
 
 const FIELDS: FieldDefinition[] = [
@@ -110,14 +112,20 @@ describe('scripted agent', () => {
     expect(calm).to.not.include('mornings');
   });
 
-  it('speaks the call language where it has lines for it, and English otherwise', async () => {
+  it('speaks every language of the catalogue, and English for any other', async () => {
     const fr = await talk(brief({ language: 'fr-CA' }));
     expect(fr[1].text).to.match(/^Bonjour, ici un assistant IA/);
     expect(agentLines(fr)[1]).to.equal('Pourriez-vous me dire : Closing time on Sunday ?');
     expect(agentLines(fr).at(-1)).to.match(new RegExp(`${FR.agent.goodbye}$`));
-    for (const [language, hello] of [['es-ES', 'Hola, le llama'], ['de-DE', 'Guten Tag, hier spricht'], ['he-IL', 'שלום, מדבר'], ['it-IT', 'Hello, this is']]) {
+    for (const [language, hello] of [['es-ES', 'Hola, le llama'], ['de-DE', 'Guten Tag, hier spricht'], ['he-IL', 'שלום, מדבר'], ['it-IT', 'Buongiorno, sono'],
+      ['pt-BR', 'Olá, fala'], ['nl-BE', 'Goedendag, u spreekt'], ['sv-SE', 'Hello, this is']]) {
       expect((await talk(brief({ language })))[1].text.startsWith(hello), language).to.equal(true);
     }
+  });
+
+  it('has lines for every language the agent catalogue offers', () => {
+    for (const code of DEFAULT_LANGUAGES) expect(lexiconFor(`${code}-XX`).language).to.equal(code);
+    expect(lexiconFor('sv-SE').language).to.equal('en');
   });
 
   it('takes under two minutes for an ordinary call', async () => {

@@ -24,7 +24,7 @@ const field: fc.Arbitrary<FieldDefinition> = fc.record(
 );
 const fields = fc.uniqueArray(field, { selector: (f) => f.name, maxLength: 8 });
 const callId = fc.stringMatching(/^[a-z0-9]{6,20}$/).map((s) => `call_${s}`);
-const language = fc.constantFrom('en-US', 'en-GB', 'fr-FR', 'es-MX', 'de-AT', 'he-IL', 'it-IT', 'nl-NL');
+const language = fc.constantFrom('en-US', 'en-GB', 'fr-FR', 'es-MX', 'de-AT', 'he-IL', 'it-IT', 'pt-BR', 'nl-NL', 'sv-SE');
 const RUNS = { seed: 20261123, numRuns: 200 };
 
 const analyst = new RuleBasedAnalyst();

@@ -146,6 +146,12 @@ describe('reading one answer', () => {
     ['he', 'כן, בהחלט.', 'boolean', true],
     ['he', 'ממש לא.', 'boolean', false],
     ['he', 'אני לא יודעת, מצטערת.', 'boolean', null],
+    ['it', 'Assolutamente no.', 'boolean', false],
+    ['it', 'Sì, certamente.', 'boolean', true],
+    ['pt', 'Claro que não.', 'boolean', false],
+    ['pt', 'Não tenho a certeza.', 'boolean', null],
+    ['nl', 'Nee, helaas niet.', 'boolean', false],
+    ['nl', 'Dat weet ik niet zeker.', 'boolean', null],
     ['en', 'About 42.', 'number', 42],
     ['en', "It's 3.5 hours.", 'number', 3.5],
     ['en', 'Roughly twelve dollars, I think.', 'number', 12],
@@ -159,6 +165,10 @@ describe('reading one answer', () => {
     ['de', 'Das sind 1.250 Euro.', 'number', 1250],
     ['es', 'Unos 45,2 euros.', 'number', 45.2],
     ['he', 'בערך 32 שקלים.', 'number', 32],
+    ['it', 'Circa diciassette.', 'number', 17],
+    ['pt', 'São 3,5 horas.', 'number', 3.5],
+    ['nl', 'Één.', 'number', 1],
+    ['nl', 'Een stuk of 4.', 'number', 4],
     ['en', "It's 5 pm.", 'string', '5 pm'],
     ['en', 'We close at 9:30 pm.', 'string', '9:30 pm'],
     ['en', "Well, that would be the standard option.", 'string', 'the standard option'],
@@ -168,6 +178,9 @@ describe('reading one answer', () => {
     ['de', 'Also, das wäre das blaue Modell.', 'string', 'das blaue Modell'],
     ['es', 'A ver... las 17:30.', 'string', 'las 17:30'],
     ['he', 'אצלנו זה 17:00.', 'string', '17:00'],
+    ['it', 'Allora, sarebbe il modello blu.', 'string', 'il modello blu'],
+    ['pt', 'Então, é meio-dia.', 'string', 'meio-dia'],
+    ['nl', 'Nou, dat is 17.30 uur.', 'string', '17.30 uur'],
   ];
   for (const [language, text, type, expected] of cases) {
     it(`reads ${JSON.stringify(text)} (${language}) as the ${type} ${JSON.stringify(expected)}`, () => {

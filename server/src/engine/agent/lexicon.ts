@@ -6,6 +6,9 @@ import { FR } from './lexicon-fr.js';
 import { ES } from './lexicon-es.js';
 import { DE } from './lexicon-de.js';
 import { HE } from './lexicon-he.js';
+import { IT } from './lexicon-it.js';
+import { NL } from './lexicon-nl.js';
+import { PT } from './lexicon-pt.js';
 
 /** What a string answer is about, guessed from the field's name and description. */
 export type ValueKind = 'time' | 'hours' | 'name' | 'day' | 'date' | 'email' | 'phone' | 'address' | 'price' | 'url' | 'generic';
@@ -75,7 +78,7 @@ export interface Lexicon {
   vocabulary: AnswerVocabulary;
 }
 
-const LEXICONS: Record<string, Lexicon> = { en: EN, fr: FR, es: ES, de: DE, he: HE };
+const LEXICONS: Record<string, Lexicon> = { en: EN, fr: FR, es: ES, de: DE, he: HE, it: IT, pt: PT, nl: NL };
 
 /** The lexicon for a BCP-47 code's base subtag; English for languages without one. */
 export function lexiconFor(language: string): Lexicon {
