@@ -114,7 +114,18 @@ describe('SpeechRecorder', function () {
     expect(medianPitchHz(asAgent)).to.be.greaterThan(1.6 * medianPitchHz(asCallee));
   });
 
-  it('cuts a turn that outruns its slot at its end, with the slot still speaking up to the cut', async function () {
+  it('speaks a turn that would outrun its slot faster, so it ends inside the slot instead of being cut', async function () {
+    const text = 'The total is 1,250 dollars and 75 cents, due on 12/03/2026.';
+    const [turn] = timeTurns([{ speaker: 'agent', text }]);
+    const slot = at(turn!.endMs) - at(turn!.startMs);
+    const natural = synth.synthesize(text, { language: 'en-us', ...DEFAULT_VOICES.agent });
+    expect(peak(natural, slot, natural.length), 'speech past the slot at the natural rate').to.be.greaterThan(2000);
+    const samples = samplesOf(await recorder.render({ turns: [turn!], totalMs: turn!.endMs, language: 'en-US' }));
+    expect(peak(samples, 0, at(500))).to.be.greaterThan(2000);
+    expect(peak(samples, slot - at(30), slot), 'the last 30 ms of the slot').to.be.lessThan(64);
+  });
+
+  it('cuts a turn that outruns its slot even at the fastest rate at its end, with the slot still speaking up to the cut', async function () {
     const long = 'This sentence is far too long to be spoken in the single second that the timing allows for it.';
     const samples = samplesOf(await recorder.render({ turns: [{ speaker: 'agent', text: long, startMs: 500, endMs: 1500 }], totalMs: 3000, language: 'en-US' }));
     expect(samples.length).to.equal(at(3000));

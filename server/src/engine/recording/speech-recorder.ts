@@ -1,5 +1,6 @@
 // The default Recorder: each turn spoken by espeak-ng in the call's language, the agent and the callee in two
-// voices, laid into silence at the turn's start and cut at its end, so the file lasts exactly the call.
+// voices, laid into silence at the turn's start, spoken faster when it would outrun its slot and cut at its end
+// only when even that is too long, so the file lasts exactly the call.
 import type { Speaker } from '../conversation.js';
 import { encodeWav } from './encode-wav.js';
 import { ESPEAK_SAMPLE_RATE, sharedSynthesizer, type SpeechVoice, type Synthesizer } from './espeak-synthesizer.js';
@@ -18,6 +19,10 @@ export const DEFAULT_VOICES: Readonly<Record<Speaker, VoiceStyle>> = {
 export const FALLBACK_LANGUAGE = 'en-us';
 /** A turn cut at its end fades out over 10 ms instead of clicking. */
 const FADE_MS = 10;
+/** A turn longer than its slot is spoken up to this much faster (numbers and pauses outrun the words-per-minute timing). */
+const MAX_SPEED_UP = 2.5;
+/** Below this a sample counts as silence when measuring how long an utterance speaks. */
+const SILENCE = 64;
 
 /**
  * The espeak-ng voice for a BCP-47 tag: the whole tag (`pt-BR` → `pt-br`), then language and region
@@ -60,8 +65,8 @@ export class SpeechRecorder implements Recorder {
       const espeakLanguage = espeakLanguageFor(language, synth.languages);
       const fadeSamples = toSample(FADE_MS);
       for (const turn of spoken) {
-        const speech = await this.speak(synth, turn.text, { language: espeakLanguage, ...this.voices[turn.speaker] });
         const start = Math.max(0, toSample(turn.startMs));
+        const speech = await this.fitted(synth, turn.text, { language: espeakLanguage, ...this.voices[turn.speaker] }, toSample(turn.endMs) - start);
         const slot = Math.min(mix.length, toSample(turn.endMs)) - start;
         const n = Math.min(speech.length, slot);
         const fadeFrom = n < speech.length ? n - Math.min(n, fadeSamples) : n;
@@ -75,6 +80,16 @@ export class SpeechRecorder implements Recorder {
     return encodeWav(mix, rate);
   }
 
+  /** The turn at its voice's speed, or faster (up to MAX_SPEED_UP) when that speaks past the turn's own slot. */
+  private async fitted(synth: Synthesizer, text: string, voice: SpeechVoice, slot: number): Promise<Int16Array> {
+    const speech = await this.speak(synth, text, voice);
+    const audible = audibleLength(speech);
+    if (audible <= slot) return speech;
+    // espeak-ng's pauses do not shrink quite in proportion to the rate, hence the margin.
+    const speedUp = Math.min(MAX_SPEED_UP, (audible / slot) * 1.05);
+    return this.speak(synth, text, { ...voice, wordsPerMinute: Math.ceil(voice.wordsPerMinute * speedUp) });
+  }
+
   private async speak(synth: Synthesizer, text: string, voice: SpeechVoice): Promise<Int16Array> {
     const key = JSON.stringify([voice.language, voice.variant, voice.pitch, voice.wordsPerMinute, text]);
     const cached = this.cache.get(key);
@@ -85,4 +100,10 @@ export class SpeechRecorder implements Recorder {
     this.cache.set(key, speech);
     return speech;
   }
+}
+
+function audibleLength(samples: Int16Array): number {
+  let end = samples.length;
+  while (end > 0 && Math.abs(samples[end - 1]!) < SILENCE) end--;
+  return end;
 }
