@@ -16,6 +16,30 @@ function alternation(phrases: readonly string[]): string {
   return [...phrases].sort((a, b) => b.length - a.length).map(escape).join('|');
 }
 
+interface Patterns {
+  numberWord: RegExp | null;
+  interjection: RegExp;
+  leadIn: RegExp;
+}
+
+/** Compiled once per vocabulary: the analyst reads every answer of every call with the same few. */
+const compiled = new WeakMap<AnswerVocabulary, Patterns>();
+
+function patterns(vocabulary: AnswerVocabulary): Patterns {
+  let p = compiled.get(vocabulary);
+  if (!p) {
+    p = {
+      numberWord: vocabulary.numberWords.length
+        ? new RegExp(`(?<![\\p{L}\\p{M}-])(${alternation(vocabulary.numberWords)})(?![\\p{L}\\p{M}-])`, 'iu')
+        : null,
+      interjection: new RegExp(`^(?:${alternation(vocabulary.interjections)})\\s*[,.…!]+\\s*`, 'iu'),
+      leadIn: new RegExp(`^(?:${alternation(vocabulary.leadIns)})\\s+`, 'iu'),
+    };
+    compiled.set(vocabulary, p);
+  }
+  return p;
+}
+
 export function saysDontKnow(text: string, vocabulary: AnswerVocabulary): boolean {
   const t = normalise(text).toLowerCase();
   return vocabulary.dontKnow.some((phrase) => t.includes(phrase));
@@ -49,17 +73,14 @@ function readDigits(token: string, decimalSeparator: '.' | ','): number {
 export function readNumber(text: string, vocabulary: AnswerVocabulary): number | null {
   const t = normalise(text);
   const digits = /\d+(?:[.,]\d+)*/.exec(t);
-  const words = vocabulary.numberWords.length
-    ? new RegExp(`(?<![\\p{L}\\p{M}-])(${alternation(vocabulary.numberWords)})(?![\\p{L}\\p{M}-])`, 'iu').exec(t)
-    : null;
+  const words = patterns(vocabulary).numberWord?.exec(t) ?? null;
   if (words && (!digits || words.index < digits.index)) return vocabulary.numberWords.indexOf(words[1].toLowerCase());
   return digits ? readDigits(digits[0], vocabulary.decimalSeparator) : null;
 }
 
 /** The value part of the reply: without leading interjections ("Well,"), lead-ins ("It's") and closing punctuation. */
 export function readString(text: string, vocabulary: AnswerVocabulary): string | null {
-  const interjection = new RegExp(`^(?:${alternation(vocabulary.interjections)})\\s*[,.…!]+\\s*`, 'iu');
-  const leadIn = new RegExp(`^(?:${alternation(vocabulary.leadIns)})\\s+`, 'iu');
+  const { interjection, leadIn } = patterns(vocabulary);
   let value = normalise(text);
   for (let before = ''; before !== value;) {
     before = value;
