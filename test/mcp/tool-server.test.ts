@@ -1,23 +1,24 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { loadDocument } from '../../server/src/http/openapi-document.js';
-import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { startEngineServer, type EngineServer } from '../support/engine.js';
+import type { TestTenant } from '../support/server.js';
 import { callTool, httpClient, stdioClient } from './mcp-tools.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.', language: 'en-US' };
 const doc = loadDocument() as any;
 
 // The tool layer is the same over any store, so these suites run on SQLite only; they drive the real HTTP
-// app, and the call engine is built separately, so a call is finished by writing its row.
+// app, with the call engine stepped on the test's clock.
 for (const transport of ['http', 'stdio'] as const) {
   describe(`MCP tool server over ${transport}`, function () {
     this.timeout(30_000);
-    let srv: TestServer;
+    let srv: EngineServer;
     let alice: TestTenant;
     let mcp: Client;
     const connect = (t: TestTenant) => (transport === 'http' ? httpClient(srv, t.key) : stdioClient(srv, t.key));
     before(async () => {
-      srv = await startServer('sqlite');
+      srv = await startEngineServer('sqlite');
       alice = await srv.tenant();
       mcp = await connect(alice);
     });
@@ -44,21 +45,19 @@ for (const transport of ['http', 'stdio'] as const) {
     });
 
     it('places a sandbox call, waits for it, and reads the extracted fields', async () => {
-      const fields = [{ name: 'open_sunday', type: 'boolean' }, { name: 'closes_at' }];
+      const fields = [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }, { name: 'closing_time', description: 'the closing time on Sunday' }];
       const placed = await callTool(mcp, 'place_call', { ...ok, fields });
       expect(placed.isError).to.equal(false);
       expect(placed.value).to.deep.include({ status: 'queued', language: 'en-US', languageSource: 'explicit' });
       const { callId } = placed.value;
       expect(await rows()).to.deep.include({ id: callId, api_key_id: alice.keyId });
       expect((await callTool(mcp, 'get_call', { id: callId })).value).to.include({ id: callId, status: 'queued' });
-      await srv.deps.store.db
-        .updateTable('calls')
-        .set({ status: 'completed', summary: 'Open on Sunday until five.', extracted_json: JSON.stringify({ open_sunday: true, closes_at: '17:00' }), ended_at: srv.clock.now(), duration_sec: 80 })
-        .where('id', '=', callId)
-        .execute();
+      const row = await srv.drive(callId);
       const done = await callTool(mcp, 'wait_for_call', { id: callId, timeoutSec: 5, intervalSec: 0.1 });
       expect(done.isError).to.equal(false);
-      expect(done.value).to.deep.include({ id: callId, status: 'completed', summary: 'Open on Sunday until five.', extracted: { open_sunday: true, closes_at: '17:00' } });
+      expect(done.value).to.deep.include({ id: callId, status: 'completed', summary: row.summary, extracted: JSON.parse(row.extracted_json!) });
+      expect(Object.keys(done.value.extracted).sort()).to.deep.equal(['closing_time', 'open_sunday']);
+      expect(done.value.transcript).to.match(/^Callee: /);
       const listed = await callTool(mcp, 'list_calls', { limit: 1 });
       expect(listed.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([callId]);
     });
@@ -115,7 +114,8 @@ for (const transport of ['http', 'stdio'] as const) {
         expect((await callTool(carolMcp, 'place_call', ok)).isError).to.equal(false);
         const limited = await callTool(carolMcp, 'place_call', ok);
         expect(limited.isError).to.equal(true);
-        expect(limited.value).to.deep.include({ error: 'rate_limited', status: 429, retryAfterSec: 30 });
+        const resetSec = Math.ceil((60_000 - (srv.clock.now() % 60_000)) / 1000); // the fixed 60 s window's end
+        expect(limited.value).to.deep.include({ error: 'rate_limited', status: 429, retryAfterSec: resetSec });
       } finally {
         await carolMcp.close();
       }

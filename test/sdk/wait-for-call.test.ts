@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { SvcClient, SvcTimeoutError, TERMINAL_STATUSES } from '../../sdk/src/index.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { startEngineServer } from '../support/engine.js';
 import { apiError, recordingFetch, type Fault, type RecordingFetch } from './sdk-fetch.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.', language: 'en-US' };
@@ -106,5 +107,30 @@ forEachStore('waitForCall against a live server', (kind) => {
     onSleep = () => finish(callId, 'voicemail');
     expect((await svc.waitForCall(callId, { intervalMs: 1000 })).status).to.equal('voicemail');
     expect(slept).to.deep.equal([5000]);
+  });
+});
+
+describe('waitForCall with the call engine [sqlite]', () => {
+  it('follows a sandbox call through the engine to completed, with its extracted fields', async () => {
+    const srv = await startEngineServer('sqlite');
+    try {
+      const alice = await srv.tenant();
+      let callId = '';
+      const slept: number[] = [];
+      // Each pause steps the engine on the test clock until the call has ended, as if the time had passed.
+      const sleep = async (ms: number) => {
+        slept.push(ms);
+        await srv.drive(callId);
+      };
+      const svc = new SvcClient({ apiKey: alice.key, baseUrl: srv.baseUrl, fetch: recordingFetch().fetch, sleep, now: srv.clock.now });
+      callId = (await svc.placeCall({ ...ok, fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] })).callId;
+      const call = await svc.waitForCall(callId);
+      expect(call).to.include({ id: callId, status: 'completed', error: null });
+      expect(Object.keys(call.extracted!)).to.deep.equal(['open_sunday']);
+      expect(call.summary).to.be.a('string').and.not.equal('');
+      expect(slept).to.deep.equal([2000]);
+    } finally {
+      await srv.close();
+    }
   });
 });
