@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import Stripe from 'stripe';
 import { rotateWebhookSecret } from '../../server/src/accounts/webhook-secrets.js';
 import type { Config } from '../../server/src/config.js';
@@ -279,6 +281,19 @@ forEachStore('webhook dispatcher', (kind) => {
     expect(new Set(r.received.map((x) => JSON.parse(x.body).eventId))).to.deep.equal(ids);
     expect(r.received).to.have.length(150);
     expect(r.connections, 'kept-alive connections are reused').to.be.at.most(8);
+  });
+
+  it('logs a failed attempt with its event id and error, never the secret or the URL', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => void (lines.push(String(chunk)), cb()) }));
+    const r = await receiver(() => ({ status: 500 }));
+    const { eventId } = await fx.event(`${r.url}?token=receiver-private-token`);
+    await make({}, { logger }).tick();
+    expect(lines).to.have.length(1);
+    expect(JSON.parse(lines[0])).to.deep.include({ level: 40, msg: 'webhook attempt', eventId, attempt: 1, status: 500, error: 'HTTP 500', state: 'pending', recorded: true });
+    expect(lines[0]).not.to.include(fx.secret);
+    expect(lines[0]).not.to.include('receiver-private-token');
+    expect(lines[0]).not.to.include(r.received[0].headers['x-svc-signature'] as string);
   });
 
   it('start() delivers in the background and stop() waits for the delivery in flight', async () => {
