@@ -1,5 +1,5 @@
-// getCallRecording: the call's WAV file, whole or one byte range. Recordings live under the data folder; the
-// row stores the path relative to it.
+// getCallRecording: the call's WAV file, whole or one byte range. The row stores the path writeRecording gave:
+// relative to the data folder when the recordings folder is inside it, else absolute; resolve() takes either.
 import type { Context } from 'koa';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
