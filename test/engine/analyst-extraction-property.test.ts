@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import type { ExtractedValues, FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../../server/src/engine/agent/scripted-agent.js';
 import { SimulatedCallee } from '../../server/src/engine/agent/simulated-callee.js';
+import { fieldLabel, lowerFirst } from '../../server/src/engine/agent/field-label.js';
 import { RuleBasedAnalyst } from '../../server/src/engine/analyst/rule-based-analyst.js';
 import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/engine/conversation.js';
 
@@ -86,6 +87,25 @@ describe('rule-based extraction equals what the simulated callee said', () => {
           return;
         }
         expect(extracted).to.deep.equal(expectedAfterCut(requested, new SimulatedCallee(b).knownAnswers(), questions, kept));
+      }),
+      RUNS,
+    );
+  });
+
+  it('for 200 random calls, summarises the objective and every value learnt, in words', async () => {
+    await fc.assert(
+      fc.asyncProperty(callId, fields, language, async (id, requested, lang) => {
+        const b = brief(id, requested, lang);
+        const transcript = formatTranscript(await new ScriptedAgent().converse(b));
+        const { summary } = await analyst.analyse({ brief: b, transcript, endReason: 'hung_up' });
+        expect(summary.startsWith('Objective: Find out about the shop. The call was completed')).to.equal(true);
+        const truth = new SimulatedCallee(b).knownAnswers();
+        for (const f of requested) {
+          const value = truth[f.name];
+          if (value === null) continue;
+          const words = typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value);
+          expect(summary).to.include(`${lowerFirst(fieldLabel(f))}: ${words}`);
+        }
       }),
       RUNS,
     );
