@@ -26,7 +26,7 @@ export interface EngineParts {
 export interface EngineServer extends TestServer {
   engine: CallEngine;
   /** Steps the call (ticking the engine, moving the clock to when it is next due) until it is terminal. */
-  drive(callId: string, maxSteps?: number): Promise<CallRow>;
+  drive(callId: string, maxSteps?: number, afterTick?: () => Promise<unknown>): Promise<CallRow>;
   /** Every status the call passed through, as seen between ticks. */
   row(callId: string): Promise<CallRow>;
   dials(callId: string): Promise<number>;
@@ -60,9 +60,10 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
     ...srv,
     engine,
     row,
-    async drive(callId, maxSteps = 50) {
+    async drive(callId, maxSteps = 50, afterTick) {
       for (let i = 0; i < maxSteps; i++) {
         await engine.tick();
+        await afterTick?.();
         const r = await row(callId);
         if (TERMINAL.has(r.status as CallStatus)) return r;
         if (r.next_run_at === null) throw new Error(`call ${callId} is ${r.status} with nothing due`);
