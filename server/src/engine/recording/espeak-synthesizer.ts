@@ -68,7 +68,10 @@ export class EspeakSynthesizer implements Synthesizer {
     const compiled = await WebAssembly.compile(await readFile(join(dirname(jsPath), 'espeak-ng.wasm')));
     let exports: WasmExports | undefined;
     let sink: (line: string) => void = () => {};
-    const module = await ESpeakNg({
+    // Emscripten never settles its promise when an instantiateWasm callback fails later; this one does.
+    let instantiationFailed: (e: unknown) => void = () => {};
+    const failure = new Promise<never>((_, reject) => (instantiationFailed = reject));
+    const loading = ESpeakNg({
       noInitialRun: true,
       print: () => {},
       printErr: (line) => sink(line),
@@ -76,13 +79,14 @@ export class EspeakSynthesizer implements Synthesizer {
         // espeak-ng seeds the noise of breathy voices with time(); a fixed clock makes a transcript always
         // render to the same audio.
         const pinned = { ...imports, env: { ...imports.env, emscripten_date_now: () => 0 } };
-        void WebAssembly.instantiate(compiled, pinned).then((instance) => {
+        WebAssembly.instantiate(compiled, pinned).then((instance) => {
           exports = instance.exports as unknown as WasmExports;
           done(instance, compiled);
-        });
+        }, instantiationFailed);
         return {};
       },
     });
+    const module = await Promise.race([loading, failure]);
     if (!exports) throw new SynthesisError('espeak-ng did not expose its WebAssembly instance');
     return new EspeakSynthesizer(module, exports, (s) => (sink = s));
   }
@@ -94,7 +98,12 @@ export class EspeakSynthesizer implements Synthesizer {
     fs.writeFile(IN_FILE, text);
     const name = voice.variant ? `${voice.language}+${voice.variant}` : voice.language;
     const file = this.languages.get(voice.language.toLowerCase()) ?? voice.language;
-    const status = this.runMain(['-b', '1', '-v', voice.variant ? `${file}+${voice.variant}` : file, '-p', String(voice.pitch), '-s', String(voice.wordsPerMinute), '-w', OUT_FILE, '-f', IN_FILE]);
+    const status = this.runMain([
+      ...['-b', '1'], // UTF-8 input
+      ...['-v', voice.variant ? `${file}+${voice.variant}` : file],
+      ...['-p', String(voice.pitch), '-s', String(voice.wordsPerMinute)],
+      ...['-w', OUT_FILE, '-f', IN_FILE],
+    ]);
     const failed = (why: string) => new SynthesisError(`espeak-ng failed (${why}) for voice ${name}: ${this.stderr.join(' ').trim()}`);
     if (status !== 0) throw failed(`exit ${status}`);
     let wav: Uint8Array;
