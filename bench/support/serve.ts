@@ -9,6 +9,7 @@ import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
 import { systemClock } from '../../server/src/clock.js';
 import { loadConfig } from '../../server/src/config.js';
 import { createApp } from '../../server/src/http/app.js';
+import { serviceLogger } from '../../server/src/http/observability/service-logger.js';
 import { storeFor } from '../../server/src/store/open-configured.js';
 
 const target = process.env.BENCH_TARGET;
@@ -36,7 +37,8 @@ if (target === 'bare') {
     config,
     store,
     clock: systemClock,
-    logger: pino({ level: 'silent' }),
+    // BENCH_LOG_FILE: the service's JSON logs (a line per request), written synchronously to that file.
+    logger: process.env.BENCH_LOG_FILE ? serviceLogger({ destination: pino.destination({ dest: process.env.BENCH_LOG_FILE, sync: true }) }) : pino({ level: 'silent' }),
     catalogue: DEFAULT_AGENT_CATALOGUE,
     irsf: IrsfList.load(DEFAULT_IRSF_PATH),
   });
