@@ -1,7 +1,7 @@
 // Composition root: reads the config, opens and migrates the store, seeds the dev account, then runs what the
 // role asks for — the HTTP API, the workers (call engine and webhook dispatcher), or both — until SIGTERM.
 import type { Server } from 'node:http';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { seedDevAccount } from './accounts/dev-seed.js';
 import { DEFAULT_AGENT_CATALOGUE } from './calls/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './calls/irsf.js';
@@ -9,6 +9,7 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
+import { serviceLogger } from './http/observability/service-logger.js';
 import { storeFor } from './store/open-configured.js';
 import { migrate } from './store/store.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -17,7 +18,7 @@ import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  const logger = pino({ name: 'svc' });
+  const logger = serviceLogger();
   let config: Config;
   try {
     config = loadConfig();
