@@ -21,7 +21,6 @@ export async function readiness(store: Store): Promise<Readiness> {
 export function operationsRoutes(store: Store, metrics: ServiceMetrics, logger: Logger) {
   return async function operations(ctx: Context, next: Next): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    ctx.set('Cache-Control', 'no-store');
     if (ctx.path === '/healthz') {
       ctx.state.operation = 'healthz';
       ctx.body = { status: 'ok' };
@@ -37,8 +36,8 @@ export function operationsRoutes(store: Store, metrics: ServiceMetrics, logger: 
       ctx.type = contentType;
       ctx.body = text;
     } else {
-      ctx.remove('Cache-Control');
-      await next();
+      return next();
     }
+    ctx.set('Cache-Control', 'no-store');
   };
 }

@@ -32,7 +32,6 @@ export function requestObserver({ logger, metrics, newId = randomUUID, operation
     const reqId = acceptedRequestId(ctx.get('x-request-id') || undefined) ?? newId();
     const started = performance.now();
     ctx.set('X-Request-Id', reqId);
-    ctx.state.reqId = reqId;
     try {
       await requestScope.run({ reqId }, next);
     } finally {
