@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { readiness } from '../../../server/src/http/observability/operations-routes.js';
 import { migrationProvider } from '../../../server/src/store/migrations/index.js';
 import { openStore } from '../../../server/src/store/store.js';
 import { forEachStore, freshStore, type TestStore } from '../../support/stores.js';
@@ -129,6 +131,23 @@ describe('readiness on a store that cannot serve', () => {
       expect(await res.json()).to.deep.equal({ status: 'unavailable', reason: 'store_unreachable' });
     } finally {
       await app.close();
+      await store.close();
+    }
+  });
+});
+
+describe('readiness on a store that does not answer', () => {
+  it('is store_unreachable once the deadline passes, without waiting for the driver to give up', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createNetServer((socket) => void sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
+    const store = openStore({ postgresUrl: `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/test`, poolSize: 1 });
+    try {
+      expect(await readiness(store, 150)).to.deep.equal({ ready: false, reason: 'store_unreachable' });
+      expect(sockets.size).to.equal(1);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
       await store.close();
     }
   });

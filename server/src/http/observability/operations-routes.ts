@@ -8,14 +8,23 @@ import type { ServiceMetrics } from './service-metrics.js';
 
 export type Readiness = { ready: true } | { ready: false; reason: 'store_unreachable' | 'migrations_pending' };
 
-export async function readiness(store: Store): Promise<Readiness> {
-  let applied: boolean;
+/** A store that has not answered by then counts as unreachable: probes have short deadlines of their own. */
+export const READINESS_TIMEOUT_MS = 2000;
+
+export async function readiness(store: Store, timeoutMs = READINESS_TIMEOUT_MS): Promise<Readiness> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+  });
   try {
-    applied = await migrationsApplied(store);
+    const applied = await Promise.race([migrationsApplied(store), late]);
+    if (applied === 'late') return { ready: false, reason: 'store_unreachable' };
+    return applied ? { ready: true } : { ready: false, reason: 'migrations_pending' };
   } catch {
     return { ready: false, reason: 'store_unreachable' };
+  } finally {
+    clearTimeout(timer);
   }
-  return applied ? { ready: true } : { ready: false, reason: 'migrations_pending' };
 }
 
 export function operationsRoutes(store: Store, metrics: ServiceMetrics, logger: Logger) {
