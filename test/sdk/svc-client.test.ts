@@ -54,6 +54,12 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(await callRows()).to.have.length(1);
     });
 
+    it("passes the API's 400 invalid_idempotency_key through for a key with a space, placing nothing", async () => {
+      const e = await apiError(svc.placeCall(ok, { idempotencyKey: 'order 42' }));
+      expect([e.status, e.token]).to.deep.equal([400, 'invalid_idempotency_key']);
+      expect(await callRows()).to.have.length(0);
+    });
+
     it('rejects a Jersey number with SvcApiError 400 destination_blocked and the rate-limit info', async () => {
       const e = await apiError(svc.placeCall({ ...ok, to: '+441534123456' }));
       expect(e.status).to.equal(400);

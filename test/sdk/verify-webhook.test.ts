@@ -168,6 +168,21 @@ describe('verifyWebhook', () => {
       expect(reasonOf(() => verifyWebhook(badUtf8, `t=${T},v1=${v1}`, SECRET, { now: NOW })).reason).to.equal('invalid_json');
     });
 
+    const signers = {
+      'the dispatcher signer': (payload: string, secret: string, t: number) => signatureHeader(payload, [secret], t),
+      'the stripe package': (payload: string, secret: string, t: number) => stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: t }),
+    };
+    for (const [who, sign] of Object.entries(signers)) {
+      it(`a header from ${who} with the reason that fits: stale, early, wrong secret, other body`, () => {
+        const reason = (run: () => unknown) => reasonOf(run).reason;
+        expect(reason(() => verifyWebhook(body, sign(body, SECRET, T - 301), SECRET, { now: NOW }))).to.equal('timestamp_too_old');
+        expect(reason(() => verifyWebhook(body, sign(body, SECRET, T + 301), SECRET, { now: NOW }))).to.equal('timestamp_in_future');
+        expect(reason(() => verifyWebhook(body, sign(body, OLD_SECRET, T), SECRET, { now: NOW }))).to.equal('signature_mismatch');
+        expect(reason(() => verifyWebhook(`${body} `, sign(body, SECRET, T), SECRET, { now: NOW }))).to.equal('signature_mismatch');
+        expect(verifyWebhook(body, sign(body, SECRET, T - 300), SECRET, { now: NOW }).eventId).to.equal(event.eventId);
+      });
+    }
+
     it('a call without a secret with a TypeError, as a programming error', () => {
       expect(() => verifyWebhook(body, header, '', { now: NOW })).to.throw(TypeError, 'verifyWebhook needs the webhook signing secret');
       expect(() => verifyWebhook(body, header, [], { now: NOW })).to.throw(TypeError);
