@@ -283,6 +283,24 @@ forEachStore('webhook dispatcher', (kind) => {
     expect(r.connections, 'kept-alive connections are reused').to.be.at.most(8);
   });
 
+  it('two workers ticking at once deliver each event exactly once', async () => {
+    const r = await receiver();
+    const ids = new Set<string>();
+    for (let i = 0; i < 120; i++) ids.add((await fx.event(r.url)).eventId);
+    const base = { store: ts.store, clock, config: { webhookRetrySchedule: [0, 5], webhookTimeoutMs: 5000, webhookAllowPrivate: true }, concurrency: 8 };
+    const a = createWebhookDispatcher({ ...base, owner: 'worker-a' });
+    const b = createWebhookDispatcher({ ...base, owner: 'worker-b' });
+    try {
+      const [na, nb] = await Promise.all([a.tick(), b.tick()]);
+      expect(na + nb).to.equal(120);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+    expect(r.received.map((x) => JSON.parse(x.body).eventId).sort()).to.deep.equal([...ids].sort());
+    const rows = await ts.store.db.selectFrom('webhook_events').select(['state', 'attempts']).execute();
+    expect(rows.every((x) => x.state === 'delivered' && x.attempts === 1)).to.equal(true);
+  });
+
   it('logs a failed attempt with its event id and error, never the secret or the URL', async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _e, cb) => void (lines.push(String(chunk)), cb()) }));
