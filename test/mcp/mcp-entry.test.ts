@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
+import type { ServiceMetrics } from '../../server/src/http/observability/service-metrics.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { httpClient } from './mcp-tools.js';
 
@@ -72,3 +73,36 @@ describe('the svc-mcp command', () => {
     expect(run.stderr).to.include('svc-mcp: set SVC_API_KEY to an agent API key');
   });
 });
+
+describe('the /mcp entry when the client hangs up', () => {
+  it('stops a wait_for_call that was polling, instead of polling on until its timeout', async function () {
+    this.timeout(20_000);
+    const seen: string[] = [];
+    // Records what the app reports for each finished request: the /mcp request ends only when its tool does.
+    const metrics = { observeRequest: (operation: string) => void seen.push(operation) } as unknown as ServiceMetrics;
+    const srv = await startServer('sqlite', {}, { metrics });
+    try {
+      const alice = await srv.tenant();
+      const placed = await fetch(`${srv.baseUrl}/v1/agent/calls`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' }),
+      });
+      const { callId } = await placed.json();
+      const controller = new AbortController();
+      const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for_call', arguments: { id: callId, timeoutSec: 600, intervalSec: 0.1 } } });
+      const pending = fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body: call, signal: controller.signal }).catch((e: Error) => e.name);
+      await until(() => seen.filter((op) => op === 'getCall').length >= 2);
+      controller.abort();
+      expect(await pending).to.equal('AbortError');
+      // Without the hang-up handling the request would end only after the tool's 600 s timeout.
+      await until(() => seen.includes('mcp'));
+    } finally {
+      await srv.close();
+    }
+  });
+});
+
+async function until(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 10));
+}

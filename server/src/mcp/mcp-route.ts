@@ -60,15 +60,32 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
     const request = new Request(new URL(ctx.originalUrl, 'http://svc.internal'), { method: 'POST', headers, body });
     const server = createToolServer({ client: new SvcClient({ apiKey, baseUrl: selfUrl(ctx) }), document: () => doc as unknown as Record<string, unknown> });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // A client that hangs up does not wait any more: closing the server aborts its tools (wait_for_call polls),
+    // and the answer nobody will read is dropped.
+    let hangUp = () => {};
+    const hungUp = new Promise<null>((resolve) => {
+      hangUp = () => {
+        if (ctx.res.writableFinished) return;
+        void server.close();
+        resolve(null);
+      };
+    });
+    ctx.res.once('close', hangUp);
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(request);
+      const response = await Promise.race([transport.handleRequest(request), hungUp]);
+      if (response === null) {
+        ctx.respond = false;
+        ctx.body = null;
+        return;
+      }
       ctx.status = response.status;
       response.headers.forEach((value, name) => ctx.set(name, value));
       const text = await response.text();
       ctx.body = text === '' ? null : text;
       if (text === '') ctx.status = response.status;
     } finally {
+      ctx.res.off('close', hangUp);
       await server.close();
     }
   };
