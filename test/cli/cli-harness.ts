@@ -1,5 +1,6 @@
 // Runs the svc CLI in this process (runCli with captured output and a TestClock) against a store the test owns:
 // a fresh SQLite data folder, or a fresh Postgres schema through DATABASE_URL.
+import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,12 @@ export interface CliHarness {
   /** Roles passed to `serve`. */
   served: string[];
   run(...argv: string[]): Promise<CliRun>;
+  /** Rows in a developer-settings table. */
+  count(table: 'accounts' | 'api_keys' | 'numbers'): Promise<number>;
+  /** `accounts create` with caller id +14155550100; returns the id. */
+  account(name?: string, ...extra: string[]): Promise<string>;
+  /** `keys create` on account acme; returns what it printed. */
+  key(...extra: string[]): Promise<{ id: string; key: string; webhookSecret: string }>;
   close(): Promise<void>;
 }
 
@@ -50,29 +57,51 @@ export async function cliHarness(kind: StoreKind): Promise<CliHarness> {
     store = ts.store;
     cleanup = () => ts.drop();
   }
-  return {
+  async function runOnce(argv: string[]): Promise<CliRun> {
+    let out = '';
+    let err = '';
+    const code = await runCli(argv, {
+      env,
+      out: (t) => void (out += t),
+      err: (t) => void (err += t),
+      now: clock.now,
+      serve: async (role) => void served.push(role),
+    });
+    let json: unknown;
+    try {
+      json = JSON.parse(out);
+    } catch {
+      json = undefined;
+    }
+    return { code, out, err, json };
+  }
+  const harness: CliHarness = {
     env,
     clock,
     store,
     served,
+    async count(table) {
+      return Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    },
+    async account(name = 'acme', ...extra) {
+      const r = await harness.run('accounts', 'create', '--name', name, '--caller-id', '+14155550100', ...extra, '--json');
+      expect(r.code, r.err).to.equal(0);
+      return r.json.id;
+    },
+    async key(...extra) {
+      const r = await harness.run('keys', 'create', '--account', 'acme', ...extra, '--json');
+      expect(r.code, r.err).to.equal(0);
+      return r.json;
+    },
     async run(...argv) {
-      let out = '';
-      let err = '';
-      const code = await runCli(argv, {
-        env,
-        out: (t) => void (out += t),
-        err: (t) => void (err += t),
-        now: clock.now,
-        serve: async (role) => void served.push(role),
-      });
-      let json: unknown;
-      try {
-        json = JSON.parse(out);
-      } catch {
-        json = undefined;
+      // Each invocation migrates first, and kysely's migrator reads the catalogue of every schema, which fails
+      // when a parallel test run drops its own schema at that moment (see freshStore); nothing ran yet, so retry.
+      for (let attempt = 1; ; attempt++) {
+        const result = await runOnce(argv);
+        if (attempt >= 5 || result.code !== 1 || !/schema \\?"t_[0-9a-f]+\\?" does not exist/.test(result.err)) return result;
       }
-      return { code, out, err, json };
     },
     close: () => cleanup(),
   };
+  return harness;
 }

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { readiness } from '../../../server/src/http/observability/operations-routes.js';
-import { migrationProvider } from '../../../server/src/store/migrations/index.js';
-import { openStore } from '../../../server/src/store/store.js';
-import { forEachStore, freshStore, type TestStore } from '../../support/stores.js';
+import { Migrator } from 'kysely';
+import { migrationProvider, migrations } from '../../../server/src/store/migrations/index.js';
+import { migrate, openStore } from '../../../server/src/store/store.js';
+import { forEachStore, freshStore, PG_URL, postgresAvailable, type TestStore } from '../../support/stores.js';
 import { observedApp, type ObservedApp } from './observed-app.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.' };
@@ -119,6 +122,47 @@ describe('readiness on a store that cannot serve', () => {
     } finally {
       await app.close();
       await store.close();
+    }
+  });
+
+  it('answers 503 migrations_pending while only the newest migration is missing, and 200 once it is applied', async () => {
+    const store = openStore({ sqlitePath: ':memory:' });
+    const names = Object.keys(migrations);
+    const { error } = await new Migrator({ db: store.db, provider: migrationProvider }).migrateTo(names[names.length - 2]);
+    expect(error).to.equal(undefined);
+    const app = await observedApp(store);
+    try {
+      const res = await fetch(`${app.baseUrl}/readyz`);
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({ status: 'unavailable', reason: 'migrations_pending' });
+      await migrate(store);
+      expect((await fetch(`${app.baseUrl}/readyz`)).status).to.equal(200);
+    } finally {
+      await app.close();
+      await store.close();
+    }
+  });
+
+  it('answers 503 migrations_pending on an empty Postgres schema', async function () {
+    if (!(await postgresAvailable())) {
+      if (process.env.SVC_TEST_POSTGRES === 'required') throw new Error(`Postgres is required but not reachable at ${PG_URL}`);
+      this.skip();
+    }
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    const store = openStore({ postgresUrl: `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, poolSize: 1 });
+    const app = await observedApp(store);
+    try {
+      const res = await fetch(`${app.baseUrl}/readyz`);
+      expect(res.status).to.equal(503);
+      expect(await res.json()).to.deep.equal({ status: 'unavailable', reason: 'migrations_pending' });
+    } finally {
+      await app.close();
+      await store.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
     }
   });
 

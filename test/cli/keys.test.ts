@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { hashApiKey } from '../../server/src/accounts/secrets.js';
+import { forEachStore } from '../support/stores.js';
+import { observedApp } from '../http/observability/observed-app.js';
+import { cliHarness, type CliHarness } from './cli-harness.js';
+
+const KEY = /^svc_ak_[A-Za-z0-9_-]{43}$/;
+const SECRET = /^whsec_[A-Za-z0-9_-]{43}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+forEachStore('svc keys and webhook-secret', (kind) => {
+  let cli: CliHarness;
+  beforeEach(async () => {
+    cli = await cliHarness(kind);
+  });
+  afterEach(() => cli?.close());
+
+  describe('keys', () => {
+    it('creates a key that authenticates against the app, shows key and secret once, and applies its defaults to a placement', async () => {
+      const accountId = await cli.account();
+      await cli.run('numbers', 'add', '--account', 'acme', '+14155550111');
+      const r = await cli.run('keys', 'create', '--account', 'acme', '--name', 'backend', '--default-caller-id', '+14155550111', '--default-voice', 'Coral', '--rate-limit', '3', '--json');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.json.key).to.match(KEY);
+      expect(r.json.webhookSecret).to.match(SECRET);
+      expect(r.json).to.deep.equal({
+        id: r.json.id,
+        accountId,
+        name: 'backend',
+        key: r.json.key,
+        keyHint: `${r.json.key.slice(0, 11)}…`,
+        webhookSecret: r.json.webhookSecret,
+        defaultCallerId: '+14155550111',
+        defaultVoice: 'coral',
+        rateLimit: 3,
+        createdAt: '2026-11-22T12:00:30.000Z',
+      });
+      const row = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
+      expect(row).to.include({ id: r.json.id, account_id: accountId, key_hash: hashApiKey(r.json.key), webhook_secret: r.json.webhookSecret, default_voice: 'coral', rate_limit: 3, revoked_at: null });
+
+      const app = await observedApp(cli.store);
+      try {
+        const res = await fetch(`${app.baseUrl}/v1/agent/calls`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${r.json.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' }),
+        });
+        expect(res.status).to.equal(202);
+        expect(res.headers.get('ratelimit-policy')).to.equal('3;w=60');
+        const body = await res.json();
+        expect(body.voice).to.equal('coral');
+        expect(await cli.store.db.selectFrom('calls').select('caller_id').where('id', '=', body.callId).executeTakeFirstOrThrow()).to.deep.equal({ caller_id: '+14155550111' });
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('prints the key and secret in the human output with the effective defaults', async () => {
+      await cli.account();
+      const r = await cli.run('keys', 'create', '--account', 'acme');
+      expect(r.code).to.equal(0);
+      const [, id, key, secret] = /^Created key "default" \(([0-9a-f-]{36})\) for account "acme"\.\n {2}API key: {9}(svc_ak_\S+)\n {2}webhook secret: {2}(whsec_\S+)\n/.exec(r.out) ?? [];
+      expect(id).to.match(UUID);
+      expect(await cli.store.db.selectFrom('api_keys').select(['key_hash', 'webhook_secret']).executeTakeFirstOrThrow()).to.deep.equal({ key_hash: hashApiKey(key), webhook_secret: secret });
+      expect(r.out).to.include('  caller id:       account default (+14155550100)\n  voice:           platform default (alloy)\n  rate limit:      10 calls per 60 s (service default)\n');
+    });
+
+    it('refuses bad input to keys create (exit 2) and what the store refuses (exit 1), creating nothing', async () => {
+      await cli.account();
+      const cases: [string[], number, string][] = [
+        [[], 2, '--account is required'],
+        [['--account', 'nobody'], 1, 'no account with id or name "nobody" (svc accounts list shows them)'],
+        [['--account', 'acme', '--default-caller-id', '+1415'], 2, '--default-caller-id must be a valid E.164 number such as +14155550100, got "+1415"'],
+        [['--account', 'acme', '--default-caller-id', '+14155550199'], 1, `account "acme" does not own +14155550199; add it first: svc numbers add --account `],
+        [['--account', 'acme', '--default-voice', 'robot'], 2, '--default-voice must be one of alloy, ash, ballad, coral, echo, sage, shimmer, verse, got "robot"'],
+        [['--account', 'acme', '--rate-limit', '0'], 2, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
+        [['--account', 'acme', '--rate-limit'], 2, '--rate-limit needs a value (write --rate-limit=<value> for one that starts with "-")'],
+      ];
+      for (const [args, code, message] of cases) {
+        const r = await cli.run('keys', 'create', ...args);
+        expect(r.code, args.join(' ')).to.equal(code);
+        expect(r.out).to.equal('');
+        expect(r.err, args.join(' ')).to.have.string(`svc: ${message}`);
+      }
+      expect(await cli.count('api_keys')).to.equal(0);
+    });
+
+    it('lists keys by hint with their defaults and revocation, never the key, its hash or the webhook secret', async () => {
+      await cli.account();
+      const a = await cli.key('--name', 'one', '--default-voice', 'sage');
+      const b = await cli.key('--name', 'two', '--rate-limit', '7');
+      cli.clock.advance(60_000);
+      expect((await cli.run('keys', 'revoke', b.id)).code).to.equal(0);
+      const list = await cli.run('keys', 'list', '--account', 'acme', '--json');
+      expect(list.code).to.equal(0);
+      const byName = Object.fromEntries(list.json.map((k: { name: string }) => [k.name, k]));
+      expect(byName.one).to.deep.include({ id: a.id, keyHint: `${a.key.slice(0, 11)}…`, defaultVoice: 'sage', rateLimit: null, revokedAt: null });
+      expect(byName.two).to.deep.include({ id: b.id, rateLimit: 7, revokedAt: '2026-11-22T12:01:30.000Z' });
+      const human = await cli.run('keys', 'list', '--account', 'acme');
+      for (const text of [list.out, human.out]) {
+        for (const secret of [a.key, b.key, a.webhookSecret, b.webhookSecret, hashApiKey(a.key), a.key.slice(11)]) expect(text).to.not.include(secret);
+      }
+      expect(human.out.split('\n')[0]).to.match(/^ID +NAME +KEY +CALLER ID +VOICE +RATE LIMIT +REVOKED$/);
+    });
+
+    it('revokes a key so that it gets 401; revoking again or an unknown key exits 1, a missing id exits 2', async () => {
+      await cli.account();
+      const k = await cli.key();
+      const revoked = await cli.run('keys', 'revoke', k.id, '--json');
+      expect(revoked).to.include({ code: 0, err: '' });
+      expect(revoked.json).to.deep.equal({ id: k.id, revoked: true });
+      const app = await observedApp(cli.store);
+      try {
+        expect((await fetch(`${app.baseUrl}/v1/agent/calls`, { headers: { Authorization: `Bearer ${k.key}` } })).status).to.equal(401);
+      } finally {
+        await app.close();
+      }
+      expect(await cli.run('keys', 'revoke', k.id)).to.include({ code: 1, err: `svc: key ${k.id} is already revoked\n` });
+      expect(await cli.run('keys', 'revoke', 'nope')).to.include({ code: 1, err: 'svc: no key with id "nope" (svc keys list --account <account> shows them)\n' });
+      expect(await cli.run('keys', 'revoke')).to.include({ code: 2, err: 'svc: missing <key-id>\nRun "svc keys revoke --help" for usage.\n' });
+    });
+  });
+
+  describe('webhook-secret rotate', () => {
+    it('gives the key a new secret and keeps the old one signing until the overlap ends', async () => {
+      await cli.account();
+      const k = await cli.key();
+      const r = await cli.run('webhook-secret', 'rotate', k.id, '--overlap-sec', '3600', '--json');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.json.webhookSecret).to.match(SECRET).and.not.equal(k.webhookSecret);
+      expect(r.json).to.deep.equal({ id: k.id, webhookSecret: r.json.webhookSecret, previousSecretValidUntil: '2026-11-22T13:00:30.000Z' });
+      const row = await cli.store.db.selectFrom('api_keys').select(['webhook_secret', 'previous_webhook_secret', 'previous_secret_expires_at']).executeTakeFirstOrThrow();
+      expect(row).to.deep.equal({ webhook_secret: r.json.webhookSecret, previous_webhook_secret: k.webhookSecret, previous_secret_expires_at: cli.clock.ms + 3_600_000 });
+      const byDefault = await cli.run('webhook-secret', 'rotate', k.id);
+      expect(byDefault.out).to.include('until 2026-11-23T12:00:30.000Z;');
+    });
+
+    it('refuses a bad overlap with exit 2, and unknown or revoked keys with exit 1, changing nothing', async () => {
+      await cli.account();
+      const k = await cli.key();
+      expect((await cli.run('webhook-secret', 'rotate', k.id, '--overlap-sec', '-1')).code).to.equal(2);
+      expect((await cli.run('webhook-secret', 'rotate')).code).to.equal(2);
+      expect(await cli.run('webhook-secret', 'rotate', 'nope')).to.include({ code: 1, err: 'svc: no key with id "nope" (svc keys list --account <account> shows them)\n' });
+      await cli.run('keys', 'revoke', k.id);
+      expect(await cli.run('webhook-secret', 'rotate', k.id)).to.include({ code: 1, err: `svc: key ${k.id} is revoked; its webhooks are no longer sent\n` });
+      expect((await cli.store.db.selectFrom('api_keys').select('webhook_secret').executeTakeFirstOrThrow()).webhook_secret).to.equal(k.webhookSecret);
+    });
+  });
+});
