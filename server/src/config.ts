@@ -12,6 +12,12 @@ export interface Config {
   recordingsDir: string;
   /** `postgres://…` selects Postgres; otherwise SQLite at `<dataDir>/svc.db`. */
   databaseUrl: string | null;
+  /** Postgres pool: most connections this process opens (SVC_PG_POOL_MAX). */
+  pgPoolMax: number;
+  /** Postgres pool: an idle connection is closed after this long. */
+  pgIdleTimeoutMs: number;
+  /** Postgres pool: how long a query waits for a connection (a new one, or one from a full pool) before failing. */
+  pgConnectTimeoutMs: number;
   production: boolean;
   /** Seed a dev account with a key on start (never in production). */
   seedDev: boolean;
@@ -115,6 +121,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.SVC_DATA_DIR || './data'),
     recordingsDir: env.SVC_RECORDINGS_DIR?.trim() ? resolve(env.SVC_RECORDINGS_DIR.trim()) : resolve(env.SVC_DATA_DIR || './data', 'recordings'),
     databaseUrl,
+    pgPoolMax: int(env, 'SVC_PG_POOL_MAX', 10, 1),
+    pgIdleTimeoutMs: int(env, 'SVC_PG_IDLE_TIMEOUT_MS', 30_000, 0),
+    pgConnectTimeoutMs: int(env, 'SVC_PG_CONNECT_TIMEOUT_MS', 5000, 1),
     production,
     seedDev: !production,
     devApiKey,

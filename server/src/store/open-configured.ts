@@ -3,6 +3,13 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { openStore, type Store } from './store.js';
 
+/** `poolSize` overrides SVC_PG_POOL_MAX (the CLI needs one connection). */
 export function storeFor(config: Config, poolSize?: number): Store {
-  return openStore(config.databaseUrl ? { postgresUrl: config.databaseUrl, poolSize } : { sqlitePath: join(config.dataDir, 'svc.db') });
+  if (!config.databaseUrl) return openStore({ sqlitePath: join(config.dataDir, 'svc.db') });
+  return openStore({
+    postgresUrl: config.databaseUrl,
+    poolSize: poolSize ?? config.pgPoolMax,
+    idleTimeoutMs: config.pgIdleTimeoutMs,
+    connectTimeoutMs: config.pgConnectTimeoutMs,
+  });
 }

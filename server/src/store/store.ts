@@ -14,7 +14,17 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type StoreTarget = { sqlitePath: string; busyTimeoutMs?: number } | { postgresUrl: string; poolSize?: number };
+export type StoreTarget = { sqlitePath: string; busyTimeoutMs?: number } | ({ postgresUrl: string } & PoolSettings);
+
+/** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
+export interface PoolSettings {
+  /** Most connections open at once; default 10. N processes open up to N times this. */
+  poolSize?: number;
+  /** An idle connection is closed after this long (0: kept); default 30 s. */
+  idleTimeoutMs?: number;
+  /** How long a query waits for a connection, new or freed from a full pool, before failing; default 5 s. */
+  connectTimeoutMs?: number;
+}
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -33,8 +43,8 @@ export function openStore(target: StoreTarget): Store {
   const pool = new pg.Pool({
     connectionString: target.postgresUrl,
     max: target.poolSize ?? 10,
-    connectionTimeoutMillis: 5000,
-    idleTimeoutMillis: 30000,
+    connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: target.idleTimeoutMs ?? 30000,
     // Epoch-millisecond bigints fit a JS number exactly; parse them as numbers, not strings.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
