@@ -1,7 +1,7 @@
 // The call engine beside a test server, on the same store and the same TestClock, so a test places calls over
 // HTTP and then drives time: every step happens at a clock the test moves, nothing sleeps.
-import { pino } from 'pino';
-import type { Agent } from '../../server/src/engine/agent/agent.js';
+import { pino, type Logger } from 'pino';
+import type { AnyAgent } from '../../server/src/engine/agent/agent.js';
 import type { Analyst } from '../../server/src/engine/analyst/analyst.js';
 import { CallEngine, type EngineSettings, type RecordingStore } from '../../server/src/engine/call-engine.js';
 import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
@@ -11,16 +11,20 @@ import { TERMINAL } from '../../server/src/engine/call-state.js';
 import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import type { CallRow } from '../../server/src/store/calls-repo.js';
+import type { Store } from '../../server/src/store/store.js';
 import { startServer, type TestServer } from './server.js';
 import type { StoreKind } from './stores.js';
 
 export interface EngineParts {
-  carrier?: Carrier;
-  agent?: Agent;
+  /** A carrier, or a function making one over the server's store. */
+  carrier?: Carrier | ((store: Store) => Carrier);
+  agent?: AnyAgent;
   analyst?: Analyst;
   recorder?: Recorder;
   recordings?: RecordingStore;
   settings?: Partial<EngineSettings>;
+  /** The engine's logger; silent (or SVC_TEST_LOG) by default. */
+  logger?: Logger;
 }
 
 export interface EngineServer extends TestServer {
@@ -40,8 +44,8 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
   const engine = new CallEngine({
     store,
     clock,
-    logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
-    carrier: parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 }),
+    logger: parts.logger ?? pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
+    carrier: typeof parts.carrier === 'function' ? parts.carrier(store) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
     agent: parts.agent ?? defaults.agent,
     analyst: parts.analyst ?? defaults.analyst,
     recorder: parts.recorder ?? defaults.recorder,

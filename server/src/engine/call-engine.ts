@@ -13,7 +13,7 @@ import type { CallRow } from '../store/calls-repo.js';
 import type { Store } from '../store/store.js';
 import { accountUsage } from '../store/usage-repo.js';
 import { findAccount } from '../accounts/accounts-repo.js';
-import type { Agent } from './agent/agent.js';
+import { isLive, type AnyAgent } from './agent/agent.js';
 import type { Analyst, EndReason } from './analyst/analyst.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
 import { CarrierRefused, type Carrier, type LineEvent } from './carrier/carrier.js';
@@ -42,7 +42,7 @@ export interface EngineDeps {
   store: Store;
   clock: Clock;
   carrier: Carrier;
-  agent: Agent;
+  agent: AnyAgent;
   analyst: Analyst;
   recorder: Recorder;
   recordings: RecordingStore;
@@ -55,12 +55,14 @@ export interface EngineDeps {
 /** The conversation once the call is answered: everything needed to finish it after a restart. */
 interface Talk {
   answeredAt: number;
+  /** The scripted conversation; a live agent's turns are read from it when the call ends. */
   turns: TimedTurn[];
   /** Call-time ms the conversation lasts: the script's length, or where the engine cuts it. */
   talkMs: number;
   reason: EndReason;
-  /** Wall-clock ms the conversation ends. */
+  /** Wall-clock ms the conversation ends (for a live agent: when the engine hangs up unless the line ends first). */
   endsAt: number;
+  live?: boolean;
 }
 
 interface EngineState {
@@ -259,41 +261,56 @@ export class CallEngine {
     }
     if (row.status !== 'in_progress' || !state.talk) return row;
     const connectedMs = Math.max(0, Math.min(state.talk.talkMs, Math.round((e.at - state.talk.answeredAt) / this.deps.carrier.timeScale)));
-    await this.finish(row, state.talk, { type: 'dropped', at: e.at, connectedMs });
+    if (e.kind === 'hung_up') {
+      await this.finish(row, { ...state.talk, talkMs: connectedMs, reason: 'hung_up' }, { type: 'conversation_over', at: e.at, connectedMs });
+    } else {
+      await this.finish(row, state.talk, { type: 'dropped', at: e.at, connectedMs });
+    }
     return 'terminal';
   }
 
-  /** At the answer: the whole conversation and where it ends — the script's end, the maximum duration or the minute cap. */
+  /**
+   * At the answer: how long the call may talk — the maximum duration or the minute allowance left — and, for a
+   * scripted agent, the whole conversation, which ends at the script's end or that limit.
+   */
   private async planTalk(row: CallRow, answeredAt: number): Promise<Talk> {
     const { agent, carrier, settings, store } = this.deps;
-    const turns = timeTurns(await agent.converse(brief(row)));
-    const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
     const maxMs = settings.maxCallDurationSec * 1000;
     const account = await findAccount(store.db, row.account_id);
     const usage = await accountUsage(store.db, row.account_id, answeredAt);
     // Every other call in flight keeps its one reserved minute; this call may talk for what is left.
     const capMs = Math.max(0, ((account?.plan_minutes ?? 0) - usage.usedMinutes - (usage.reservedMinutes - 1)) * 60_000);
     const limitMs = Math.min(maxMs, capMs);
+    const limitReason: EndReason = limitMs === maxMs ? 'max_duration' : 'minute_cap';
+    const endsAt = (ms: number) => answeredAt + Math.round(ms * carrier.timeScale);
+    if (isLive(agent)) return { answeredAt, turns: [], talkMs: limitMs, reason: limitReason, endsAt: endsAt(limitMs), live: true };
+    const turns = timeTurns(await agent.converse(brief(row)));
+    const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
     const talkMs = Math.min(scriptMs, limitMs);
-    const reason: EndReason = scriptMs <= limitMs ? 'hung_up' : limitMs === maxMs ? 'max_duration' : 'minute_cap';
-    return { answeredAt, turns, talkMs, reason, endsAt: answeredAt + Math.round(talkMs * carrier.timeScale) };
+    return { answeredAt, turns, talkMs, reason: scriptMs <= limitMs ? 'hung_up' : limitReason, endsAt: endsAt(talkMs) };
   }
 
   /** Ends an answered call: the transcript of what was said, the recording, and for a completed call the analysis. */
   private async finish(row: CallRow, talk: Talk, e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
-    const { analyst, recorder, recordings } = this.deps;
-    const said = talk.turns.filter((t) => t.startMs < e.connectedMs);
+    const { agent, analyst, carrier, recorder, recordings } = this.deps;
+    const turns = isLive(agent) ? await agent.turns(row.id) : talk.turns;
+    const said = turns.filter((t) => t.startMs < e.connectedMs);
     const transcript = said.length ? formatTranscript(said) : null;
-    const wav = await recorder.render({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' });
-    const recordingPath = await recordings.save(row.id, wav);
+    // A carrier that records the line stores its recording on the call itself; otherwise it is rendered here.
+    const recording: Commit['set'] = {};
+    if (!carrier.recordsCalls) {
+      const wav = await recorder.render({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' });
+      recording.recording_path = await recordings.save(row.id, wav);
+    }
     let summary: string | null = null;
     let extracted: string | null = null;
     if (e.type === 'conversation_over') {
       const analysis = await analyst.analyse({ brief: brief(row), transcript: transcript ?? '', endReason: talk.reason });
+      if (analysis.degraded) this.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
       summary = analysis.summary;
       extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
     }
-    await this.apply(row, e, { transcript, recording_path: recordingPath, summary, extracted_json: extracted }, null);
+    await this.apply(row, e, { transcript, ...recording, summary, extracted_json: extracted }, null);
   }
 }
 

@@ -127,6 +127,34 @@ export interface SandboxDialsTable {
   at: number;
 }
 
+/** What a carrier's callbacks reported, for the engine to read in order (the carrier's inbox). */
+export interface CarrierEventsTable {
+  id: string;
+  call_id: string;
+  carrier_ref: string;
+  /** answered, ended, dropped, hung_up (the Carrier port's LineEvent kinds). */
+  kind: string;
+  /** For ended: no_answer, voicemail, declined, failed. */
+  outcome: string | null;
+  /** For a failed outcome: the call's error token. */
+  error: string | null;
+  /** Wall-clock ms when it happened on the line. */
+  at: number;
+  /** The callback as received, for audit (never credentials). */
+  payload_json: string | null;
+  created_at: number;
+}
+
+/** A live conversation's turns as the media bridge heard them; times in ms from the answer. */
+export interface CallTurnsTable {
+  call_id: string;
+  seq: number;
+  speaker: string;
+  text: string;
+  start_ms: number;
+  end_ms: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -137,6 +165,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   sandbox_dials: SandboxDialsTable;
+  carrier_events: CarrierEventsTable;
+  call_turns: CallTurnsTable;
 }
 
 export type { Generated };

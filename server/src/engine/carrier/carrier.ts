@@ -19,7 +19,9 @@ export interface Dialled {
 export type LineEvent =
   | { kind: 'answered'; at: number }
   | { kind: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken }
-  | { kind: 'dropped'; at: number };
+  | { kind: 'dropped'; at: number }
+  /** The line ended normally after the answer (the recipient or the agent hung up). */
+  | { kind: 'hung_up'; at: number };
 
 export interface LineNews {
   events: LineEvent[];
@@ -43,6 +45,8 @@ export interface Carrier {
   readonly name: string;
   /** Call time runs this many times slower than the wall clock's (the sandbox speeds it up; real lines are 1). */
   readonly timeScale: number;
+  /** The carrier records calls itself and stores the recording on the call; the engine then renders none. */
+  readonly recordsCalls?: boolean;
   dial(request: DialRequest, now: number): Promise<Dialled>;
   /** Everything that happened by `now` since the state was saved. */
   check(ref: string, state: unknown, now: number): Promise<LineNews>;
