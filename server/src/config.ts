@@ -1,5 +1,6 @@
 // Every setting, from the environment, with a default that runs offline.
 import { resolve } from 'node:path';
+import { LLM_ATTEMPTS } from './engine/analyst/llm-analyst.js';
 import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry-schedule.js';
 
 export interface Config {
@@ -60,6 +61,15 @@ export interface Config {
   /** IRSF prefix list; defaults to the one shipped in server/data. */
   irsfPath: string | null;
   devPlanMinutes: number;
+  /** Who writes the summary and extracts the fields (SVC_ANALYST): the offline rule-based analyst, or an LLM. */
+  analyst: 'rule-based' | 'openai';
+  /** The LLM analyst's OpenAI-compatible API root (SVC_LLM_BASE_URL); a local model server's works too. */
+  llmBaseUrl: string;
+  /** The LLM analyst's key (SVC_LLM_API_KEY): a secret, required when analyst is openai. */
+  llmApiKey: string | null;
+  llmModel: string;
+  /** Deadline of one analysis request; a failed one is tried once more. */
+  llmTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +112,34 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return n;
 }
 
+type LlmSettings = Pick<Config, 'analyst' | 'llmBaseUrl' | 'llmApiKey' | 'llmModel' | 'llmTimeoutMs'>;
+
+// The key is a secret, and the base URL might carry one: no message here repeats either.
+function llmSettings(env: NodeJS.ProcessEnv): LlmSettings {
+  const analyst = env.SVC_ANALYST?.trim() || 'rule-based';
+  if (analyst !== 'rule-based' && analyst !== 'openai') throw new ConfigError(`SVC_ANALYST must be rule-based or openai, got "${analyst}"`);
+  const llmBaseUrl = (env.SVC_LLM_BASE_URL?.trim() || 'https://api.openai.com/v1').replace(/\/+$/, '');
+  const url = URL.canParse(llmBaseUrl) ? new URL(llmBaseUrl) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL without credentials, such as https://api.openai.com/v1');
+  }
+  const llmApiKey = env.SVC_LLM_API_KEY?.trim() || null;
+  if (analyst === 'openai' && !llmApiKey) {
+    throw new ConfigError('SVC_LLM_API_KEY is required when SVC_ANALYST=openai (for a local model server that checks no key, any value)');
+  }
+  return { analyst, llmBaseUrl, llmApiKey, llmModel: env.SVC_LLM_MODEL?.trim() || 'gpt-4o-mini', llmTimeoutMs: int(env, 'SVC_LLM_TIMEOUT_MS', 30_000, 1) };
+}
+
+// A completed call's last step holds its lease through every analysis attempt. A shorter lease would let another
+// worker take the call over mid-analysis, and while the provider is down that would repeat for ever.
+function engineLeaseMs(env: NodeJS.ProcessEnv, llm: LlmSettings): number {
+  if (llm.analyst !== 'openai') return int(env, 'SVC_ENGINE_LEASE_MS', 30_000, 100);
+  const least = LLM_ATTEMPTS * llm.llmTimeoutMs + 10_000;
+  const lease = int(env, 'SVC_ENGINE_LEASE_MS', Math.max(30_000, least), 100);
+  if (lease < least) throw new ConfigError(`SVC_ENGINE_LEASE_MS must be at least ${least} with SVC_ANALYST=openai (SVC_LLM_TIMEOUT_MS twice, plus 10 s), got ${lease}`);
+  return lease;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const sandboxTimeScale = positiveNumber(env, 'SVC_SANDBOX_TIME_SCALE', 1);
@@ -111,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store');
   }
   const devApiKey = env.SVC_DEV_API_KEY?.trim() || null;
+  const llm = llmSettings(env);
   if (devApiKey && !/^svc_ak_[A-Za-z0-9_-]{16,200}$/.test(devApiKey)) {
     throw new ConfigError('SVC_DEV_API_KEY must look like svc_ak_<at least 16 letters, digits, _ or ->');
   }
@@ -143,11 +182,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: role(env),
     sandboxTimeScale,
     sandboxDialLatencyMs: int(env, 'SVC_SANDBOX_DIAL_LATENCY_MS', Math.round(300 * sandboxTimeScale), 0),
-    engineLeaseMs: int(env, 'SVC_ENGINE_LEASE_MS', 30_000, 100),
+    engineLeaseMs: engineLeaseMs(env, llm),
     engineWatchdogSec: int(env, 'SVC_ENGINE_WATCHDOG_SEC', 120, 1),
     engineConcurrency: int(env, 'SVC_ENGINE_CONCURRENCY', 16, 1),
     enginePollMs: int(env, 'SVC_ENGINE_POLL_MS', 250, 1),
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
+    ...llm,
   };
 }

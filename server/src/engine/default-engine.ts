@@ -6,6 +6,8 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { Agent } from './agent/agent.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
+import type { Analyst } from './analyst/analyst.js';
+import { LlmAnalyst } from './analyst/llm-analyst.js';
 import { RuleBasedAnalyst } from './analyst/rule-based-analyst.js';
 import { CallEngine, type RecordingStore } from './call-engine.js';
 import { SandboxCarrier, sandboxScenario } from './carrier/sandbox-carrier.js';
@@ -16,7 +18,13 @@ export function defaultEngineParts(config: Config, _store: Store) {
   const recordings: RecordingStore = {
     save: (callId, wav) => writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav),
   };
-  return { agent: sandboxAgent(), analyst: new RuleBasedAnalyst(), recorder: new SpeechRecorder(), recordings };
+  return { agent: sandboxAgent(), analyst: configuredAnalyst(config), recorder: new SpeechRecorder(), recordings };
+}
+
+/** SVC_ANALYST: the rule-based analyst, or the LLM analyst on an OpenAI-compatible endpoint. */
+function configuredAnalyst(config: Config): Analyst {
+  if (config.analyst !== 'openai') return new RuleBasedAnalyst();
+  return new LlmAnalyst({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey!, model: config.llmModel, timeoutMs: config.llmTimeoutMs });
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */

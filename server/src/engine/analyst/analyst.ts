@@ -16,6 +16,8 @@ export interface Analysis {
   summary: string;
   /** Every requested field by name, null when not found; null when no fields were requested. */
   extracted: ExtractedValues | null;
+  /** Set when the analyst could not do its work and returned a fallback; why, for the log (never a secret). */
+  degraded?: string;
 }
 
 export interface Analyst {
