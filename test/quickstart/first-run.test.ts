@@ -1,0 +1,129 @@
+// A newcomer's first minutes, as processes: `npm start` on an empty data folder prints a key that works (this
+// test places a call with it and sees it complete), a second start finds the same account, SIGTERM in the middle
+// of a call shuts down cleanly and the call completes after a restart, and `npm run demo` tells the whole story.
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../../server/src/store/store.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+interface Started {
+  proc: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+}
+
+/** `npm start`'s command (tsx server/src/main.ts) in a child process; resolves once it listens and has seeded. */
+async function start(env: Record<string, string>): Promise<Started> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (c) => (out += c));
+  proc.stderr!.on('data', (c) => (out += c));
+  const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 30_000;
+  while (!/Place a sandbox call:[\s\S]*-d '/.test(out)) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { proc, output: () => out, exit };
+}
+
+describe('the quick start', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let running: Started | null = null;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-first-run-'));
+  });
+  afterEach(() => {
+    running?.proc.kill('SIGKILL');
+    running = null;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints a dev key on an empty data folder that places a sandbox call, and finds the same account on the next start', async () => {
+    const port = await freePort();
+    const env = { PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_SANDBOX_TIME_SCALE: '0.01', NODE_ENV: '' };
+    running = await start(env);
+    const out = running.output();
+    const baseUrl = /svc is running at (\S+)/.exec(out)![1];
+    const key = /dev API key:\s+(svc_ak_[A-Za-z0-9_-]+)/.exec(out)![1];
+    expect(baseUrl).to.equal(`http://localhost:${port}`);
+    expect(/webhook secret:\s+(whsec_\S+)/.test(out)).to.equal(true);
+    // The banner's own curl, run as printed.
+    const body = /-d '(\{.*\})'/.exec(out)![1];
+    const res = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    expect(res.status).to.equal(202);
+    const { callId } = await res.json();
+    let call: { status: string; extracted: Record<string, unknown> | null } = { status: 'queued', extracted: null };
+    for (let i = 0; i < 200 && !['completed', 'failed'].includes(call.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      call = await (await fetch(`http://127.0.0.1:${port}/v1/agent/calls/${callId}`, { headers: { authorization: `Bearer ${key}` } })).json();
+    }
+    expect(call.status).to.equal('completed');
+    expect(Object.keys(call.extracted!)).to.deep.equal(['open_sunday']);
+
+    running.proc.kill('SIGTERM');
+    expect(await running.exit).to.equal(0);
+    running = await start(env);
+    expect(running.output()).to.include('<the dev key printed on first start; set SVC_DEV_API_KEY to fix one>');
+    expect(running.output()).to.not.include(key);
+    const again = await fetch(`http://127.0.0.1:${port}/v1/agent/calls/${callId}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(again.status).to.equal(200);
+    const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
+    expect((await store.db.selectFrom('accounts').select('id').execute()).length).to.equal(1);
+    await store.close();
+  });
+
+  it('shuts down on SIGTERM in the middle of a call, releasing its lease, and the call completes after a restart, dialled once', async () => {
+    const port = await freePort();
+    const env = { PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_SANDBOX_TIME_SCALE: '0.2', SVC_DEV_API_KEY: 'svc_ak_quickstart_test_key_0123456789', NODE_ENV: '' };
+    running = await start(env);
+    const auth = { authorization: 'Bearer svc_ak_quickstart_test_key_0123456789' };
+    const res = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' }) });
+    const { callId } = await res.json();
+    const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
+    const status = async () => (await store.db.selectFrom('calls').select(['status', 'lease_owner']).where('id', '=', callId).executeTakeFirstOrThrow());
+    while ((await status()).status !== 'in_progress') await new Promise((r) => setTimeout(r, 20));
+    const stoppedAt = Date.now();
+    running.proc.kill('SIGTERM');
+    expect(await running.exit).to.equal(0);
+    expect(Date.now() - stoppedAt).to.be.below(10_000);
+    expect(running.output()).to.include('shutting down');
+    expect(await status()).to.deep.equal({ status: 'in_progress', lease_owner: null });
+    running = await start(env);
+    while (!['completed', 'failed'].includes((await status()).status)) await new Promise((r) => setTimeout(r, 50));
+    expect((await status()).status).to.equal('completed');
+    const dials = await store.db.selectFrom('sandbox_dials').select('call_id').where('call_id', '=', callId).execute();
+    expect(dials).to.have.length(1);
+    await store.close();
+  });
+
+  it('runs `npm run demo` on its own: each status as it happens, then the transcript, summary and extracted values', async () => {
+    const demo = spawn('npm', ['run', '--silent', 'demo'], { cwd: ROOT, env: { ...process.env, SVC_API_KEY: '', SVC_SANDBOX_TIME_SCALE: '0.05' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    demo.stdout!.on('data', (c) => (out += c));
+    demo.stderr!.on('data', (c) => (out += c));
+    const code = await new Promise((r) => demo.once('exit', r));
+    expect(code, out).to.equal(0);
+    expect(out).to.match(/placed [0-9a-f-]{36} {2}language en-US \(inferred\), voice alloy/);
+    expect(out).to.match(/s {2}dialing\n.*s {2}in_progress\n.*s {2}completed\n/);
+    expect(out).to.match(/transcript \([\d.]+ s of call time\)\n {2}Callee: /);
+    expect(out).to.match(/summary\n {2}Objective: Ask whether the bakery is open on Sunday/);
+    expect(out).to.match(/extracted\n {2}open_sunday +(true|false|null)\n {2}closing_time +\S+\n {2}rye_loaves +(\d+(\.\d+)?|null)\n/);
+    expect(out).to.match(/recording {2}http:\/\/127\.0\.0\.1:\d+\/v1\/agent\/calls\/[0-9a-f-]{36}\/recording/);
+  });
+});
