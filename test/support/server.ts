@@ -32,6 +32,8 @@ export interface TestServer {
   deps: AppDeps;
   clock: TestClock;
   testStore: TestStore;
+  /** The HTTP server itself, for what attaches to it (the media bridge's WebSocket upgrades). */
+  httpServer: Server;
   /** A tenant with a key, a number and a plan. */
   tenant(opts?: { rateLimit?: number; planMinutes?: number; callerId?: string; defaultVoice?: string | null; accountCallerId?: string | null }): Promise<TestTenant>;
   /** An unauthenticated client. */
@@ -58,6 +60,7 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
     deps,
     clock,
     testStore,
+    httpServer: server,
     anon: apiClient(baseUrl),
     async tenant(opts = {}) {
       const db = testStore.store.db;

@@ -1,0 +1,61 @@
+// Twilio Media Streams messages, as the bridge reads and writes them. Whatever arrives is checked field by field:
+// a malformed message is dropped (null), never thrown, so no peer can crash the process.
+export type TwilioInbound =
+  | { event: 'connected' }
+  | { event: 'start'; streamSid: string; callSid: string; customParameters: Record<string, string>; encoding: string | null }
+  /** `timestampMs`: the chunk's position in the stream, in ms from its start, when Twilio gives it. */
+  | { event: 'media'; payload: string; timestampMs: number | null }
+  | { event: 'mark'; name: string }
+  | { event: 'stop' };
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export function parseTwilioMessage(data: string): TwilioInbound | null {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (!isObject(msg)) return null;
+  switch (msg.event) {
+    case 'connected':
+      return { event: 'connected' };
+    case 'start': {
+      const start = isObject(msg.start) ? msg.start : null;
+      const streamSid = str(msg.streamSid) ?? str(start?.streamSid);
+      const callSid = str(start?.callSid);
+      if (!start || !streamSid || !callSid) return null;
+      const params: Record<string, string> = {};
+      if (isObject(start.customParameters)) {
+        for (const [k, v] of Object.entries(start.customParameters)) if (typeof v === 'string') params[k] = v;
+      }
+      const format = isObject(start.mediaFormat) ? start.mediaFormat : null;
+      return { event: 'start', streamSid, callSid, customParameters: params, encoding: str(format?.encoding) };
+    }
+    case 'media': {
+      const media = isObject(msg.media) ? msg.media : null;
+      const payload = str(media?.payload);
+      if (!media || payload === null) return null;
+      // Only the callee's side: a bidirectional stream carries the inbound track alone, but be strict.
+      if (media.track !== undefined && media.track !== 'inbound' && media.track !== 'inbound_track') return null;
+      const ts = Number(media.timestamp);
+      return { event: 'media', payload, timestampMs: media.timestamp !== undefined && Number.isFinite(ts) && ts >= 0 ? ts : null };
+    }
+    case 'mark': {
+      const name = str(isObject(msg.mark) ? msg.mark.name : null);
+      return name === null ? null : { event: 'mark', name };
+    }
+    case 'stop':
+      return { event: 'stop' };
+    default:
+      return null;
+  }
+}
+
+export const twilioMedia = (streamSid: string, payload: string) => JSON.stringify({ event: 'media', streamSid, media: { payload } });
+export const twilioMark = (streamSid: string, name: string) => JSON.stringify({ event: 'mark', streamSid, mark: { name } });
+export const twilioClear = (streamSid: string) => JSON.stringify({ event: 'clear', streamSid });
