@@ -27,7 +27,10 @@ export interface WebhookDispatcherDeps {
   request?: RequestFn;
   /** This worker's lease owner id. */
   owner?: string;
-  /** How long a claim is held; must outlast a wait in the local queue plus a send. Default: twice the timeout plus 30 s. */
+  /**
+   * How long a claim is held; must outlast a wait in the local queue (up to two sends, with the prefetch) plus a
+   * send. Default: three times the timeout plus 30 s.
+   */
   leaseMs?: number;
   /** Deliveries in flight at once, and the size of a claim. */
   concurrency?: number;
@@ -52,7 +55,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const resolver = deps.resolver ?? systemResolver;
   const request = deps.request ?? defaultRequest;
   const owner = deps.owner ?? `webhooks-${randomUUID()}`;
-  const leaseMs = deps.leaseMs ?? 2 * config.webhookTimeoutMs + 30_000;
+  const leaseMs = deps.leaseMs ?? 3 * config.webhookTimeoutMs + 30_000;
   const concurrency = deps.concurrency ?? 32;
   const idleMs = deps.idleMs ?? 500;
   const agents = {
@@ -160,16 +163,28 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       waiting = [];
       w.forEach((f) => f());
     };
+    let exhausted = false;
     const refill = async () => {
       const events = await claimDueEvents(store, owner, clock.now(), leaseMs, concurrency);
-      if (events.length === 0) return;
+      exhausted = events.length === 0;
+      if (exhausted) return;
       const keys = new Map((await loadSigningKeys(store, [...new Set(events.map((e) => e.api_key_id))])).map((k) => [k.id, k]));
       for (const event of events) queue.push({ event, key: keys.get(event.api_key_id) });
     };
+    const claim = (): Promise<void> =>
+      refill()
+        .catch((e: unknown) => void (fault = e))
+        .finally(() => {
+          claiming = null;
+          // Idle lanes pick up what a prefetch brought; an empty claim wakes no one (that would spin).
+          if (queue.length > 0) nudge();
+        });
     const lane = async () => {
       for (;;) {
         const next = queue.shift();
         if (next) {
+          // Claim the next batch while this one is still being sent, unless the last claim found nothing.
+          if (queue.length < concurrency / 2 && !claiming && !exhausted && !stopping && !fault) claiming = claim();
           attempts++;
           // In flight until recorded; the lane itself moves on once the response is in.
           inFlight++;
@@ -192,9 +207,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
           continue;
         }
         if (!stopping && !fault) {
-          claiming ??= refill()
-            .catch((e: unknown) => void (fault = e))
-            .finally(() => (claiming = null));
+          claiming ??= claim();
           await claiming;
         }
         if (queue.length > 0) nudge();
