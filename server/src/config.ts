@@ -70,6 +70,14 @@ export interface Config {
   llmModel: string;
   /** Deadline of one analysis request; a failed one is tried once more. */
   llmTimeoutMs: number;
+  /** The telephone line (SVC_CARRIER): the offline sandbox, or Twilio. */
+  carrier: 'sandbox' | 'twilio';
+  /** TWILIO_ACCOUNT_SID (AC…); required with the Twilio carrier. */
+  twilioAccountSid: string | null;
+  /** TWILIO_AUTH_TOKEN: a secret; authenticates REST requests and signs Twilio's callbacks. */
+  twilioAuthToken: string | null;
+  /** SVC_TWILIO_API_BASE_URL: Twilio's REST root; tests point it at a local fake. */
+  twilioApiBaseUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -140,6 +148,30 @@ function engineLeaseMs(env: NodeJS.ProcessEnv, llm: LlmSettings): number {
   return lease;
 }
 
+type TwilioSettings = Pick<Config, 'carrier' | 'twilioAccountSid' | 'twilioAuthToken' | 'twilioApiBaseUrl'>;
+
+// The auth token is a secret: no message here repeats it.
+function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSettings {
+  const carrier = env.SVC_CARRIER?.trim() || 'sandbox';
+  if (carrier !== 'sandbox' && carrier !== 'twilio') throw new ConfigError(`SVC_CARRIER must be sandbox or twilio, got "${carrier}"`);
+  const twilioApiBaseUrl = (env.SVC_TWILIO_API_BASE_URL?.trim() || 'https://api.twilio.com').replace(/\/+$/, '');
+  const url = URL.canParse(twilioApiBaseUrl) ? new URL(twilioApiBaseUrl) : null;
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password || url.pathname !== '/') {
+    throw new ConfigError('SVC_TWILIO_API_BASE_URL must be an http or https origin without credentials or path, such as https://api.twilio.com');
+  }
+  const twilioAccountSid = env.TWILIO_ACCOUNT_SID?.trim() || null;
+  const twilioAuthToken = env.TWILIO_AUTH_TOKEN?.trim() || null;
+  if (carrier === 'twilio') {
+    if (!twilioAccountSid || !/^AC[0-9a-fA-F]{32}$/.test(twilioAccountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be your account SID (AC followed by 32 hex digits) when SVC_CARRIER=twilio');
+    if (!twilioAuthToken) throw new ConfigError('TWILIO_AUTH_TOKEN is required when SVC_CARRIER=twilio');
+    // Twilio must reach the callbacks and the media stream: a real address, and TLS in production (wss streams).
+    const base = env.SVC_PUBLIC_BASE_URL?.trim();
+    if (!base) throw new ConfigError('SVC_PUBLIC_BASE_URL is required when SVC_CARRIER=twilio: the address Twilio sends callbacks and the media stream to');
+    if (production && !base.startsWith('https://')) throw new ConfigError('SVC_PUBLIC_BASE_URL must be https:// in production with SVC_CARRIER=twilio (Twilio streams media only over wss)');
+  }
+  return { carrier, twilioAccountSid, twilioAuthToken, twilioApiBaseUrl };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const sandboxTimeScale = positiveNumber(env, 'SVC_SANDBOX_TIME_SCALE', 1);
@@ -189,5 +221,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,
+    ...twilioSettings(env, production),
   };
 }

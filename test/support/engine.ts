@@ -10,14 +10,15 @@ import type { Recorder } from '../../server/src/engine/recording/recorder.js';
 import { TERMINAL } from '../../server/src/engine/call-state.js';
 import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
+import type { Config } from '../../server/src/config.js';
 import type { CallRow } from '../../server/src/store/calls-repo.js';
 import type { Store } from '../../server/src/store/store.js';
 import { startServer, type TestServer } from './server.js';
 import type { StoreKind } from './stores.js';
 
 export interface EngineParts {
-  /** A carrier, or a function making one over the server's store. */
-  carrier?: Carrier | ((store: Store) => Carrier);
+  /** A carrier, or a function making one over the server's store (and its config). */
+  carrier?: Carrier | ((store: Store, config: Config) => Carrier);
   agent?: AnyAgent;
   analyst?: Analyst;
   recorder?: Recorder;
@@ -45,7 +46,7 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
     store,
     clock,
     logger: parts.logger ?? pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
-    carrier: typeof parts.carrier === 'function' ? parts.carrier(store) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
+    carrier: typeof parts.carrier === 'function' ? parts.carrier(store, config) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
     agent: parts.agent ?? defaults.agent,
     analyst: parts.analyst ?? defaults.analyst,
     recorder: parts.recorder ?? defaults.recorder,

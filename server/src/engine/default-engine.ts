@@ -2,15 +2,18 @@
 // analyst and the speech recorder — all offline, the defaults `npm start` runs with.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import type { Agent } from './agent/agent.js';
+import { isLive, type Agent } from './agent/agent.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
 import type { Analyst } from './analyst/analyst.js';
 import { LlmAnalyst } from './analyst/llm-analyst.js';
 import { RuleBasedAnalyst } from './analyst/rule-based-analyst.js';
 import { CallEngine, type RecordingStore } from './call-engine.js';
 import { SandboxCarrier, sandboxScenario } from './carrier/sandbox-carrier.js';
+import type { Carrier } from './carrier/carrier.js';
+import { TwilioCarrier } from './carrier/twilio-carrier.js';
+import { configuredTwilioRest } from './carrier/twilio-rest.js';
 import { SpeechRecorder } from './recording/speech-recorder.js';
 import { writeRecording } from './recording/write-recording.js';
 
@@ -34,13 +37,25 @@ function sandboxAgent(): Agent {
   return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
 }
 
+/** SVC_CARRIER: the sandbox's simulated line, or Twilio's. */
+export function configuredCarrier(config: Config, store: Store): Carrier {
+  if (config.carrier === 'twilio') {
+    // The media stream's token is signed with the auth token, which the bridge holds too.
+    return new TwilioCarrier(store.db, { rest: configuredTwilioRest(config), publicBaseUrl: config.publicBaseUrl, mediaSecret: config.twilioAuthToken! });
+  }
+  return new SandboxCarrier(store.db, { timeScale: config.sandboxTimeScale, dialLatencyMs: config.sandboxDialLatencyMs });
+}
+
 export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger): CallEngine {
+  const parts = defaultEngineParts(config, store);
+  // A real line needs an agent that talks on it; the scripted agent only talks to the sandbox's simulated callee.
+  if (config.carrier === 'twilio' && !isLive(parts.agent)) throw new ConfigError('SVC_CARRIER=twilio needs the live speech agent: set SVC_AGENT=realtime');
   return new CallEngine({
     store,
     clock,
     logger,
-    carrier: new SandboxCarrier(store.db, { timeScale: config.sandboxTimeScale, dialLatencyMs: config.sandboxDialLatencyMs }),
-    ...defaultEngineParts(config, store),
+    carrier: configuredCarrier(config, store),
+    ...parts,
     settings: {
       maxCallDurationSec: config.maxCallDurationSec,
       leaseMs: config.engineLeaseMs,

@@ -14,6 +14,8 @@ import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
 import { mcpRoute } from '../mcp/mcp-route.js';
+import { twilioCallbacks } from './twilio/twilio-callbacks.js';
+import { configuredTwilioRest } from '../engine/carrier/twilio-rest.js';
 
 const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
 
@@ -70,6 +72,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
     }
   });
   app.use(mcpRoute(deps, doc));
+  if (deps.config.carrier === 'twilio') app.use(twilioCallbacks(deps, configuredTwilioRest(deps.config)));
   app.use(agentGate(deps.store, deps.config, deps.clock));
   app.use(router.routes());
   app.use(allowedMethods(router));

@@ -1,0 +1,208 @@
+// A fake of Twilio's REST API (2010-04-01) and of its callbacks, written from Twilio's documented wire protocol:
+// Calls.json create (form-encoded, HTTP Basic auth, repeated StatusCallbackEvent), the call update that ends a
+// call (Status=completed), recordings fetched as <RecordingUrl>.wav, JSON errors { code, message, more_info,
+// status }. The test drives the line: each callback is POSTed form-encoded to the URL the carrier gave, signed
+// with X-Twilio-Signature exactly as Twilio signs it (the twilio package's getExpectedTwilioSignature).
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+
+export const FAKE_ACCOUNT_SID = `AC${'0123456789abcdef'.repeat(2)}`;
+export const FAKE_AUTH_TOKEN = 'fake-twilio-auth-token-0123456789';
+
+export interface FakeCall {
+  sid: string;
+  /** The create request's parameters; repeated names keep every value. */
+  params: Record<string, string[]>;
+  /** Bodies of the updates the service sent (Status=completed to hang up). */
+  updates: Record<string, string>[];
+  status: string;
+}
+
+export interface CallbackResult {
+  status: number;
+  body: string;
+}
+
+type RestFailure = { status: number; code: number; message: string };
+
+export class FakeTwilio {
+  readonly calls: FakeCall[] = [];
+  /** Every REST request, as `METHOD path`, with whether its Basic credentials were right. */
+  readonly requests: { line: string; authorized: boolean }[] = [];
+  /** The next create answers this error instead (a 4xx refusal or a 5xx outage). */
+  failNextCreate: RestFailure | null = null;
+  private readonly recordings = new Map<string, Buffer>();
+  private sequence = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly baseUrl: string,
+    readonly accountSid: string,
+    private readonly authToken: string,
+  ) {}
+
+  static async start(accountSid = FAKE_ACCOUNT_SID, authToken = FAKE_AUTH_TOKEN): Promise<FakeTwilio> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const fake = new FakeTwilio(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, accountSid, authToken);
+    server.on('request', (req, res) => void fake.handle(req, res));
+    return fake;
+  }
+
+  /** The env that points the service's Twilio carrier at this fake. */
+  env(): Record<string, string> {
+    return { SVC_CARRIER: 'twilio', TWILIO_ACCOUNT_SID: this.accountSid, TWILIO_AUTH_TOKEN: this.authToken, SVC_TWILIO_API_BASE_URL: this.baseUrl };
+  }
+
+  call(sid: string): FakeCall {
+    const call = this.calls.find((c) => c.sid === sid);
+    if (!call) throw new Error(`no fake call ${sid}`);
+    return call;
+  }
+
+  /** A status callback (CallStatus) to the call's StatusCallback, as Twilio sends it. */
+  async status(sid: string, callStatus: string, extra: Record<string, string> = {}): Promise<CallbackResult> {
+    const call = this.call(sid);
+    call.status = callStatus;
+    return this.send(first(call, 'StatusCallback'), {
+      ...this.common(call),
+      CallStatus: callStatus,
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: String(this.sequence++),
+      Timestamp: new Date().toUTCString(),
+      ...(callStatus === 'completed' ? { CallDuration: '42', Duration: '1' } : {}),
+      ...extra,
+    });
+  }
+
+  /** The asynchronous answering-machine verdict to AsyncAmdStatusCallback. */
+  async amd(sid: string, answeredBy: string): Promise<CallbackResult> {
+    const call = this.call(sid);
+    return this.send(first(call, 'AsyncAmdStatusCallback'), { AccountSid: this.accountSid, CallSid: sid, AnsweredBy: answeredBy, MachineDetectionDuration: '2300' });
+  }
+
+  /** Stores the call's recording and tells RecordingStatusCallback it is ready. */
+  async recordingReady(sid: string, wav: Buffer): Promise<CallbackResult> {
+    const call = this.call(sid);
+    const recordingSid = `RE${randomBytes(16).toString('hex')}`;
+    this.recordings.set(recordingSid, wav);
+    return this.send(first(call, 'RecordingStatusCallback'), {
+      AccountSid: this.accountSid,
+      CallSid: sid,
+      RecordingSid: recordingSid,
+      RecordingUrl: `${this.baseUrl}/2010-04-01/Accounts/${this.accountSid}/Recordings/${recordingSid}`,
+      RecordingStatus: 'completed',
+      RecordingDuration: '42',
+      RecordingChannels: '1',
+      RecordingSource: 'OutboundAPI',
+      RecordingStartTime: new Date().toUTCString(),
+    });
+  }
+
+  /** POSTs form params to `url`; signed with the auth token unless `signature` says otherwise (null: no header). */
+  async send(url: string, params: Record<string, string>, signature?: string | null): Promise<CallbackResult> {
+    const sig = signature === undefined ? getExpectedTwilioSignature(this.authToken, url, params) : signature;
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'TwilioProxy/1.1' };
+    if (sig !== null) headers['x-twilio-signature'] = sig;
+    const res = await fetch(url, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
+    return { status: res.status, body: await res.text() };
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private common(call: FakeCall): Record<string, string> {
+    return { AccountSid: this.accountSid, CallSid: call.sid, From: first(call, 'From'), To: first(call, 'To'), Direction: 'outbound-api', ApiVersion: '2010-04-01' };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    const authorized = req.headers.authorization === `Basic ${Buffer.from(`${this.accountSid}:${this.authToken}`).toString('base64')}`;
+    this.requests.push({ line: `${req.method} ${url.pathname}`, authorized });
+    const form = new URLSearchParams(await readBody(req));
+    const root = `/2010-04-01/Accounts/${this.accountSid}`;
+    if (!authorized) return error(res, { status: 401, code: 20003, message: 'Authenticate' });
+    if (req.method === 'POST' && url.pathname === `${root}/Calls.json`) return this.create(form, res);
+    const update = new RegExp(`^${root}/Calls/(CA[0-9a-f]{32})\\.json$`).exec(url.pathname);
+    if (req.method === 'POST' && update) {
+      const call = this.calls.find((c) => c.sid === update[1]);
+      if (!call) return error(res, { status: 404, code: 20404, message: `The requested resource ${url.pathname} was not found` });
+      call.updates.push(Object.fromEntries(form));
+      if (form.get('Status') === 'completed') call.status = 'completed';
+      return json(res, 200, this.resource(call));
+    }
+    const recording = new RegExp(`^${root}/Recordings/(RE[0-9a-f]{32})\\.wav$`).exec(url.pathname);
+    const wav = recording && req.method === 'GET' ? this.recordings.get(recording[1]) : undefined;
+    if (wav) {
+      res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': wav.length });
+      res.end(wav);
+      return;
+    }
+    error(res, { status: 404, code: 20404, message: `The requested resource ${url.pathname} was not found` });
+  }
+
+  private create(form: URLSearchParams, res: ServerResponse): void {
+    const failure = this.failNextCreate;
+    this.failNextCreate = null;
+    if (failure) return error(res, failure);
+    const params: Record<string, string[]> = {};
+    for (const [k, v] of form) (params[k] ??= []).push(v);
+    if (!params.To || !params.From) return error(res, { status: 400, code: 21201, message: 'No called number is specified' });
+    if (!params.Url && !params.Twiml) return error(res, { status: 400, code: 21205, message: 'Url parameter is required' });
+    const call: FakeCall = { sid: `CA${randomBytes(16).toString('hex')}`, params, updates: [], status: 'queued' };
+    this.calls.push(call);
+    json(res, 201, this.resource(call));
+  }
+
+  // The Call resource's JSON, with the fields Twilio returns (snake_case).
+  private resource(call: FakeCall) {
+    return {
+      sid: call.sid,
+      account_sid: this.accountSid,
+      api_version: '2010-04-01',
+      to: first(call, 'To'),
+      to_formatted: first(call, 'To'),
+      from: first(call, 'From'),
+      from_formatted: first(call, 'From'),
+      status: call.status,
+      direction: 'outbound-api',
+      answered_by: null,
+      parent_call_sid: null,
+      phone_number_sid: null,
+      price: null,
+      price_unit: 'USD',
+      duration: null,
+      start_time: null,
+      end_time: null,
+      date_created: new Date().toUTCString(),
+      date_updated: new Date().toUTCString(),
+      uri: `/2010-04-01/Accounts/${this.accountSid}/Calls/${call.sid}.json`,
+      subresource_uris: { recordings: `/2010-04-01/Accounts/${this.accountSid}/Calls/${call.sid}/Recordings.json` },
+    };
+  }
+}
+
+function first(call: FakeCall, name: string): string {
+  const v = call.params[name]?.[0];
+  if (v === undefined) throw new Error(`the call was created without ${name}`);
+  return v;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function error(res: ServerResponse, f: RestFailure): void {
+  json(res, f.status, { code: f.code, message: f.message, more_info: `https://www.twilio.com/docs/errors/${f.code}`, status: f.status });
+}
