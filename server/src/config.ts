@@ -70,6 +70,13 @@ export interface Config {
   llmModel: string;
   /** Deadline of one analysis request; a failed one is tried once more. */
   llmTimeoutMs: number;
+  /** Who talks on the line (SVC_AGENT): the scripted sandbox agent, or the realtime speech model (real lines). */
+  agent: 'scripted' | 'realtime';
+  /** The realtime speech endpoint's WebSocket URL (SVC_REALTIME_URL), OpenAI-compatible; `?model=` is added. */
+  realtimeUrl: string;
+  realtimeModel: string;
+  /** SVC_REALTIME_API_KEY: a secret, required when agent is realtime. */
+  realtimeApiKey: string | null;
   /** The telephone line (SVC_CARRIER): the offline sandbox, or Twilio. */
   carrier: 'sandbox' | 'twilio';
   /** TWILIO_ACCOUNT_SID (AC…); required with the Twilio carrier. */
@@ -172,6 +179,26 @@ function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSett
   return { carrier, twilioAccountSid, twilioAuthToken, twilioApiBaseUrl };
 }
 
+type RealtimeSettings = Pick<Config, 'agent' | 'realtimeUrl' | 'realtimeModel' | 'realtimeApiKey'>;
+
+// The key is a secret, and the URL might carry one: no message here repeats either.
+function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
+  const agent = env.SVC_AGENT?.trim() || 'scripted';
+  if (agent !== 'scripted' && agent !== 'realtime') throw new ConfigError(`SVC_AGENT must be scripted or realtime, got "${agent}"`);
+  const realtimeUrl = env.SVC_REALTIME_URL?.trim() || 'wss://api.openai.com/v1/realtime';
+  const url = URL.canParse(realtimeUrl) ? new URL(realtimeUrl) : null;
+  if (!url || (url.protocol !== 'wss:' && url.protocol !== 'ws:') || url.username || url.password || url.search) {
+    throw new ConfigError('SVC_REALTIME_URL must be a ws or wss URL without credentials or query, such as wss://api.openai.com/v1/realtime');
+  }
+  const realtimeApiKey = env.SVC_REALTIME_API_KEY?.trim() || null;
+  if (agent === 'realtime') {
+    if (!realtimeApiKey) throw new ConfigError('SVC_REALTIME_API_KEY is required when SVC_AGENT=realtime (for a local server that checks no key, any value)');
+    // The realtime agent hears the callee through Twilio's media stream; the sandbox has no audio to give it.
+    if ((env.SVC_CARRIER?.trim() || 'sandbox') !== 'twilio') throw new ConfigError('SVC_AGENT=realtime needs a real line: set SVC_CARRIER=twilio');
+  }
+  return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || 'gpt-4o-realtime-preview', realtimeApiKey };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const sandboxTimeScale = positiveNumber(env, 'SVC_SANDBOX_TIME_SCALE', 1);
@@ -221,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,
+    ...realtimeSettings(env),
     ...twilioSettings(env, production),
   };
 }

@@ -9,6 +9,8 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
+import type { MediaBridge } from './http/twilio/media-bridge.js';
+import { attachConfiguredMediaBridge } from './http/twilio/media-bridge-setup.js';
 import { serviceLogger } from './http/observability/service-logger.js';
 import { storeFor } from './store/open-configured.js';
 import { migrate } from './store/store.js';
@@ -38,12 +40,15 @@ async function main(): Promise<void> {
   const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' })) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   let server: Server | null = null;
+  let mediaBridge: MediaBridge | null = null;
   if (config.role !== 'worker') {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
     const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, onCallQueued: engine ? () => engine.nudge() : undefined });
     server = app.listen(config.port, config.host, () => {
       logger.info({ url: config.publicBaseUrl, port: config.port, store: store.dialect, role: config.role }, `svc listening on ${config.publicBaseUrl}`);
     });
+    // Twilio's media streams upgrade on the same port (SVC_AGENT=realtime).
+    mediaBridge = attachConfiguredMediaBridge(server, config, store, logger);
   }
   engine?.start();
   dispatcher?.start();
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
   }
   onShutdown(logger, async () => {
     await Promise.all([
+      mediaBridge?.close(),
       server ? new Promise<void>((resolve) => server!.close(() => resolve())) : undefined,
       engine?.stop(),
       dispatcher?.stop(),

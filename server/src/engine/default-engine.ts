@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { ConfigError, type Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import { isLive, type Agent } from './agent/agent.js';
+import { isLive, type Agent, type AnyAgent } from './agent/agent.js';
+import { RealtimeAgent } from './agent/realtime-agent.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
 import type { Analyst } from './analyst/analyst.js';
 import { LlmAnalyst } from './analyst/llm-analyst.js';
@@ -17,17 +18,23 @@ import { configuredTwilioRest } from './carrier/twilio-rest.js';
 import { SpeechRecorder } from './recording/speech-recorder.js';
 import { writeRecording } from './recording/write-recording.js';
 
-export function defaultEngineParts(config: Config, _store: Store) {
+export function defaultEngineParts(config: Config, store: Store) {
   const recordings: RecordingStore = {
     save: (callId, wav) => writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav),
   };
-  return { agent: sandboxAgent(), analyst: configuredAnalyst(config), recorder: new SpeechRecorder(), recordings };
+  return { agent: configuredAgent(config, store), analyst: configuredAnalyst(config), recorder: new SpeechRecorder(), recordings };
 }
 
 /** SVC_ANALYST: the rule-based analyst, or the LLM analyst on an OpenAI-compatible endpoint. */
 function configuredAnalyst(config: Config): Analyst {
   if (config.analyst !== 'openai') return new RuleBasedAnalyst();
   return new LlmAnalyst({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey!, model: config.llmModel, timeoutMs: config.llmTimeoutMs });
+}
+
+/** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
+function configuredAgent(config: Config, store: Store): AnyAgent {
+  if (config.agent !== 'realtime') return sandboxAgent();
+  return new RealtimeAgent(store.db, { url: config.realtimeUrl, model: config.realtimeModel, apiKey: config.realtimeApiKey! });
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */
