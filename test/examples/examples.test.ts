@@ -38,6 +38,16 @@ function start(script: string, env: Record<string, string>, ready: string): Prom
   });
 }
 
+/** SIGTERM, and SIGKILL if the process has not exited 12 s later (a service past its 10 s shutdown grace). */
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -66,22 +76,27 @@ describe('examples against a live service', function () {
       SVC_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_BASE_URL: baseUrl, SVC_DEV_API_KEY: KEY, SVC_DEV_WEBHOOK_SECRET: SECRET,
       SVC_WEBHOOK_ALLOW_PRIVATE: '1', SVC_SANDBOX_TIME_SCALE: '0.01', SVC_ENGINE_POLL_MS: '20',
       // The dialing watchdog scales with the sandbox's time (120 s × 0.01 = 1.2 s); on a busy CI machine a dial
-      // step can take that long, so give it 30 s of wall time.
+      // step can take that long, so give it 30 s of wall time. Likewise a long lease, so that a slow step
+      // (synthesising the recording) never outlives it on a loaded machine.
       SVC_ENGINE_WATCHDOG_SEC: '3000',
+      SVC_ENGINE_LEASE_MS: '600000',
     }, 'svc listening');
     // The dev account is seeded just after the port opens.
     await until('the dev key', async () => ((await fetch(`${baseUrl}/v1/agent/calls`, { headers: { authorization: `Bearer ${KEY}` } })).ok ? true : undefined));
     receiver = await start('examples/webhook-receiver.ts', { SVC_WEBHOOK_SECRET: SECRET, PORT: String(hookPort) }, 'listening on');
   });
-  after(() => {
-    service?.child.kill('SIGTERM');
-    receiver?.child.kill('SIGTERM');
+  afterEach(function () {
+    // A failure here is usually the service's: show the end of its log.
+    if (this.currentTest?.state === 'failed') console.error(`service log:\n${(service.out() + service.err()).split('\n').slice(-40).join('\n')}`);
+  });
+  after(async () => {
+    await Promise.all([stop(service?.child), stop(receiver?.child)]);
     rmSync(dir, { recursive: true, force: true });
   });
 
   let callId: string;
   it('place-and-wait places a sandbox call, waits for it and prints the completed record with its extracted fields', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/place-and-wait.ts'], { env: { PATH: process.env.PATH, ...clientEnv(), SVC_WEBHOOK_URL: hookUrl } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/place-and-wait.ts'], { env: { PATH: process.env.PATH, ...clientEnv(), SVC_WEBHOOK_URL: hookUrl }, timeout: 80_000 });
     const call = JSON.parse(stdout);
     callId = call.id;
     expect(call, stdout).to.include({ status: 'completed', to: '+14155550123', error: null });
@@ -115,7 +130,7 @@ describe('examples against a live service', function () {
   });
 
   it('mcp-client lists the tools over /mcp, places a call and waits for it', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/mcp-client.ts'], { env: { PATH: process.env.PATH, ...clientEnv() } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/mcp-client.ts'], { env: { PATH: process.env.PATH, ...clientEnv() }, timeout: 80_000 });
     expect(stderr).to.include('tools: place_call, get_call, list_calls, wait_for_call');
     expect(JSON.parse(stdout)).to.include({ status: 'completed', to: '+14155550123' });
   });
