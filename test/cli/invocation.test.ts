@@ -43,6 +43,8 @@ describe('svc CLI invocation', () => {
   });
 
   it('passes serve through with the chosen role, both by default, and refuses an unknown role with exit 2', async () => {
+    expect(await cli.run('serve', '--help')).to.include({ code: 0, out: 'Usage: svc serve [--role api|worker|both]\n\nRuns the service (default role: both).\n' });
+    expect(cli.served).to.deep.equal([]);
     expect((await cli.run('serve', '--role', 'worker')).code).to.equal(0);
     expect((await cli.run('serve')).code).to.equal(0);
     expect(cli.served).to.deep.equal(['worker', 'both']);

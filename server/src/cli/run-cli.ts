@@ -95,7 +95,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     if (command === 'serve') {
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
-      if (values.help) return io.out('Usage: svc serve [--role api|worker|both]\n\nRuns the service (default role: both).\n'), 0;
+      if (values.help) {
+        io.out('Usage: svc serve [--role api|worker|both]\n\nRuns the service (default role: both).\n');
+        return 0;
+      }
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
       const role = typeof values.role === 'string' ? values.role : 'both';
       if (!ROLES.includes(role)) throw new UsageError(`--role must be api, worker or both, got "${role}"`);
@@ -103,7 +106,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const { values, positionals } = parse(rest, command.options);
-    if (values.help) return io.out(commandHelp(command)), 0;
+    if (values.help) {
+      io.out(commandHelp(command));
+      return 0;
+    }
     const wanted = command.positionals ?? [];
     if (positionals.length < wanted.length) throw new UsageError(`missing <${wanted[positionals.length]}>`);
     if (positionals.length > wanted.length) throw new UsageError(`unexpected argument "${positionals[wanted.length]}"`);
