@@ -104,23 +104,25 @@ export class CallEngine {
     if (this.running) return;
     this.stopping = false;
     const { settings, clock } = this.deps;
-    const inFlight = new Set<Promise<void>>();
+    const inFlight = new Map<Promise<void>, string>();
     this.running = (async () => {
       while (!this.stopping) {
         try {
           const free = settings.concurrency - inFlight.size;
-          const claimed = free > 0 ? await this.es.claimDue(clock.now(), settings.leaseMs, free) : [];
+          // A step that outlived its lease still runs here: its call is not claimed a second time.
+          const claimed = free > 0 ? await this.es.claimDue(clock.now(), settings.leaseMs, free, [...inFlight.values()]) : [];
           for (const row of claimed) {
             const step: Promise<void> = this.stepSafely(row).finally(() => {
               inFlight.delete(step);
               this.wake?.();
             });
-            inFlight.add(step);
+            inFlight.set(step, row.id);
           }
           if (claimed.length > 0 && claimed.length === free) continue;
           let wait = settings.idlePollMs;
           if (inFlight.size < settings.concurrency) {
-            const next = await this.es.nextDueAt();
+            // A step finishing wakes the loop, so the calls in flight here do not count as due.
+            const next = await this.es.nextDueAt([...inFlight.values()]);
             if (next !== null) wait = Math.min(wait, next - clock.now());
           }
           if (wait > 0 && !this.stopping) await this.sleep(wait);
@@ -129,7 +131,7 @@ export class CallEngine {
           await this.sleep(RETRY_AFTER_FAULT_MS);
         }
       }
-      await Promise.all(inFlight);
+      await Promise.all(inFlight.keys());
     })();
   }
 

@@ -33,15 +33,20 @@ export class EngineStore {
     readonly owner: string,
   ) {}
 
-  /** Leases up to `limit` due calls whose lease is free or expired, oldest due first. */
-  async claimDue(now: number, leaseMs: number, limit: number): Promise<CallRow[]> {
-    const due = this.db
+  /**
+   * Leases up to `limit` due calls whose lease is free or expired, oldest due first. `stepping`: calls this worker
+   * is still stepping, never claimed again even when their lease ran out (the fence tells workers apart, not
+   * claims, so a second step here would pass it too).
+   */
+  async claimDue(now: number, leaseMs: number, limit: number, stepping: readonly string[] = []): Promise<CallRow[]> {
+    let due = this.db
       .selectFrom('calls')
       .select('id')
       .where('next_run_at', '<=', now)
       .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
       .orderBy('next_run_at')
       .limit(limit);
+    if (stepping.length > 0) due = due.where('id', 'not in', stepping);
     return this.db
       .updateTable('calls')
       .set({ lease_owner: this.owner, lease_expires_at: now + leaseMs })
@@ -84,13 +89,14 @@ export class EngineStore {
     return Number(r.numUpdatedRows);
   }
 
-  /** The earliest time any call can be claimed (due, and its lease free or expired), or null when none will be. */
-  async nextDueAt(): Promise<number | null> {
-    const row = await this.db
+  /** The earliest time any call but `stepping` can be claimed (due, lease free or expired), or null when none will be. */
+  async nextDueAt(stepping: readonly string[] = []): Promise<number | null> {
+    let q = this.db
       .selectFrom('calls')
       .select(sql<number | null>`min(case when lease_expires_at > next_run_at then lease_expires_at else next_run_at end)`.as('at'))
-      .where('next_run_at', 'is not', null)
-      .executeTakeFirst();
+      .where('next_run_at', 'is not', null);
+    if (stepping.length > 0) q = q.where('id', 'not in', stepping);
+    const row = await q.executeTakeFirst();
     return row?.at === null || row?.at === undefined ? null : Number(row.at);
   }
 }
