@@ -150,8 +150,8 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
       summary: DEGRADED_INVALID,
       extracted: NULLS,
       degraded:
-        'attempt 1: the reply did not match the schema (/extracted must NOT have additional properties; /extracted/open_sunday must be boolean,null; ' +
-        '/extracted/staff_count must be number,null); attempt 2: the model refused to answer',
+        'attempt 1: the reply did not match the schema (/extracted must not have other properties; /extracted/open_sunday must be boolean or null; ' +
+        '/extracted/staff_count must be number or null); attempt 2: the model refused to answer',
     });
     expect(fake.requests).to.have.length(2);
   });

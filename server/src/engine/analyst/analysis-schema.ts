@@ -1,8 +1,7 @@
-// The JSON schema the model must answer with, built from the call's field definitions, and its validator. The
-// schema follows the strict structured-outputs rules (every property required, additionalProperties false, a
-// missing value spelt null), and the reply is checked against the very same schema, since a local model server
-// may ignore response_format.
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+// The JSON schema the model must answer with, built from the call's field definitions, and the check of a reply.
+// The schema follows the strict structured-outputs rules (every property required, additionalProperties false, a
+// missing value spelt null); the reply is checked against the same rules, since a local model server may ignore
+// response_format.
 import type { ExtractedValues, FieldDefinition } from '../../generated/types.gen.js';
 import { fieldType } from '../agent/field-label.js';
 
@@ -14,11 +13,13 @@ export interface JsonSchema {
 export function analysisSchema(fields: readonly FieldDefinition[]): JsonSchema {
   const summary = { type: 'string', description: 'Plain-English summary of the call: the objective, the outcome and what was learnt.' };
   if (fields.length === 0) return { type: 'object', properties: { summary }, required: ['summary'], additionalProperties: false };
-  const properties: Record<string, JsonSchema> = {};
-  for (const field of fields) {
-    const description = field.description?.trim();
-    properties[field.name] = { type: [fieldType(field), 'null'], ...(description ? { description } : {}) };
-  }
+  // fromEntries, not assignment: a field may be named __proto__.
+  const properties = Object.fromEntries(
+    fields.map((field) => {
+      const description = field.description?.trim();
+      return [field.name, { type: [fieldType(field), 'null'], ...(description ? { description } : {}) }];
+    }),
+  );
   return {
     type: 'object',
     properties: {
@@ -35,13 +36,13 @@ export interface ParsedAnalysis {
   extracted: ExtractedValues | null;
 }
 
-// One compiler for every call; each call has its own fields, so its schema is compiled, used once and removed
-// (Ajv would otherwise keep every compiled schema for the life of the process).
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-
 export type ReplyCheck = { ok: true; analysis: ParsedAnalysis } | { ok: false; reason: string };
 
-/** Parses the model's message content and checks it against the schema of these fields. */
+/**
+ * Parses the model's message content and checks it against analysisSchema(fields), rule by rule. By hand rather
+ * than with Ajv: Ajv mishandles a property named __proto__, which is a valid field name. The problems name the
+ * path and the rule, never the value, so what the callee said stays out of logs.
+ */
 export function checkReply(content: string, fields: readonly FieldDefinition[]): ReplyCheck {
   let data: unknown;
   try {
@@ -49,16 +50,32 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
   } catch {
     return { ok: false, reason: 'the reply was not JSON' };
   }
-  const schema = analysisSchema(fields);
-  const validate: ValidateFunction = ajv.compile(schema);
-  const valid = validate(data);
-  ajv.removeSchema(schema);
-  if (!valid) {
-    // Ajv's messages name the path and the rule, never the value, so the transcript's content stays out of logs.
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-    return { ok: false, reason: `the reply did not match the schema (${problems})` };
+  const problems: string[] = [];
+  const expectKeys = (at: string, value: Record<string, unknown>, keys: readonly string[]) => {
+    for (const key of keys) if (!Object.hasOwn(value, key)) problems.push(`${at} must have property ${key}`);
+    if (Object.keys(value).some((key) => !keys.includes(key))) problems.push(`${at} must not have other properties`);
+  };
+  if (!isObject(data)) return { ok: false, reason: 'the reply did not match the schema (/ must be an object)' };
+  expectKeys('/', data, fields.length > 0 ? ['summary', 'extracted'] : ['summary']);
+  if (Object.hasOwn(data, 'summary') && typeof data.summary !== 'string') problems.push('/summary must be a string');
+  const extracted = data.extracted;
+  if (fields.length > 0 && Object.hasOwn(data, 'extracted')) {
+    if (!isObject(extracted)) problems.push('/extracted must be an object');
+    else {
+      expectKeys('/extracted', extracted, fields.map((f) => f.name));
+      for (const field of fields) {
+        const value = Object.hasOwn(extracted, field.name) ? extracted[field.name] : null;
+        const type = fieldType(field);
+        if (value !== null && typeof value !== type) problems.push(`/extracted/${field.name} must be ${type} or null`);
+      }
+    }
   }
-  const reply = data as { summary: string; extracted?: ExtractedValues };
-  if (reply.summary.trim() === '') return { ok: false, reason: 'the reply had an empty summary' };
-  return { ok: true, analysis: { summary: reply.summary.trim(), extracted: fields.length > 0 ? reply.extracted! : null } };
+  if (problems.length > 0) return { ok: false, reason: `the reply did not match the schema (${problems.join('; ')})` };
+  const summary = (data.summary as string).trim();
+  if (summary === '') return { ok: false, reason: 'the reply had an empty summary' };
+  return { ok: true, analysis: { summary, extracted: fields.length > 0 ? (extracted as ExtractedValues) : null } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
