@@ -33,6 +33,12 @@ export class FakeTwilio {
   readonly requests: { line: string; authorized: boolean }[] = [];
   /** The next create answers this error instead (a 4xx refusal or a 5xx outage). */
   failNextCreate: RestFailure | null = null;
+  /** The next call update (a hang-up) answers this error instead. */
+  failNextUpdate: RestFailure | null = null;
+  /** As Twilio does, follow the hang-up of an answered call with its `completed` status callback. */
+  completeOnHangUp = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private hangUpWaiters: Array<() => void> = [];
   private readonly recordings = new Map<string, Buffer>();
   private sequence = 0;
 
@@ -110,6 +116,12 @@ export class FakeTwilio {
     return { status: res.status, body: await res.text() };
   }
 
+  /** Resolves once the service has hung the call up (and, with completeOnHangUp, Twilio's callback is answered). */
+  async hungUp(sid: string): Promise<void> {
+    while (!this.call(sid).updates.some((u) => u.Status === 'completed')) await new Promise<void>((resolve) => this.hangUpWaiters.push(resolve));
+    await Promise.all(this.inFlight);
+  }
+
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -131,9 +143,19 @@ export class FakeTwilio {
     if (req.method === 'POST' && update) {
       const call = this.calls.find((c) => c.sid === update[1]);
       if (!call) return error(res, { status: 404, code: 20404, message: `The requested resource ${url.pathname} was not found` });
+      const failure = this.failNextUpdate;
+      this.failNextUpdate = null;
+      if (failure) return error(res, failure);
       call.updates.push(Object.fromEntries(form));
+      const wasAnswered = call.status === 'in-progress';
       if (form.get('Status') === 'completed') call.status = 'completed';
-      return json(res, 200, this.resource(call));
+      json(res, 200, this.resource(call));
+      if (this.completeOnHangUp && wasAnswered && form.get('Status') === 'completed') {
+        const callback: Promise<unknown> = this.status(call.sid, 'completed').finally(() => this.inFlight.delete(callback));
+        this.inFlight.add(callback);
+      }
+      for (const wake of this.hangUpWaiters.splice(0)) wake();
+      return;
     }
     const recording = new RegExp(`^${root}/Recordings/(RE[0-9a-f]{32})\\.wav$`).exec(url.pathname);
     const wav = recording && req.method === 'GET' ? this.recordings.get(recording[1]) : undefined;

@@ -153,6 +153,55 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     });
   }
 
+  it('reports the voicemail once the hang-up got through: an outage retries the step, a refusal does not hold it', async () => {
+    await setUp();
+    const first = await placeAndDial();
+    await fake.status(first.sid, 'in-progress');
+    await fake.amd(first.sid, 'machine_end_beep');
+    fake.failNextUpdate = { status: 503, code: 20503, message: 'Service Unavailable' };
+    await srv.engine.tick();
+    expect((await srv.row(first.id)).status, 'still dialing after the failed hang-up').to.equal('dialing');
+    expect(await srv.drive(first.id)).to.include({ status: 'voicemail' });
+    expect(fake.call(first.sid).updates).to.deep.equal([{ Status: 'completed' }]);
+
+    const second = await placeAndDial();
+    await fake.status(second.sid, 'in-progress');
+    await fake.amd(second.sid, 'machine_start');
+    fake.failNextUpdate = { status: 400, code: 21220, message: 'Call is not in-progress. Cannot redirect.' };
+    await srv.engine.tick();
+    expect(await srv.row(second.id)).to.include({ status: 'voicemail' });
+  });
+
+  it('takes a machine-detection verdict that arrives before the pick-up callback', async () => {
+    await setUp();
+    const human = await placeAndDial();
+    const machine = await placeAndDial();
+    const t0 = srv.clock.now();
+    await fake.amd(human.sid, 'human');
+    await fake.amd(machine.sid, 'machine_end_silence');
+    await srv.engine.tick();
+    expect((await srv.row(human.id)).status).to.equal('dialing');
+    expect((await srv.row(machine.id)).status).to.equal('dialing');
+    srv.clock.advance(10);
+    await fake.status(human.sid, 'in-progress');
+    await fake.status(machine.sid, 'in-progress');
+    await srv.engine.tick();
+    expect(await srv.row(human.id)).to.include({ status: 'in_progress', started_at: t0 + 10 });
+    expect(await srv.row(machine.id)).to.include({ status: 'voicemail' });
+  });
+
+  it('ends an answered call whose line then fails as failed call_dropped, with the transcript so far', async () => {
+    await setUp();
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'in-progress');
+    await fake.amd(sid, 'human');
+    await srv.engine.tick();
+    await appendTurn(srv.deps.store.db, id, 0, { speaker: 'agent', text: 'Hello, I am calling about Sunday.', startMs: 0, endMs: 2000 });
+    srv.clock.advance(5000);
+    await fake.status(sid, 'failed');
+    expect(await srv.drive(id)).to.include({ status: 'failed', error: 'call_dropped', duration_sec: 5, transcript: 'Agent: Hello, I am calling about Sunday.' });
+  });
+
   it('lets the answer through when no machine-detection verdict comes within AMD_WAIT_MS of the pick-up', async () => {
     await setUp();
     const { id, sid } = await placeAndDial();

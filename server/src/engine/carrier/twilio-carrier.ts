@@ -78,7 +78,7 @@ export class TwilioCarrier implements Carrier {
     }
     if (!s.done && !s.answered && s.pickedUpAt !== undefined) {
       if (s.machineAt !== undefined) {
-        if (s.downAt === undefined) await this.options.rest.endCall(ref); // before saying so: a failure retries the step
+        if (s.downAt === undefined) await this.endMachineCall(ref);
         events.push({ kind: 'ended', at: Math.max(s.machineAt, s.pickedUpAt), outcome: 'voicemail' });
         s.done = true;
       } else if (s.humanAt !== undefined || s.downAt !== undefined || now >= s.pickedUpAt + AMD_WAIT_MS) {
@@ -92,6 +92,16 @@ export class TwilioCarrier implements Carrier {
     }
     const waiting = !s.done && !s.answered && s.pickedUpAt !== undefined;
     return { events, nextCheckAt: waiting ? s.pickedUpAt! + AMD_WAIT_MS : null, state: s };
+  }
+
+  // Before the voicemail is reported: an outage fails the step, which the engine retries. A refusal (4xx) means
+  // Twilio no longer has the call live, which is what the hang-up was for.
+  private async endMachineCall(ref: string): Promise<void> {
+    try {
+      await this.options.rest.endCall(ref);
+    } catch (err) {
+      if (!(err instanceof TwilioRestError && err.status < 500)) throw err;
+    }
   }
 
   async hangUp(ref: string): Promise<void> {
