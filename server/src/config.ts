@@ -171,6 +171,8 @@ function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSett
   if (carrier === 'twilio') {
     if (!twilioAccountSid || !/^AC[0-9a-fA-F]{32}$/.test(twilioAccountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be your account SID (AC followed by 32 hex digits) when SVC_CARRIER=twilio');
     if (!twilioAuthToken) throw new ConfigError('TWILIO_AUTH_TOKEN is required when SVC_CARRIER=twilio');
+    // A real line needs an agent that talks on it; the scripted agent only talks to the sandbox's simulated callee.
+    if ((env.SVC_AGENT?.trim() || 'scripted') !== 'realtime') throw new ConfigError('SVC_CARRIER=twilio needs the live speech agent: set SVC_AGENT=realtime');
     // Twilio must reach the callbacks and the media stream: a real address, and TLS in production (wss streams).
     const base = env.SVC_PUBLIC_BASE_URL?.trim();
     if (!base) throw new ConfigError('SVC_PUBLIC_BASE_URL is required when SVC_CARRIER=twilio: the address Twilio sends callbacks and the media stream to');

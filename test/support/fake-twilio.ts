@@ -57,9 +57,16 @@ export class FakeTwilio {
     return fake;
   }
 
-  /** The env that points the service's Twilio carrier at this fake. */
+  /** The env that points the service's Twilio carrier at this fake (with the live agent it requires; no model is reached unless a stream connects). */
   env(): Record<string, string> {
-    return { SVC_CARRIER: 'twilio', TWILIO_ACCOUNT_SID: this.accountSid, TWILIO_AUTH_TOKEN: this.authToken, SVC_TWILIO_API_BASE_URL: this.baseUrl };
+    return {
+      SVC_CARRIER: 'twilio',
+      TWILIO_ACCOUNT_SID: this.accountSid,
+      TWILIO_AUTH_TOKEN: this.authToken,
+      SVC_TWILIO_API_BASE_URL: this.baseUrl,
+      SVC_AGENT: 'realtime',
+      SVC_REALTIME_API_KEY: 'sk-realtime-unused-0123456789',
+    };
   }
 
   call(sid: string): FakeCall {

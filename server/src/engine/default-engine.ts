@@ -2,9 +2,9 @@
 // analyst and the speech recorder — all offline, the defaults `npm start` runs with.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { ConfigError, type Config } from '../config.js';
+import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import { isLive, type Agent, type AnyAgent } from './agent/agent.js';
+import type { Agent, AnyAgent } from './agent/agent.js';
 import { RealtimeAgent } from './agent/realtime-agent.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
 import type { Analyst } from './analyst/analyst.js';
@@ -54,15 +54,12 @@ export function configuredCarrier(config: Config, store: Store): Carrier {
 }
 
 export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger): CallEngine {
-  const parts = defaultEngineParts(config, store);
-  // A real line needs an agent that talks on it; the scripted agent only talks to the sandbox's simulated callee.
-  if (config.carrier === 'twilio' && !isLive(parts.agent)) throw new ConfigError('SVC_CARRIER=twilio needs the live speech agent: set SVC_AGENT=realtime');
   return new CallEngine({
     store,
     clock,
     logger,
     carrier: configuredCarrier(config, store),
-    ...parts,
+    ...defaultEngineParts(config, store),
     settings: {
       maxCallDurationSec: config.maxCallDurationSec,
       leaseMs: config.engineLeaseMs,
