@@ -226,12 +226,13 @@ export class CallEngine {
       return;
     }
     const state = JSON.parse(row.engine_state ?? '{}') as EngineState;
+    const lineBefore = state.line;
     const news = await carrier.check(row.carrier_ref, state.line, now);
     state.line = news.state;
     let current = row;
     for (const e of news.events) {
       if (state.talk && e.at >= state.talk.endsAt) break; // the conversation ended first; the engine hung up
-      const done = await this.onLineEvent(current, state, e);
+      const done = await this.onLineEvent(current, state, e, lineBefore);
       if (done === 'terminal') return;
       current = done;
     }
@@ -250,11 +251,16 @@ export class CallEngine {
     await this.es.commit(current.id, now, { set: { engine_state: JSON.stringify(state) }, nextRunAt: Number.isFinite(next) ? next : now + settings.idlePollMs });
   }
 
-  /** Applies one line event; returns the updated row, or 'terminal' when the call ended. */
-  private async onLineEvent(row: CallRow, state: EngineState, e: LineEvent): Promise<CallRow | 'terminal'> {
+  /**
+   * Applies one line event; returns the updated row, or 'terminal' when the call ended. The answer is committed
+   * with the line as it was before this look, so a worker carrying on after this step was cut short reads again
+   * what came after the answer (a drop); the answer it then reads again is ignored.
+   */
+  private async onLineEvent(row: CallRow, state: EngineState, e: LineEvent, lineBefore: unknown): Promise<CallRow | 'terminal'> {
     if (e.kind === 'answered') {
+      if (row.status !== 'dialing') return row;
       state.talk = await this.planTalk(row, e.at);
-      return this.apply(row, { type: 'answered', at: e.at }, { engine_state: JSON.stringify(state) }, state.talk.endsAt, true);
+      return this.apply(row, { type: 'answered', at: e.at }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true);
     }
     if (e.kind === 'ended') {
       if (row.status !== 'dialing') return row; // the line ended after the conversation: nothing more to say
