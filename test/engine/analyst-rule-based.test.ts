@@ -85,6 +85,14 @@ describe('rule-based analyst', () => {
     expect(extracted).to.deep.equal({ closing_time: null, open_sunday: null, staff_count: null, manager_name: null });
   });
 
+  it('keys fields named __proto__ and constructor as their own properties', async () => {
+    const fields: FieldDefinition[] = [{ name: '__proto__' }, { name: 'constructor', type: 'number' }];
+    const transcript = ['Agent: Hi.', 'Agent: Could you tell me the proto?', "Callee: It's blue.", 'Agent: And the constructor?', 'Callee: 7.'].join('\n');
+    const { extracted } = await analyse(transcript, { fields });
+    expect(Object.keys(extracted!)).to.deep.equal(['__proto__', 'constructor']);
+    expect(JSON.parse(JSON.stringify(extracted))).to.deep.equal(JSON.parse('{"__proto__":"blue","constructor":7}'));
+  });
+
   it('never takes the introduction for a question, even when it ends with a field label', async () => {
     const fields: FieldDefinition[] = [{ name: 'time' }];
     const transcript = ['Callee: Hello?', 'Agent: Hello, this is an AI assistant. Is now a good time?', 'Callee: Sure, go ahead.'].join('\n');

@@ -20,11 +20,13 @@ export class RuleBasedAnalyst implements Analyst {
     const lexicon = lexiconFor(brief.language);
     const { vocabulary } = lexicon;
     const exchanges = findExchanges(transcript, brief.fields, lexicon);
-    const values: ExtractedValues = {};
-    for (const field of brief.fields) {
-      const { reply } = exchanges.get(field.name)!;
-      values[field.name] = reply === null ? null : readAnswer(reply, fieldType(field), vocabulary);
-    }
+    // Built as entries: a field may be named `__proto__` or `constructor`, which an assignment would not make a key.
+    const values: ExtractedValues = Object.fromEntries(
+      brief.fields.map((field) => {
+        const { reply } = exchanges.get(field.name)!;
+        return [field.name, reply === null ? null : readAnswer(reply, fieldType(field), vocabulary)];
+      }),
+    );
     return {
       summary: summarise(brief.objective, brief.fields, exchanges, values, endReason),
       extracted: brief.fields.length > 0 ? values : null,
