@@ -1,0 +1,53 @@
+// One real service process (server/src/main.ts) in a role, started on a free loopback port, ready once it logs so.
+// Its output is kept, so a failing test can show why a process died.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
+const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running' } as const;
+
+export interface ServiceProcess {
+  role: 'api' | 'worker';
+  /** http://127.0.0.1:<port> for an api process. */
+  url: string;
+  proc: ChildProcess;
+  output(): string;
+  /** SIGKILL: no shutdown, no lease given up. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the exit. */
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export async function startService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { ...process.env, ...env, SVC_ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let exited = proc.exitCode !== null;
+  proc.once('exit', () => (exited = true));
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout!.on('data', (chunk) => {
+      out = (out + chunk).slice(-50_000);
+      if (out.includes(READY[role])) resolve();
+    });
+    proc.stderr!.on('data', (chunk) => (out = (out + chunk).slice(-50_000)));
+    proc.once('exit', (code) => reject(new Error(`${role} process exited with ${code} before it was ready:\n${out.slice(-4000)}`)));
+  });
+  const end = (signal: NodeJS.Signals) =>
+    exited ? Promise.resolve() : new Promise<void>((resolve) => {
+      proc.once('exit', () => resolve());
+      proc.kill(signal);
+    });
+  return { role, url: `http://127.0.0.1:${port}`, proc, output: () => out, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+}
