@@ -103,6 +103,15 @@ forEachStore('Twilio callback routes', (kind) => {
     await expectNothingChanged();
   });
 
+  it('takes a recording callback that is not completed (absent, failed) with 204, fetching nothing', async () => {
+    for (const status of ['absent', 'failed']) {
+      const rec = { AccountSid: fake.accountSid, CallSid: sid, RecordingSid: `RE${'0'.repeat(32)}`, RecordingStatus: status, ErrorCode: '0' };
+      expect(await fake.send(`${srv.baseUrl}/twilio/recording/${id}`, rec), status).to.deep.equal({ status: 204, body: '' });
+    }
+    expect(fake.requests).to.have.length(1); // the create only
+    await expectNothingChanged();
+  });
+
   it('accepts only POST with a form body (405 with Allow, 415)', async () => {
     const get = await fetch(statusUrl());
     expect(get.status).to.equal(405);
