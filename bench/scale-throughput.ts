@@ -30,27 +30,30 @@ async function admin(query: string): Promise<void> {
   await c.end();
 }
 
-/** A fresh schema with the bench account and key; returns its URL, the key and how to drop it. */
-async function seedPostgres(): Promise<{ url: string; apiKey: string; drop(): Promise<void> }> {
+/** A fresh schema with `accounts` bench accounts, a key each; returns its URL, the keys and how to drop it. */
+async function seedPostgres(accounts = 1): Promise<{ url: string; apiKeys: string[]; drop(): Promise<void> }> {
   const schema = `bench_${randomBytes(6).toString('hex')}`;
   await admin(`create schema ${schema}`);
   const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const store = openStore({ postgresUrl: url, poolSize: 2 });
   await migrate(store);
   const now = Date.now();
-  const accountId = await createAccount(store.db, { name: 'bench', planMinutes: 1_000_000_000, defaultCallerId: '+14155550100' }, now);
-  await addNumber(store.db, accountId, '+14155550100', now);
-  const { key } = await createKey(store.db, { accountId, name: 'bench', rateLimit: 1_000_000_000 }, now);
+  const apiKeys: string[] = [];
+  for (let i = 0; i < accounts; i++) {
+    const accountId = await createAccount(store.db, { name: `bench-${i}`, planMinutes: 1_000_000_000, defaultCallerId: '+14155550100' }, now);
+    await addNumber(store.db, accountId, '+14155550100', now);
+    apiKeys.push((await createKey(store.db, { accountId, name: 'bench', rateLimit: 1_000_000_000 }, now)).key);
+  }
   await store.close();
-  return { url, apiKey: key, drop: () => admin(`drop schema ${schema} cascade`) };
+  return { url, apiKeys, drop: () => admin(`drop schema ${schema} cascade`) };
 }
 
-/** Starts `processes` api processes on one store and loads them at once, the connections split evenly. */
-async function measure(processes: number, env: Record<string, string>, apiKey: string): Promise<Sample> {
+/** Starts `processes` api processes on one store and loads them at once, the connections split evenly; process i places with key i (mod the keys). */
+async function measure(processes: number, env: Record<string, string>, apiKeys: string[]): Promise<Sample> {
   const running = await Promise.all(Array.from({ length: processes }, () => startTarget({ name: `svc ×${processes}`, env: { BENCH_TARGET: 'app', ...env } })));
-  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const headers = (i: number) => ({ authorization: `Bearer ${apiKeys[i % apiKeys.length]}`, 'content-type': 'application/json' });
   const run = (durationSec: number) =>
-    Promise.all(running.map((r) => load(r.url, { path: '/v1/agent/calls', method: 'POST', headers, body, connections: CONNECTIONS / processes, durationSec })));
+    Promise.all(running.map((r, i) => load(r.url, { path: '/v1/agent/calls', method: 'POST', headers: headers(i), body, connections: CONNECTIONS / processes, durationSec })));
   await run(1);
   const samples = await run(seconds);
   await Promise.all(running.map((r) => r.stop()));
@@ -65,16 +68,18 @@ const rows: Row[] = [
   { name: 'Postgres, 1 api process', samples: [] },
   { name: 'Postgres, 2 api processes', samples: [], baseline: 'Postgres, 1 api process' },
   { name: 'SQLite, 1 api process', samples: [], baseline: 'Postgres, 1 api process' },
+  { name: 'Postgres, 2 api processes, an account each', samples: [], baseline: 'Postgres, 1 api process' },
 ];
+// The last row places for two accounts, one per process: placements for one account wait on its minute-cap lock.
 for (let r = 0; r < rounds; r++) {
-  for (const processes of [1, 2]) {
-    const seeded = await seedPostgres();
-    rows[processes - 1].samples.push(await measure(processes, { DATABASE_URL: seeded.url }, seeded.apiKey));
+  for (const [row, processes, accounts] of [[0, 1, 1], [1, 2, 1], [3, 2, 2]] as const) {
+    const seeded = await seedPostgres(accounts);
+    rows[row].samples.push(await measure(processes, { DATABASE_URL: seeded.url }, seeded.apiKeys));
     await seeded.drop();
   }
   const sqlite = await seedBenchStore();
   await sqlite.store.close();
-  rows[2].samples.push(await measure(1, { SVC_DATA_DIR: sqlite.dataDir }, sqlite.apiKey));
+  rows[2].samples.push(await measure(1, { SVC_DATA_DIR: sqlite.dataDir }, [sqlite.apiKey]));
   rmSync(sqlite.dataDir, { recursive: true, force: true });
 }
 printTable(`placeCall at ${CONNECTIONS} connections (split across the api processes), ${rounds} rounds of ${seconds} s, Node ${process.version}`, rows);
