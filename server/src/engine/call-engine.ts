@@ -126,6 +126,8 @@ export class CallEngine {
             if (next !== null) wait = Math.min(wait, next - clock.now());
           }
           if (wait > 0 && !this.stopping) await this.sleep(wait);
+          // Never spin: with a synchronous store (better-sqlite3) a loop that does not yield starves HTTP and signals.
+          else await new Promise((resolve) => setImmediate(resolve));
         } catch (err) {
           this.deps.logger.warn({ err: { message: (err as Error).message } }, 'engine loop fault; retrying');
           await this.sleep(RETRY_AFTER_FAULT_MS);
