@@ -20,7 +20,7 @@ import { startService, type ServiceProcess } from './support/service-process.js'
 
 const CALLS = 1000;
 const PLACEMENT_CONCURRENCY = 20;
-const WORKER_CONCURRENCY = 16;
+const WORKER_CONCURRENCY = 8;
 const KILL_AT_TERMINAL = 300;
 
 /** The sandbox's magic numbers (six calls in twenty) and their outcomes; the other calls go to ordinary numbers, which complete. */
@@ -70,7 +70,9 @@ describe('scale-out: two api and two worker processes on one Postgres', function
       SVC_WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1',
       SVC_SANDBOX_TIME_SCALE: '0.002',
       SVC_MAX_CALL_DURATION_SEC: '60',
-      SVC_ENGINE_LEASE_MS: '1000',
+      // Short, so the killed worker's calls are taken over soon, but well above a live worker's longest stall (its
+      // event loop renders recordings, ~0.1 s a call): a live worker losing a lease would interrupt a call too.
+      SVC_ENGINE_LEASE_MS: '3000',
       SVC_ENGINE_POLL_MS: '50',
       SVC_ENGINE_CONCURRENCY: String(WORKER_CONCURRENCY),
     };
@@ -175,13 +177,17 @@ describe('scale-out: two api and two worker processes on one Postgres', function
     for (const e of events) eventsOf.set(e.call_id, [...(eventsOf.get(e.call_id) ?? []), e.event]);
 
     expect(rows).to.have.length(CALLS);
-    const midDialAtKill = new Set(heldAtKill.filter((c) => c.status === 'dialing' && c.carrier_ref === null).map((c) => c.id));
+    // Mid-dial, or claimed while queued: a dial attempt the killed worker had sent may commit just after the
+    // snapshot above, so a call it held as queued may also end up interrupted.
+    const midDialAtKill = new Set(heldAtKill.filter((c) => c.carrier_ref === null && (c.status === 'dialing' || c.status === 'queued')).map((c) => c.id));
+    const heldAs = (id: string) => heldAtKill.find((c) => c.id === id)?.status ?? 'not held';
     const interrupted = rows.filter((r) => r.error === 'engine_interrupted');
     for (const r of rows) {
       expect(TERMINAL.has(r.status as CallStatus), `${r.id} is ${r.status}`).to.equal(true);
       expect([r.next_run_at, r.lease_owner], `${r.id} left due or leased`).to.deep.equal([null, null]);
       if (r.error === 'engine_interrupted') {
-        expect(midDialAtKill.has(r.id), `${r.id} interrupted, though the killed worker was not dialling it`).to.equal(true);
+        const logs = workers.map((w) => w.output().split('\n').filter((l) => l.includes(r.id)).join('\n')).join('\n--\n');
+        expect(midDialAtKill.has(r.id), `${r.id} interrupted, though the killed worker was not dialling it (${heldAs(r.id)} at the kill)\n${logs}`).to.equal(true);
         expect(dials.get(r.id) ?? 0, `dials of interrupted ${r.id}`).to.be.at.most(1);
         continue;
       }
@@ -206,7 +212,7 @@ describe('scale-out: two api and two worker processes on one Postgres', function
     for (const r of rows) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
     console.log(
       [
-        `      scale-out: ${CALLS} calls through 2 api processes, 2 workers (one SIGKILLed at ${terminalAtKill} terminal, holding ${heldAtKill.length} leases, ${midDialAtKill.size} mid-dial)`,
+        `      scale-out: ${CALLS} calls through 2 api processes, 2 workers (one SIGKILLed at ${terminalAtKill} terminal, holding ${heldAtKill.length} leases, ${midDialAtKill.size} queued or mid-dial)`,
         `      outcomes ${JSON.stringify(byStatus)}; engine_interrupted ${interrupted.length}; all terminal after ${((allTerminalAt - started) / 1000).toFixed(1)} s, all delivered after ${((Date.now() - started) / 1000).toFixed(1)} s`,
         `      events: ${outboxIds.size} in the outbox, ${received.length} deliveries received, ${duplicates.length} delivered more than once${duplicates.length ? `: ${duplicates.map(([id, n]) => `${id} ×${n}`).join(', ')}` : ''}`,
       ].join('\n'),
