@@ -8,7 +8,7 @@ import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
 import { SandboxCarrier } from '../../server/src/engine/carrier/sandbox-carrier.js';
 import type { Recorder } from '../../server/src/engine/recording/recorder.js';
 import { TERMINAL } from '../../server/src/engine/call-state.js';
-import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
+import { defaultEngineParts, engineSettings } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import type { Config } from '../../server/src/config.js';
 import type { CallRow } from '../../server/src/store/calls-repo.js';
@@ -51,14 +51,7 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
     analyst: parts.analyst ?? defaults.analyst,
     recorder: parts.recorder ?? defaults.recorder,
     recordings: parts.recordings ?? defaults.recordings,
-    settings: {
-      maxCallDurationSec: config.maxCallDurationSec,
-      leaseMs: config.engineLeaseMs,
-      watchdogSec: config.engineWatchdogSec,
-      concurrency: config.engineConcurrency,
-      idlePollMs: config.enginePollMs,
-      ...parts.settings,
-    },
+    settings: { ...engineSettings(config), ...parts.settings },
   });
   const row = (id: string) => store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return {

@@ -10,7 +10,7 @@ import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
 import type { Analyst } from './analyst/analyst.js';
 import { LlmAnalyst } from './analyst/llm-analyst.js';
 import { RuleBasedAnalyst } from './analyst/rule-based-analyst.js';
-import { CallEngine, type RecordingStore } from './call-engine.js';
+import { CallEngine, type EngineSettings, type RecordingStore } from './call-engine.js';
 import { SandboxCarrier, sandboxScenario } from './carrier/sandbox-carrier.js';
 import type { Carrier } from './carrier/carrier.js';
 import { TwilioCarrier } from './carrier/twilio-carrier.js';
@@ -60,12 +60,16 @@ export function createEngine(config: Config, store: Store, clock: Clock, logger:
     logger,
     carrier: configuredCarrier(config, store),
     ...defaultEngineParts(config, store),
-    settings: {
-      maxCallDurationSec: config.maxCallDurationSec,
-      leaseMs: config.engineLeaseMs,
-      watchdogSec: config.engineWatchdogSec,
-      concurrency: config.engineConcurrency,
-      idlePollMs: config.enginePollMs,
-    },
+    settings: engineSettings(config),
   });
+}
+
+export function engineSettings(config: Config): EngineSettings {
+  return {
+    maxCallDurationSec: config.maxCallDurationSec,
+    leaseMs: config.engineLeaseMs,
+    watchdogSec: config.engineWatchdogSec,
+    concurrency: config.engineConcurrency,
+    idlePollMs: config.enginePollMs,
+  };
 }
