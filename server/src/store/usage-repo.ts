@@ -5,6 +5,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 export const TERMINAL_STATUSES = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'] as const;
+/** Named, not "not terminal": an IN list walks the (account_id, status, ended_at) index over these rows only. */
+export const IN_FLIGHT_STATUSES = ['queued', 'dialing', 'in_progress'] as const;
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function billingPeriod(nowMs: number): { start: number; end: number } {
@@ -31,7 +33,7 @@ export async function accountUsage(db: Db, accountId: string, nowMs: number): Pr
     .selectFrom('calls')
     .select(sql<number>`count(*)`.as('n'))
     .where('account_id', '=', accountId)
-    .where('status', 'not in', TERMINAL_STATUSES)
+    .where('status', 'in', IN_FLIGHT_STATUSES)
     .executeTakeFirstOrThrow();
   return { usedMinutes: Number(ended.minutes), reservedMinutes: Number(inFlight.n) };
 }
