@@ -1,7 +1,7 @@
 // The dev account of the embedded default: created on first start, found again on every later start. It owns
 // one caller number (its default caller id) and has one key. SVC_DEV_API_KEY fixes the key for scripts;
 // otherwise a random key is made when the account is created and printed once, since only its hash is kept.
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
 import { addNumber, createAccount, createKey, findAccountByName } from './accounts-repo.js';
@@ -17,8 +17,19 @@ export interface DevSeed {
   created: boolean;
 }
 
+/**
+ * Several processes may start together on a fresh database: one seeds, the others wait for it and then find what
+ * it made. Postgres: a transaction-scoped advisory lock. SQLite: a write as the transaction's first statement,
+ * which takes the database's write lock there and then (a read first would let two seeders both find nothing).
+ */
+async function seedLock(trx: Transaction<Database>): Promise<void> {
+  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('svc:dev-seed'))`.execute(trx);
+  else await trx.updateTable('accounts').set({ name: DEV_ACCOUNT_NAME }).where('name', '=', DEV_ACCOUNT_NAME).execute();
+}
+
 export async function seedDevAccount(db: Kysely<Database>, config: Config, now: number): Promise<DevSeed> {
   return db.transaction().execute(async (trx) => {
+    await seedLock(trx);
     const account = await findAccountByName(trx, DEV_ACCOUNT_NAME);
     const created = !account;
     const accountId = account?.id ?? (await createAccount(trx, { name: DEV_ACCOUNT_NAME, planMinutes: config.devPlanMinutes, defaultCallerId: config.devCallerId }, now));
