@@ -5,38 +5,17 @@ import { expect } from 'chai';
 import type { Kysely } from 'kysely';
 import type { LiveAgent } from '../../server/src/engine/agent/agent.js';
 import { appendTurn, recordedTurns } from '../../server/src/engine/agent/recorded-turns.js';
-import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
-import { readLineEvents, recordLineEvent } from '../../server/src/engine/carrier/carrier-inbox.js';
+import { recordLineEvent } from '../../server/src/engine/carrier/carrier-inbox.js';
 import type { Database } from '../../server/src/store/schema.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
+import { InboxCarrier } from '../support/inbox-carrier.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
-
-class CallbackCarrier implements Carrier {
-  readonly name = 'callbacks';
-  readonly timeScale = 1;
-  hangUps: string[] = [];
-  constructor(
-    private readonly db: Kysely<Database>,
-    readonly recordsCalls = false,
-  ) {}
-  async dial(request: { callId: string }) {
-    return { ref: `CA-${request.callId}`, state: { seen: 0 } };
-  }
-  async check(ref: string, state: unknown) {
-    const seen = (state as { seen: number }).seen;
-    const events = await readLineEvents(this.db, ref, seen);
-    return { events, nextCheckAt: null, state: { seen: seen + events.length } };
-  }
-  async hangUp(ref: string) {
-    this.hangUps.push(ref);
-  }
-}
 
 forEachStore('live calls through the engine', (kind) => {
   let srv: EngineServer;
   let alice: TestTenant;
-  let carrier: CallbackCarrier;
+  let carrier: InboxCarrier;
   let db: Kysely<Database>;
   const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(db, callId) };
 
@@ -52,7 +31,7 @@ forEachStore('live calls through the engine', (kind) => {
 
   async function setUp(env: Record<string, string> = {}, recordsCalls = false) {
     // The carrier needs the store the server opens, so it is built lazily from it.
-    srv = await startEngineServer(kind, env, { agent, carrier: (store) => (carrier = new CallbackCarrier((db = store.db), recordsCalls)) });
+    srv = await startEngineServer(kind, env, { agent, carrier: (store) => (carrier = new InboxCarrier((db = store.db), { recordsCalls })) });
     alice = await srv.tenant();
   }
 

@@ -2,6 +2,7 @@
 // custom parameters), media frames of 8 kHz mu-law (20 ms, 160 bytes each, with Twilio's timestamps), stop; it
 // collects what the bridge sends back (media, mark, clear) and, like Twilio, echoes each mark once "played".
 import { EventEmitter } from 'node:events';
+import { untilChange } from './until-change.js';
 import { WebSocket, type RawData } from 'ws';
 
 export const FRAME_BYTES = 160;
@@ -113,15 +114,7 @@ export class FakeMediaPeer extends EventEmitter {
   }
 
   until(test: () => boolean): Promise<void> {
-    if (test()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!test()) return;
-        this.off('change', check);
-        resolve();
-      };
-      this.on('change', check);
-    });
+    return untilChange(this, test);
   }
 
   close(): void {

@@ -3,6 +3,7 @@
 // deltas with their transcript; a callee turn is "heard" once enough of the caller's audio has arrived, and comes
 // back as speech_started/stopped and a completed transcription; end_call is a function call; drop cuts the socket.
 import { EventEmitter } from 'node:events';
+import { untilChange } from './until-change.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
@@ -53,15 +54,7 @@ export class FakeRealtime extends EventEmitter {
 
   /** Resolves when `test` holds, checked after every event the fake sees or sends. */
   until(test: () => boolean): Promise<void> {
-    if (test()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const check = () => {
-        if (!test()) return;
-        this.off('change', check);
-        resolve();
-      };
-      this.on('change', check);
-    });
+    return untilChange(this, test);
   }
 
   async close(): Promise<void> {

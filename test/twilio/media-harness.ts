@@ -5,39 +5,20 @@ import { pino } from 'pino';
 import type { LiveAgent } from '../../server/src/engine/agent/agent.js';
 import { RealtimeAgent } from '../../server/src/engine/agent/realtime-agent.js';
 import type { EndReason } from '../../server/src/engine/agent/realtime-session.js';
-import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
-import { readLineEvents, recordLineEvent } from '../../server/src/engine/carrier/carrier-inbox.js';
+import { recordLineEvent } from '../../server/src/engine/carrier/carrier-inbox.js';
 import { attachMediaBridge, type MediaBridge } from '../../server/src/http/twilio/media-bridge.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../server/src/http/twilio/media-stream-url.js';
 import type { Database } from '../../server/src/store/schema.js';
 import { FakeMediaPeer } from '../support/fake-media-peer.js';
 import { FakeRealtime, type RealtimeStep } from '../support/fake-realtime.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
+import { InboxCarrier } from '../support/inbox-carrier.js';
 import type { TestTenant } from '../support/server.js';
 import type { StoreKind } from '../support/stores.js';
 
 export const STREAM_SECRET = 'stream-secret-for-tests';
 export const REALTIME_KEY = 'sk-realtime-test-key-0123456789';
 export const callSidOf = (callId: string) => `CA${callId.replace(/[^0-9a-f]/gi, '').slice(0, 32)}`;
-
-/** Reports by callback, like Twilio: the bridge's hang-up writes the `hung_up` its status callback would. */
-class CallbackCarrier implements Carrier {
-  readonly name = 'callbacks';
-  readonly timeScale = 1;
-  readonly hangUps: string[] = [];
-  constructor(private readonly db: Kysely<Database>) {}
-  async dial(request: { callId: string }) {
-    return { ref: callSidOf(request.callId), state: { seen: 0 } };
-  }
-  async check(ref: string, state: unknown) {
-    const seen = (state as { seen: number }).seen;
-    const events = await readLineEvents(this.db, ref, seen);
-    return { events, nextCheckAt: null, state: { seen: seen + events.length } };
-  }
-  async hangUp(ref: string) {
-    this.hangUps.push(ref);
-  }
-}
 
 export interface BridgeHarness {
   srv: EngineServer;
@@ -62,7 +43,7 @@ export async function startBridge(kind: StoreKind, opts: { script: RealtimeStep[
   // The engine's agent is built over the store the server opens, so it reads through this stand-in.
   const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id) };
   let db!: Kysely<Database>;
-  const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: (store) => new CallbackCarrier((db = store.db)) });
+  const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: (store) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
   realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', apiKey: REALTIME_KEY, endGraceMs: 60_000 });
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
