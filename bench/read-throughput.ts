@@ -31,8 +31,8 @@ for (let i = 0; i < 1000; i++) {
 }
 const probe = ids[500];
 const baseUrl = 'http://localhost:8080';
-const record = toCallRecord((await findCallForKey(store.db, keyId, probe))!, baseUrl);
-const list = { calls: (await listCallsForKey(store.db, keyId, 20)).map(toCallSummary) };
+const record = toCallRecord((await findCallForKey(store, keyId, probe))!, baseUrl);
+const list = { calls: (await listCallsForKey(store, keyId, 20)).map(toCallSummary) };
 await store.close();
 
 const auth = { authorization: `Bearer ${apiKey}` };

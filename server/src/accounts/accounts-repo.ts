@@ -1,7 +1,8 @@
 // The developer settings: accounts, their numbers and plans, and API keys with their defaults.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { PARAM, preparedQuery } from '../store/prepared-query.js';
+import { PARAM, perStore, preparedQuery } from '../store/prepared-query.js';
+import type { Store } from '../store/store.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
 import { hashApiKey, keyHint, newApiKey, newWebhookSecret } from './secrets.js';
 
@@ -62,16 +63,9 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
 
 export type KeyWithWindow = ApiKeyRow & { window_start: number | null; window_count: number | null };
 
-const authQueries = new WeakMap<Kysely<Database>, (...p: unknown[]) => Promise<KeyWithWindow[]>>();
-
-/**
- * The active key with this hash together with its rate-limit window row, in one query: it runs on every
- * authenticated request. The window bucket is `key:<key id>` (see the /v1/agent gate).
- */
-export async function findActiveKeyWithWindow(db: Kysely<Database>, keyHash: string): Promise<KeyWithWindow | undefined> {
-  let q = authQueries.get(db);
-  if (!q) {
-    q = preparedQuery(db, (d) =>
+const authQuery = perStore(
+  (store) =>
+    preparedQuery(store, (d) =>
       d
         .selectFrom('api_keys')
         .leftJoin('rate_windows', (join) => join.on('rate_windows.bucket', '=', sql<string>`'key:' || api_keys.id`))
@@ -79,10 +73,15 @@ export async function findActiveKeyWithWindow(db: Kysely<Database>, keyHash: str
         .select(['rate_windows.window_start', 'rate_windows.count as window_count'])
         .where('api_keys.key_hash', '=', PARAM)
         .where('api_keys.revoked_at', 'is', null),
-    ) as (...p: unknown[]) => Promise<KeyWithWindow[]>;
-    authQueries.set(db, q);
-  }
-  return (await q(keyHash))[0];
+    ) as (...p: unknown[]) => Promise<KeyWithWindow[]>,
+);
+
+/**
+ * The active key with this hash together with its rate-limit window row, in one query: it runs on every
+ * authenticated request. The window bucket is `key:<key id>` (see the /v1/agent gate).
+ */
+export async function findActiveKeyWithWindow(store: Store, keyHash: string): Promise<KeyWithWindow | undefined> {
+  return (await authQuery(store)(keyHash))[0];
 }
 
 export async function addNumber(db: Kysely<Database>, accountId: string, e164: string, now: number): Promise<void> {

@@ -34,7 +34,7 @@ export function agentGate(store: Store, config: Config, clock: Clock) {
     if (ctx.path !== AGENT_PREFIX && !ctx.path.startsWith(`${AGENT_PREFIX}/`)) return next();
     const header = ctx.get('authorization');
     const match = BEARER_PATTERN.exec(header);
-    const found = match ? await findActiveKeyWithWindow(store.db, hashApiKey(match[1])) : undefined;
+    const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
     if (!found) {
       const w = await consumeWindow(store.db, `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
       setRateLimitHeaders(ctx, w);

@@ -22,7 +22,7 @@ export const MCP_PATH = '/mcp';
 async function authenticate(ctx: Context, { store, config, clock }: AppDeps): Promise<string> {
   const header = ctx.get('authorization');
   const match = BEARER_PATTERN.exec(header);
-  const found = match ? await findActiveKeyWithWindow(store.db, hashApiKey(match[1])) : undefined;
+  const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
   if (!match || !found) {
     const w = await consumeWindow(store.db, `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
     setRateLimitHeaders(ctx, w);

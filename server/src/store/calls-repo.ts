@@ -2,7 +2,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
 import type { CallsTable, Database } from './schema.js';
-import { PARAM, preparedQuery } from './prepared-query.js';
+import { PARAM, perStore, preparedQuery } from './prepared-query.js';
+import type { Store } from './store.js';
 
 export type CallRow = Selectable<CallsTable>;
 
@@ -13,28 +14,20 @@ export async function insertCall(db: Kysely<Database>, row: CallRow): Promise<vo
 const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
 export type CallSummaryRow = Pick<CallRow, (typeof SUMMARY_COLUMNS)[number]>;
 
-const readQueries = new WeakMap<Kysely<Database>, ReturnType<typeof compileReads>>();
-function compileReads(db: Kysely<Database>) {
-  return {
-    findForKey: preparedQuery(db, (d) => d.selectFrom('calls').selectAll().where('id', '=', PARAM).where('api_key_id', '=', PARAM)),
-    // Most recent first; calls placed in the same millisecond are ordered by id so the order is stable.
-    listForKey: preparedQuery(db, (d) =>
-      d.selectFrom('calls').select(SUMMARY_COLUMNS).where('api_key_id', '=', PARAM).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PARAM as unknown as number),
-    ),
-  };
-}
-function reads(db: Kysely<Database>) {
-  let q = readQueries.get(db);
-  if (!q) readQueries.set(db, (q = compileReads(db)));
-  return q;
+const reads = perStore((store) => ({
+  findForKey: preparedQuery(store, (d) => d.selectFrom('calls').selectAll().where('id', '=', PARAM).where('api_key_id', '=', PARAM)),
+  // Most recent first; calls placed in the same millisecond are ordered by id so the order is stable.
+  listForKey: preparedQuery(store, (d) =>
+    d.selectFrom('calls').select(SUMMARY_COLUMNS).where('api_key_id', '=', PARAM).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PARAM as unknown as number),
+  ),
+}));
+
+export async function findCallForKey(store: Store, apiKeyId: string, id: string): Promise<CallRow | undefined> {
+  return (await reads(store).findForKey(id, apiKeyId))[0];
 }
 
-export async function findCallForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<CallRow | undefined> {
-  return (await reads(db).findForKey(id, apiKeyId))[0];
-}
-
-export async function listCallsForKey(db: Kysely<Database>, apiKeyId: string, limit: number): Promise<CallSummaryRow[]> {
-  return reads(db).listForKey(apiKeyId, limit);
+export async function listCallsForKey(store: Store, apiKeyId: string, limit: number): Promise<CallSummaryRow[]> {
+  return reads(store).listForKey(apiKeyId, limit);
 }
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

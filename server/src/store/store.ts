@@ -1,7 +1,8 @@
 // Opens the store: SQLite through better-sqlite3 (WAL) by default, Postgres when given a postgres:// URL.
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import { FifoSqliteDialect } from './fifo-sqlite-dialect.js';
+import { FifoLock, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
+import { GroupedReads } from './grouped-reads.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -11,6 +12,8 @@ import type { Database } from './schema.js';
 export interface Store {
   db: Kysely<Database>;
   dialect: 'sqlite' | 'postgres';
+  /** SQLite: the API's hot reads, grouped by event-loop turn (see grouped-reads.ts). Postgres: none. */
+  groupedReads?: GroupedReads;
   close(): Promise<void>;
 }
 
@@ -32,13 +35,21 @@ const NUMERIC_OID = 1700;
 export function openStore(target: StoreTarget): Store {
   if ('sqlitePath' in target) {
     if (target.sqlitePath !== ':memory:') mkdirSync(dirname(target.sqlitePath), { recursive: true });
-    const database = new SQLite(target.sqlitePath);
-    database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
-    database.pragma(`busy_timeout = ${target.busyTimeoutMs ?? 5000}`);
-    database.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(database) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const inMemory = target.sqlitePath === ':memory:';
+    const database = openSqlite(target.sqlitePath, target.busyTimeoutMs);
+    const lock = new FifoLock();
+    const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(database) }, lock) });
+    // An in-memory database exists only on its one connection; a file gets a second one for the grouped reads.
+    const groupedReads = inMemory ? new GroupedReads(database, lock) : new GroupedReads(openSqlite(target.sqlitePath, target.busyTimeoutMs, true));
+    return {
+      db,
+      dialect: 'sqlite',
+      groupedReads,
+      close: async () => {
+        await groupedReads.close();
+        await db.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: target.postgresUrl,
@@ -55,6 +66,16 @@ export function openStore(target: StoreTarget): Store {
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+function openSqlite(path: string, busyTimeoutMs = 5000, readOnly = false): SQLite.Database {
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  database.pragma('foreign_keys = ON');
+  if (readOnly) database.pragma('query_only = ON');
+  return database;
 }
 
 const STATEMENT_CACHE_SIZE = 200;

@@ -29,7 +29,7 @@ export function parseRange(header: string, size: number): { start: number; end: 
 export function recordingHandler({ store, config }: AppDeps) {
   return async function getCallRecording(ctx: Context, req: ValidatedRequest) {
     const { key } = ctx.state.agent as AgentState;
-    const row = await findCallForKey(store.db, key.id, req.path.id);
+    const row = await findCallForKey(store, key.id, req.path.id);
     if (!row) throw callNotFound(req.path.id);
     if (!row.recording_path) throw new ApiError(404, 'not_found', `Call ${row.id} has no recording.`);
     const file = resolve(config.dataDir, row.recording_path);

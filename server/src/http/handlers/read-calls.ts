@@ -14,13 +14,13 @@ export function readCallHandlers({ store, config }: AppDeps) {
   return {
     async getCall(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.agent as AgentState;
-      const row = await findCallForKey(store.db, key.id, req.path.id);
+      const row = await findCallForKey(store, key.id, req.path.id);
       if (!row) throw callNotFound(req.path.id);
       ctx.body = toCallRecord(row, config.publicBaseUrl);
     },
     async listCalls(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.agent as AgentState;
-      const rows = await listCallsForKey(store.db, key.id, req.query.limit as number);
+      const rows = await listCallsForKey(store, key.id, req.query.limit as number);
       ctx.body = { calls: rows.map(toCallSummary) };
     },
   };
