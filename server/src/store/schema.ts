@@ -155,6 +155,19 @@ export interface CallTurnsTable {
   end_ms: number;
 }
 
+/** Calls in flight per account, kept by triggers on calls (migration 006). */
+export interface AccountUsageTable {
+  account_id: string;
+  calls_in_flight: number;
+}
+
+/** Minutes billed by ended calls per account and billing period (its first ms, UTC), kept by triggers on calls. */
+export interface AccountMinutesTable {
+  account_id: string;
+  period_start: number;
+  minutes: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -167,6 +180,8 @@ export interface Database {
   sandbox_dials: SandboxDialsTable;
   carrier_events: CarrierEventsTable;
   call_turns: CallTurnsTable;
+  account_usage: AccountUsageTable;
+  account_minutes: AccountMinutesTable;
 }
 
 export type { Generated };

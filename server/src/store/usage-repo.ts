@@ -1,6 +1,7 @@
 // Minutes against the plan allowance. A billing period is a calendar month in UTC. Used minutes are the ended
 // calls of the period, each rounded up to a whole minute; every call still in flight reserves one minute
-// (the least any answered call can bill), and the engine hangs up a call when the allowance runs out.
+// (the least any answered call can bill), and the engine hangs up a call when the allowance runs out. Both are
+// read from counters that triggers on `calls` keep (migration 006), so the check does not grow with the calls.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -20,6 +21,20 @@ export interface Usage {
 }
 
 export async function accountUsage(db: Db, accountId: string, nowMs: number): Promise<Usage> {
+  const row = await db
+    .selectFrom('accounts')
+    .leftJoin('account_usage', 'account_usage.account_id', 'accounts.id')
+    .leftJoin('account_minutes', (join) =>
+      join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', billingPeriod(nowMs).start),
+    )
+    .select(['account_usage.calls_in_flight', 'account_minutes.minutes'])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+  return { usedMinutes: Number(row?.minutes ?? 0), reservedMinutes: Number(row?.calls_in_flight ?? 0) };
+}
+
+/** The same figures counted from the calls themselves: what the counters must always equal. */
+export async function recountUsage(db: Db, accountId: string, nowMs: number): Promise<Usage> {
   const { start, end } = billingPeriod(nowMs);
   const ended = await db
     .selectFrom('calls')

@@ -1,4 +1,5 @@
-// Ordered migrations, run by kysely's Migrator (which takes a lock, so several processes may start at once).
+// Ordered migrations, run by kysely's Migrator in one transaction (Postgres: under its lock; SQLite: IMMEDIATE), so
+// several processes may start at once.
 // Column types are chosen to mean the same on SQLite and Postgres; times are epoch-millisecond bigints.
 import type { Migration, MigrationProvider } from 'kysely';
 import { m001Initial } from './001-initial.js';
@@ -6,6 +7,7 @@ import { m002Engine } from './002-engine.js';
 import { m003WebhookOutbox } from './003-webhook-outbox.js';
 import { m004SandboxDials } from './004-sandbox-dials.js';
 import { m005LiveCalls } from './005-live-calls.js';
+import { m006UsageCounters } from './006-usage-counters.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -13,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '003_webhook_outbox': m003WebhookOutbox,
   '004_sandbox_dials': m004SandboxDials,
   '005_live_calls': m005LiveCalls,
+  '006_usage_counters': m006UsageCounters,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,115 @@
+// The minute cap reads counters that triggers on `calls` keep: calls in flight per account, and minutes billed
+// per account and month. Whatever writes the rows, the counters equal a count of the rows themselves.
+import { expect } from 'chai';
+import { Migrator, sql } from 'kysely';
+import { migrationProvider } from '../../server/src/store/migrations/index.js';
+import { accountUsage, recountUsage } from '../../server/src/store/usage-repo.js';
+import { insertTestCall } from '../support/calls.js';
+import { startEngineServer, type EngineServer } from '../support/engine.js';
+import { freshStore, forEachStore } from '../support/stores.js';
+import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+
+const NOV = Date.UTC(2026, 10, 15, 12);
+const OCT = Date.UTC(2026, 9, 31, 23, 59, 30);
+
+forEachStore('minute usage counters', (kind) => {
+  describe('as rows are written directly', () => {
+    let srv: TestServer;
+    let alice: TestTenant;
+    let bob: TestTenant;
+    beforeEach(async () => {
+      srv = await startServer(kind);
+      alice = await srv.tenant();
+      bob = await srv.tenant();
+    });
+    afterEach(() => srv.close());
+
+    const both = async (t: TestTenant, at: number) => {
+      const [counted, recounted] = await Promise.all([accountUsage(srv.deps.store.db, t.accountId, at), recountUsage(srv.deps.store.db, t.accountId, at)]);
+      expect(counted).to.deep.equal(recounted);
+      return counted;
+    };
+
+    it('counts calls in flight and the minutes of ended calls by the UTC month they ended in, per account', async () => {
+      const db = srv.deps.store.db;
+      const open = { ended_at: null, billed_minutes: null, started_at: null, duration_sec: null };
+      const queued = await insertTestCall(srv.deps.store, alice, { status: 'queued', ...open });
+      const talking = await insertTestCall(srv.deps.store, alice, { status: 'in_progress', ...open });
+      await insertTestCall(srv.deps.store, alice, { status: 'completed', ended_at: NOV, billed_minutes: 3 });
+      await insertTestCall(srv.deps.store, alice, { status: 'completed', ended_at: OCT, billed_minutes: 5 });
+      await insertTestCall(srv.deps.store, bob, { status: 'completed', ended_at: NOV, billed_minutes: 7 });
+      expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 2 });
+      expect(await both(alice, OCT)).to.deep.equal({ usedMinutes: 5, reservedMinutes: 2 });
+      expect(await both(bob, NOV)).to.deep.equal({ usedMinutes: 7, reservedMinutes: 0 });
+
+      await db.updateTable('calls').set({ status: 'dialing', lease_owner: 'w1' }).where('id', '=', queued.id).execute();
+      await db.updateTable('calls').set({ lease_owner: 'w2', updated_at: NOV }).where('id', '=', talking.id).execute();
+      expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 2 });
+
+      await db.updateTable('calls').set({ status: 'completed', ended_at: NOV + 1000, billed_minutes: 2 }).where('id', '=', talking.id).execute();
+      await db.updateTable('calls').set({ status: 'no_answer', ended_at: NOV + 2000, billed_minutes: 0 }).where('id', '=', queued.id).execute();
+      expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 5, reservedMinutes: 0 });
+
+      await db.deleteFrom('calls').where('id', '=', talking.id).execute();
+      expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 0 });
+    });
+
+    it('reports nothing used for an account that never placed a call', async () => {
+      expect(await both(await srv.tenant(), NOV)).to.deep.equal({ usedMinutes: 0, reservedMinutes: 0 });
+    });
+  });
+
+  describe('as the engine drives sandbox calls', () => {
+    let srv: EngineServer;
+    beforeEach(async () => {
+      srv = await startEngineServer(kind);
+    });
+    afterEach(() => srv.close());
+
+    it('equal the recount at every step of every outcome, and end with nothing in flight', async () => {
+      const alice = await srv.tenant({ rateLimit: 1000 });
+      const ids: string[] = [];
+      for (const to of ['+14155550123', '+12125550111', '+12125550112', '+12125550113', '+12125550114', '+12125550115']) {
+        const res = await alice.api.post('/v1/agent/calls', { body: { to, objective: 'Ask whether the shop is open on Sunday and until what time.' } });
+        expect(res.status).to.equal(202);
+        ids.push(res.body.callId as string);
+      }
+      const check = async () => {
+        const now = srv.clock.now();
+        expect(await accountUsage(srv.deps.store.db, alice.accountId, now)).to.deep.equal(await recountUsage(srv.deps.store.db, alice.accountId, now));
+      };
+      expect((await accountUsage(srv.deps.store.db, alice.accountId, srv.clock.now())).reservedMinutes).to.equal(6);
+      for (const id of ids) await srv.drive(id, 60, check);
+      const rows = await srv.deps.store.db.selectFrom('calls').select(['billed_minutes']).where('account_id', '=', alice.accountId).execute();
+      const billed = rows.reduce((a, r) => a + (r.billed_minutes ?? 0), 0);
+      expect(billed).to.be.above(0);
+      expect(await accountUsage(srv.deps.store.db, alice.accountId, srv.clock.now())).to.deep.equal({ usedMinutes: billed, reservedMinutes: 0 });
+    });
+  });
+
+  it('are filled from the calls already stored when the migration adds them', async () => {
+    const ts = await freshStore(kind);
+    try {
+      const db = ts.store.db;
+      await db.schema.dropTable('account_minutes').execute();
+      await db.schema.dropTable('account_usage').execute();
+      for (const event of ['insert', 'update', 'delete']) {
+        await sql.raw(`drop trigger calls_usage_${event}${kind === 'postgres' ? ' on calls' : ''}`).execute(db);
+        if (kind === 'postgres') await sql.raw(`drop function calls_usage_${event}()`).execute(db);
+      }
+      await sql`delete from kysely_migration where name = '006_usage_counters'`.execute(db);
+      await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
+      await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();
+      const tenant = { accountId: 'acc', keyId: 'key', callerId: '+14155550100' } as TestTenant;
+      await insertTestCall(ts.store, tenant, { status: 'queued', ended_at: null, billed_minutes: null });
+      await insertTestCall(ts.store, tenant, { status: 'completed', ended_at: NOV, billed_minutes: 4 });
+      await insertTestCall(ts.store, tenant, { status: 'voicemail', ended_at: OCT, billed_minutes: 1 });
+      const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+      expect(error).to.equal(undefined);
+      expect(await accountUsage(db, 'acc', NOV)).to.deep.equal({ usedMinutes: 4, reservedMinutes: 1 });
+      expect(await accountUsage(db, 'acc', OCT)).to.deep.equal({ usedMinutes: 1, reservedMinutes: 1 });
+    } finally {
+      await ts.drop();
+    }
+  });
+});
