@@ -16,18 +16,19 @@ interface Pending {
   reject(err: unknown): void;
 }
 
-const STATEMENT_CACHE_SIZE = 50;
-
 export class GroupedReads {
   private queue: Pending[] = [];
-  private readonly statements = new Map<string, SQLite.Statement>();
   private closed = false;
   /** Read transactions run so far (each runs one group). */
   groupsRun = 0;
 
-  /** `lock`: the connection is shared with kysely, which must not be inside a transaction of its own meanwhile. */
+  /**
+   * `prepare`: the connection's statement cache. `lock`: the connection is shared with kysely, which must not be
+   * inside a transaction of its own meanwhile.
+   */
   constructor(
     private readonly database: SQLite.Database,
+    private readonly prepare: (sql: string) => SQLite.Statement,
     private readonly lock?: FifoLock,
   ) {}
 
@@ -68,7 +69,7 @@ export class GroupedReads {
     }
     const outcomes = group.map((p): { rows: unknown[] } | { err: unknown } => {
       try {
-        return { rows: this.statement(p.sql).all(...p.params) };
+        return { rows: this.prepare(p.sql).all(...p.params) };
       } catch (err) {
         return { err };
       }
@@ -80,15 +81,5 @@ export class GroupedReads {
       if ('rows' in o) p.resolve(o.rows);
       else p.reject(o.err);
     });
-  }
-
-  private statement(sql: string): SQLite.Statement {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.database.prepare(sql);
-      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value!);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
   }
 }

@@ -37,10 +37,12 @@ export function openStore(target: StoreTarget): Store {
     if (target.sqlitePath !== ':memory:') mkdirSync(dirname(target.sqlitePath), { recursive: true });
     const inMemory = target.sqlitePath === ':memory:';
     const database = openSqlite(target.sqlitePath, target.busyTimeoutMs);
+    const prepare = cachedPrepare(database);
     const lock = new FifoLock();
-    const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(database) }, lock) });
+    const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: { prepare, close: () => database.close() } }, lock) });
     // An in-memory database exists only on its one connection; a file gets a second one for the grouped reads.
-    const groupedReads = inMemory ? new GroupedReads(database, lock) : new GroupedReads(openSqlite(target.sqlitePath, target.busyTimeoutMs, true));
+    const reader = inMemory ? undefined : openSqlite(target.sqlitePath, target.busyTimeoutMs, true);
+    const groupedReads = reader ? new GroupedReads(reader, cachedPrepare(reader)) : new GroupedReads(database, prepare, lock);
     return {
       db,
       dialect: 'sqlite',
@@ -85,19 +87,16 @@ const STATEMENT_CACHE_SIZE = 200;
  * by SQL text (better-sqlite3 runs them synchronously, so one statement is never used twice at once), in a
  * bounded cache since queries with IN lists vary in text.
  */
-function withStatementCache(database: SQLite.Database) {
+function cachedPrepare(database: SQLite.Database): (sql: string) => SQLite.Statement {
   const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => database.close(),
-    prepare(sql: string) {
-      let stmt = cache.get(sql);
-      if (!stmt) {
-        stmt = database.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-        cache.set(sql, stmt);
-      }
-      return stmt;
-    },
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = database.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, stmt);
+    }
+    return stmt;
   };
 }
 
