@@ -19,12 +19,11 @@ export interface DevSeed {
 
 /**
  * Several processes may start together on a fresh database: one seeds, the others wait for it and then find what
- * it made. Postgres: a transaction-scoped advisory lock. SQLite: a write as the transaction's first statement,
- * which takes the database's write lock there and then (a read first would let two seeders both find nothing).
+ * it made. Postgres: a transaction-scoped advisory lock. SQLite needs none: its transactions begin IMMEDIATE,
+ * holding the database's write lock from the start (fifo-sqlite-dialect.ts).
  */
 async function seedLock(trx: Transaction<Database>): Promise<void> {
   if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('svc:dev-seed'))`.execute(trx);
-  else await trx.updateTable('accounts').set({ name: DEV_ACCOUNT_NAME }).where('name', '=', DEV_ACCOUNT_NAME).execute();
 }
 
 export async function seedDevAccount(db: Kysely<Database>, config: Config, now: number): Promise<DevSeed> {
