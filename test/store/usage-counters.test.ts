@@ -3,7 +3,8 @@
 import { expect } from 'chai';
 import { Migrator, sql } from 'kysely';
 import { migrationProvider } from '../../server/src/store/migrations/index.js';
-import { accountUsage, recountUsage } from '../../server/src/store/usage-repo.js';
+import { accountUsage } from '../../server/src/store/usage-repo.js';
+import { recountUsage } from '../support/usage-recount.js';
 import { insertTestCall } from '../support/calls.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { freshStore, forEachStore } from '../support/stores.js';

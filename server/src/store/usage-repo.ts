@@ -2,7 +2,7 @@
 // calls of the period, each rounded up to a whole minute; every call still in flight reserves one minute
 // (the least any answered call can bill), and the engine hangs up a call when the allowance runs out. Both are
 // read from counters that triggers on `calls` keep (migration 006), so the check does not grow with the calls.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 export const TERMINAL_STATUSES = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'] as const;
@@ -31,24 +31,4 @@ export async function accountUsage(db: Db, accountId: string, nowMs: number): Pr
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
   return { usedMinutes: Number(row?.minutes ?? 0), reservedMinutes: Number(row?.calls_in_flight ?? 0) };
-}
-
-/** The same figures counted from the calls themselves: what the counters must always equal. */
-export async function recountUsage(db: Db, accountId: string, nowMs: number): Promise<Usage> {
-  const { start, end } = billingPeriod(nowMs);
-  const ended = await db
-    .selectFrom('calls')
-    .select(sql<number>`coalesce(sum(billed_minutes), 0)`.as('minutes'))
-    .where('account_id', '=', accountId)
-    .where('status', 'in', TERMINAL_STATUSES)
-    .where('ended_at', '>=', start)
-    .where('ended_at', '<', end)
-    .executeTakeFirstOrThrow();
-  const inFlight = await db
-    .selectFrom('calls')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('account_id', '=', accountId)
-    .where('status', 'in', IN_FLIGHT_STATUSES)
-    .executeTakeFirstOrThrow();
-  return { usedMinutes: Number(ended.minutes), reservedMinutes: Number(inFlight.n) };
 }

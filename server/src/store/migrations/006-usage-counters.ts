@@ -5,10 +5,11 @@
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import { IN_FLIGHT_STATUSES, TERMINAL_STATUSES } from '../usage-repo.js';
 
-const list = (xs: readonly string[]) => sql.raw(xs.map((x) => `'${x}'`).join(', '));
-const inFlight = (row: 'new' | 'old') => sql.raw(`(case when ${row}.status in (${IN_FLIGHT_STATUSES.map((x) => `'${x}'`).join(', ')}) then 1 else 0 end)`);
+const quoted = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
+const list = (xs: readonly string[]) => sql.raw(quoted(xs));
+const inFlight = (row: 'new' | 'old') => sql.raw(`(case when ${row}.status in (${quoted(IN_FLIGHT_STATUSES)}) then 1 else 0 end)`);
 const billedWhere = (row: 'new' | 'old') =>
-  sql.raw(`${row}.status in (${TERMINAL_STATUSES.map((x) => `'${x}'`).join(', ')}) and ${row}.ended_at is not null and ${row}.billed_minutes is not null`);
+  sql.raw(`${row}.status in (${quoted(TERMINAL_STATUSES)}) and ${row}.ended_at is not null and ${row}.billed_minutes is not null`);
 
 /** The first millisecond (UTC) of the month of an epoch-millisecond column. */
 const periodOf = (pg: boolean, column: string) =>
