@@ -55,6 +55,22 @@ forEachStore('minute usage counters', (kind) => {
       expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 0 });
     });
 
+    it('moves the counts of a call that moves to another account', async () => {
+      const db = srv.deps.store.db;
+      const open = { ended_at: null, billed_minutes: null, started_at: null, duration_sec: null };
+      const talking = await insertTestCall(srv.deps.store, alice, { status: 'in_progress', ...open });
+      const ended = await insertTestCall(srv.deps.store, alice, { status: 'completed', ended_at: NOV, billed_minutes: 3 });
+      await db.updateTable('calls').set({ account_id: bob.accountId }).where('id', 'in', [talking.id, ended.id]).execute();
+      expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 0, reservedMinutes: 0 });
+      expect(await both(bob, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 1 });
+      // A call that counts for nothing moves without changing anything; one ending and moving at once, both.
+      const failed = await insertTestCall(srv.deps.store, alice, { status: 'failed', ...open });
+      await db.updateTable('calls').set({ account_id: bob.accountId }).where('id', '=', failed.id).execute();
+      await db.updateTable('calls').set({ account_id: alice.accountId, status: 'completed', ended_at: NOV, billed_minutes: 4 }).where('id', '=', talking.id).execute();
+      expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 4, reservedMinutes: 0 });
+      expect(await both(bob, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 0 });
+    });
+
     it('reports nothing used for an account that never placed a call', async () => {
       expect(await both(await srv.tenant(), NOV)).to.deep.equal({ usedMinutes: 0, reservedMinutes: 0 });
     });
@@ -94,11 +110,14 @@ forEachStore('minute usage counters', (kind) => {
       const db = ts.store.db;
       await db.schema.dropTable('account_minutes').execute();
       await db.schema.dropTable('account_usage').execute();
-      for (const event of ['insert', 'update', 'delete']) {
-        await sql.raw(`drop trigger calls_usage_${event}${kind === 'postgres' ? ' on calls' : ''}`).execute(db);
-        if (kind === 'postgres') await sql.raw(`drop function calls_usage_${event}()`).execute(db);
+      // Back to before migration 006 (007 only replaced its triggers): both run again, on calls already stored.
+      for (const counter of ['in_flight', 'minutes']) {
+        for (const event of ['insert', 'update', 'delete']) {
+          await sql.raw(`drop trigger calls_${counter}_${event}${kind === 'postgres' ? ' on calls' : ''}`).execute(db);
+          if (kind === 'postgres') await sql.raw(`drop function calls_${counter}_${event}()`).execute(db);
+        }
       }
-      await sql`delete from kysely_migration where name = '006_usage_counters'`.execute(db);
+      await sql`delete from kysely_migration where name in ('006_usage_counters', '007_split_usage_triggers')`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
       await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();
       const tenant = { accountId: 'acc', keyId: 'key', callerId: '+14155550100' } as TestTenant;
@@ -109,6 +128,10 @@ forEachStore('minute usage counters', (kind) => {
       expect(error).to.equal(undefined);
       expect(await accountUsage(db, 'acc', NOV)).to.deep.equal({ usedMinutes: 4, reservedMinutes: 1 });
       expect(await accountUsage(db, 'acc', OCT)).to.deep.equal({ usedMinutes: 1, reservedMinutes: 1 });
+      // And the triggers the migrations left keep counting.
+      await insertTestCall(ts.store, tenant, { status: 'completed', ended_at: NOV, billed_minutes: 2 });
+      await insertTestCall(ts.store, tenant, { status: 'dialing', ended_at: null, billed_minutes: null });
+      expect(await accountUsage(db, 'acc', NOV)).to.deep.equal({ usedMinutes: 6, reservedMinutes: 2 });
     } finally {
       await ts.drop();
     }

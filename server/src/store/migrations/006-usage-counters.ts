@@ -4,18 +4,7 @@
 // engine, the CLI, a test inserting rows) keeps them exact in the same transaction as the row it writes.
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 import { IN_FLIGHT_STATUSES, TERMINAL_STATUSES } from '../usage-repo.js';
-
-const quoted = (xs: readonly string[]) => xs.map((x) => `'${x}'`).join(', ');
-const list = (xs: readonly string[]) => sql.raw(quoted(xs));
-const inFlight = (row: 'new' | 'old') => sql.raw(`(case when ${row}.status in (${quoted(IN_FLIGHT_STATUSES)}) then 1 else 0 end)`);
-const billedWhere = (row: 'new' | 'old') =>
-  sql.raw(`${row}.status in (${quoted(TERMINAL_STATUSES)}) and ${row}.ended_at is not null and ${row}.billed_minutes is not null`);
-
-/** The first millisecond (UTC) of the month of an epoch-millisecond column. */
-const periodOf = (pg: boolean, column: string) =>
-  pg
-    ? sql.raw(`(extract(epoch from date_trunc('month', to_timestamp(${column} / 1000.0) at time zone 'UTC')) * 1000)::bigint`)
-    : sql.raw(`(cast(strftime('%s', ${column} / 1000, 'unixepoch', 'start of month') as integer) * 1000)`);
+import { countInFlight, countMinutes, differs, list, periodOf } from './usage-sql.js';
 
 export const m006UsageCounters: Migration = {
   async up(db: Kysely<any>) {
@@ -41,13 +30,7 @@ export const m006UsageCounters: Migration = {
       group by 1, 2`.execute(db);
 
     // Each change of a row adds its new contribution and takes back its old one.
-    const add = (row: 'new' | 'old', sign: '+' | '-') => [
-      sql`insert into account_usage (account_id, calls_in_flight) values (${sql.raw(row)}.account_id, ${sql.raw(sign)}${inFlight(row)})
-        on conflict (account_id) do update set calls_in_flight = account_usage.calls_in_flight + excluded.calls_in_flight`,
-      sql`insert into account_minutes (account_id, period_start, minutes)
-        select ${sql.raw(row)}.account_id, ${periodOf(pg, `${row}.ended_at`)}, ${sql.raw(sign)}${sql.raw(row)}.billed_minutes where ${billedWhere(row)}
-        on conflict (account_id, period_start) do update set minutes = account_minutes.minutes + excluded.minutes`,
-    ];
+    const add = (row: 'new' | 'old', sign: '+' | '-') => [countInFlight(row, sign), countMinutes(pg, row, sign)];
     const bodies = {
       insert: add('new', '+'),
       update: [...add('old', '-'), ...add('new', '+')],
@@ -55,7 +38,7 @@ export const m006UsageCounters: Migration = {
     };
     // An update fires only when a counted column changes (the engine rewrites leases far more often).
     const counted = ['status', 'ended_at', 'billed_minutes', 'account_id'];
-    const changed = sql.raw(counted.map((c) => `old.${c} ${pg ? 'is distinct from' : 'is not'} new.${c}`).join(' or '));
+    const changed = sql.raw(counted.map((c) => differs(pg, c)).join(' or '));
     for (const [event, statements] of Object.entries(bodies)) {
       const body = sql.join(statements, sql.raw(';\n'));
       const on = event === 'update' ? sql`update of ${sql.raw(counted.join(', '))} on calls for each row when (${changed})` : sql`${sql.raw(event)} on calls for each row`;

@@ -8,6 +8,7 @@ import { m003WebhookOutbox } from './003-webhook-outbox.js';
 import { m004SandboxDials } from './004-sandbox-dials.js';
 import { m005LiveCalls } from './005-live-calls.js';
 import { m006UsageCounters } from './006-usage-counters.js';
+import { m007SplitUsageTriggers } from './007-split-usage-triggers.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '004_sandbox_dials': m004SandboxDials,
   '005_live_calls': m005LiveCalls,
   '006_usage_counters': m006UsageCounters,
+  '007_split_usage_triggers': m007SplitUsageTriggers,
 };
 
 export const migrationProvider: MigrationProvider = {
