@@ -19,8 +19,8 @@ export function errorMiddleware(logger: Logger) {
       }
     } catch (err) {
       const e = toApiError(err);
-      if (e.status >= 500 && e.token === 'internal_error') logger.error({ err, method: ctx.method, path: ctx.path }, 'unexpected fault');
-      if (e.token === 'store_error') logger.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'store unavailable');
+      if (e.status >= 500 && e.token === 'internal_error') logger.error({ reqId: ctx.state.reqId, err, method: ctx.method, path: ctx.path }, 'unexpected fault');
+      if (e.token === 'store_error') logger.warn({ reqId: ctx.state.reqId, err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'store unavailable');
       ctx.status = e.status;
       for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);
       ctx.body = { error: e.token, message: e.message };

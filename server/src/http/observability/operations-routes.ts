@@ -61,7 +61,7 @@ export function operationsRoutes(store: Store, metrics: ServiceMetrics, logger: 
     } else if (ctx.path === '/readyz') {
       ctx.state.operation = 'readyz';
       const r = await readiness(store);
-      if (!r.ready) logger.warn({ reason: r.reason }, 'not ready');
+      if (!r.ready) logger.warn({ reqId: ctx.state.reqId, reason: r.reason }, 'not ready');
       ctx.status = r.ready ? 200 : 503;
       ctx.body = r.ready ? { status: 'ready' } : { status: 'unavailable', reason: r.reason };
     } else if (ctx.path === '/metrics') {

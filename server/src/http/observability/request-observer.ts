@@ -1,5 +1,5 @@
 // Outermost middleware: gives every request an id (a sane incoming X-Request-Id, else a new one), echoes it in
-// X-Request-Id, runs the request in a scope that tags every log line with it, and on the way out writes one
+// X-Request-Id, keeps it in ctx.state.reqId for the log lines written while handling it, and on the way out writes one
 // log line and records the request in the metrics. The operation is the route's operationId (looked up when a
 // request was answered before routing, as a 401 is), or the name an operations route set in
 // ctx.state.operation; anything else is "unmatched", so arbitrary paths cannot blow up the metric labels.
@@ -7,7 +7,6 @@ import type { Context, Next } from 'koa';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { requestScope } from './service-logger.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -32,8 +31,9 @@ export function requestObserver({ logger, metrics, newId = randomUUID, operation
     const reqId = acceptedRequestId(ctx.get('x-request-id') || undefined) ?? newId();
     const started = performance.now();
     ctx.set('X-Request-Id', reqId);
+    ctx.state.reqId = reqId;
     try {
-      await requestScope.run({ reqId }, next);
+      await next();
     } finally {
       const seconds = (performance.now() - started) / 1000;
       const operation =

@@ -38,7 +38,7 @@ export function twilioCallbacks(deps: AppDeps, rest: TwilioRest) {
     // Twilio signs the URL it was given, which is the public one, not the address this request reached.
     const signature = ctx.get('x-twilio-signature');
     if (!signature || !validateRequest(authToken, signature, config.publicBaseUrl + ctx.originalUrl, params)) {
-      logger.warn({ callback, callId }, 'Twilio callback refused: missing or invalid X-Twilio-Signature');
+      logger.warn({ reqId: ctx.state.reqId, callback, callId }, 'Twilio callback refused: missing or invalid X-Twilio-Signature');
       return reply(ctx, 403, 'invalid_signature');
     }
     const call = await store.db.selectFrom('calls').select(['id', 'carrier_ref']).where('id', '=', callId).executeTakeFirst();
@@ -67,7 +67,7 @@ export function twilioCallbacks(deps: AppDeps, rest: TwilioRest) {
     try {
       wav = await rest.fetchRecording(params.RecordingUrl);
     } catch (err) {
-      logger.warn({ callId, recordingSid: params.RecordingSid, err: { message: (err as Error).message } }, 'Twilio recording fetch failed');
+      logger.warn({ reqId: ctx.state.reqId, callId, recordingSid: params.RecordingSid, err: { message: (err as Error).message } }, 'Twilio recording fetch failed');
       return reply(ctx, 502, 'recording_fetch_failed');
     }
     const path = await writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav);
