@@ -2,8 +2,7 @@
 // is Jamaica, +44 1534 is Jersey. Premium-rate and shared-cost numbers (revenue-share numbers), numbers with no
 // country (satellite and international networks: +870, +881, +882, +883) and IRSF-listed prefixes are blocked in
 // any country.
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { E164_SHAPE } from './caller-id.js';
+import { parseE164 } from './caller-id.js';
 import type { IrsfList } from './irsf.js';
 
 export const ALLOWED_REGIONS = ['US', 'CA', 'GB', 'AU', 'NZ', 'IL'] as const;
@@ -17,8 +16,8 @@ export type DestinationCheck =
 const blocked = (message: string): DestinationCheck => ({ ok: false, token: 'destination_blocked', message });
 
 export function checkDestination(to: string, irsf: IrsfList): DestinationCheck {
-  const number = E164_SHAPE.test(to) ? parsePhoneNumberFromString(to) : undefined;
-  if (!number?.isValid()) {
+  const { number, valid } = parseE164(to);
+  if (!number || !valid) {
     return { ok: false, token: 'invalid_number', message: `\`to\` must be a valid number in E.164 format, like +14155550123; got ${JSON.stringify(to)}.` };
   }
   if (irsf.matches(to)) return blocked(`Calls to ${to} are blocked: the number is in a range listed for revenue-share fraud.`);
