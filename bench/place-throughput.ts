@@ -3,18 +3,15 @@
 //   npx tsx bench/place-throughput.ts [rounds=3] [seconds=5]
 import { rmSync } from 'node:fs';
 import { load, printTable, startTarget, type Row } from './support/harness.js';
-import { seedBenchStore } from './support/seed.js';
+import { placementBodies, seedBenchStore } from './support/seed.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const seconds = Number(process.argv[3] ?? 5);
 const { dataDir, store, apiKey } = await seedBenchStore();
 await store.close();
 
-const body = JSON.stringify({
-  to: '+14155550123',
-  objective: 'Ask whether the shop is open on Sunday and until what time.',
-  fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }],
-});
+// Every request differs (its number, its shop), so nothing the service keeps from one request flatters the next.
+const bodies = placementBodies(5000);
 const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
 const bare = { name: 'bare Koa', env: { BENCH_TARGET: 'bare', BENCH_RECORD: JSON.stringify({ id: crypto.randomUUID() }) } };
 const app = { name: 'svc', env: { BENCH_TARGET: 'app', SVC_DATA_DIR: dataDir } };
@@ -25,8 +22,8 @@ const rows: Row[] = [
 for (let r = 0; r < rounds; r++) {
   for (const [i, t] of [bare, app].entries()) {
     const running = await startTarget(t);
-    await load(running.url, { path: '/v1/agent/calls', method: 'POST', headers, body, durationSec: 1 });
-    rows[i].samples.push(await load(running.url, { path: '/v1/agent/calls', method: 'POST', headers, body, durationSec: seconds }));
+    await load(running.url, { path: '/v1/agent/calls', method: 'POST', headers, bodies, durationSec: 1 });
+    rows[i].samples.push(await load(running.url, { path: '/v1/agent/calls', method: 'POST', headers, bodies, durationSec: seconds }));
     await running.stop();
   }
 }

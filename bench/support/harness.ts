@@ -45,6 +45,8 @@ export interface Load {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn, one per request, instead of one `body` for all. */
+  bodies?: string[];
   connections?: number;
   durationSec?: number;
 }
@@ -61,10 +63,16 @@ export async function load(url: string, l: Load): Promise<Sample> {
     method: l.method ?? 'GET',
     headers: l.headers,
     body: l.body,
+    ...(l.bodies ? { requests: [{ setupRequest: nextBody(l.bodies) }] } : {}),
     connections: l.connections ?? 50,
     duration: l.durationSec ?? 5,
   });
   return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+function nextBody(bodies: string[]) {
+  let i = 0;
+  return (req: autocannon.Request) => ({ ...req, body: bodies[i++ % bodies.length] });
 }
 
 export const median = (xs: number[]) => {

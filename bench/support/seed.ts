@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
+import { isE164 } from '../../server/src/calls/caller-id.js';
 import { migrate, openStore, type Store } from '../../server/src/store/store.js';
 
 export interface Seeded {
@@ -21,4 +22,25 @@ export async function seedBenchStore(): Promise<Seeded> {
   await addNumber(store.db, accountId, '+14155550100', now);
   const { row, key } = await createKey(store.db, { accountId, name: 'bench', rateLimit: 1_000_000_000 }, now);
   return { dataDir, store, keyId: row.id, apiKey: key };
+}
+
+const AREAS = ['212', '213', '305', '312', '415', '512', '617', '702', '206', '404'];
+const SHOPS = ['bakery', 'bookshop', 'hardware store', 'pharmacy', 'florist', 'bike shop', 'deli', 'pet shop'];
+
+/** Placement bodies that differ from each other: valid US numbers across area codes, and the shop asked about. */
+export function placementBodies(n: number): string[] {
+  const bodies: string[] = [];
+  for (let i = 0; bodies.length < n; i++) {
+    const to = `+1${AREAS[i % AREAS.length]}${String(2000000 + ((i * 7919) % 7999999)).padStart(7, '0')}`;
+    if (!isE164(to)) continue;
+    const shop = SHOPS[i % SHOPS.length];
+    bodies.push(
+      JSON.stringify({
+        to,
+        objective: `Ask whether the ${shop} is open on Sunday and until what time (call ${i}).`,
+        fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }],
+      }),
+    );
+  }
+  return bodies;
 }
