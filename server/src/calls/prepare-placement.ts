@@ -2,11 +2,10 @@
 // request, the key, then the account; voice from the request, the key, then the platform; language explicit,
 // inferred or auto) and applies the guardrails, in the documented order: invalid_voice, invalid_language,
 // destination_blocked, caller_id_not_owned.
-import type { Kysely } from 'kysely';
-import { findAccount, ownsNumber, type ApiKeyRow } from '../accounts/accounts-repo.js';
+import { accountById, numberOnAccount, type ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../http/api-error.js';
-import type { Database } from '../store/schema.js';
+import type { Executor } from '../store/prepared-query.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import { checkDestination } from './destination.js';
 import type { IrsfList } from './irsf.js';
@@ -26,7 +25,8 @@ export interface PreparedCall {
 }
 
 export interface PlacementPorts {
-  db: Kysely<Database>;
+  /** Runs the two reads (the account's default caller id, whether it owns the number). */
+  ex: Executor;
   catalogue: AgentCatalogue;
   irsf: IrsfList;
 }
@@ -47,11 +47,11 @@ export async function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, bo
 
   if (!destination.ok) throw new ApiError(400, destination.token, destination.message);
 
-  const callerId = body.callerId ?? key.default_caller_id ?? (await findAccount(ports.db, key.account_id))?.default_caller_id ?? null;
+  const callerId = body.callerId ?? key.default_caller_id ?? (await accountById(ports.ex, key.account_id))?.default_caller_id ?? null;
   if (callerId === null) {
     throw new ApiError(400, 'caller_id_not_owned', 'No callerId was given and neither the key nor the account has a default caller id; add a number to the account.');
   }
-  if (!(await ownsNumber(ports.db, key.account_id, callerId))) {
+  if (!(await numberOnAccount(ports.ex, key.account_id, callerId))) {
     throw new ApiError(400, 'caller_id_not_owned', `${callerId} is not a number on this account.`);
   }
 

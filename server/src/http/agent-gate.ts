@@ -7,6 +7,7 @@ import { findActiveKeyWithWindow, type ApiKeyRow } from '../accounts/accounts-re
 import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
 import type { Config } from '../config.js';
 import { consumeWindow, windowFromRow } from '../store/rate-windows.js';
+import { executorFor } from '../store/prepared-query.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from './api-error.js';
@@ -36,7 +37,7 @@ export function agentGate(store: Store, config: Config, clock: Clock) {
     const match = BEARER_PATTERN.exec(header);
     const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
     if (!found) {
-      const w = await consumeWindow(store.db, `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
+      const w = await consumeWindow(executorFor(store.db), `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
       setRateLimitHeaders(ctx, w);
       if (w.count > w.limit) throw rateLimited(w, 'unauthenticated requests from this address');
       ctx.set('WWW-Authenticate', header ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"');

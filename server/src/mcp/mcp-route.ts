@@ -15,6 +15,7 @@ import type { AppDeps } from '../http/app-deps.js';
 import type { OpenApiDocument } from '../http/openapi-document.js';
 import { rateLimited, setRateLimitHeaders } from '../http/rate-limit-headers.js';
 import { consumeWindow, windowFromRow } from '../store/rate-windows.js';
+import { executorFor } from '../store/prepared-query.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -24,7 +25,7 @@ async function authenticate(ctx: Context, { store, config, clock }: AppDeps): Pr
   const match = BEARER_PATTERN.exec(header);
   const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
   if (!match || !found) {
-    const w = await consumeWindow(store.db, `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
+    const w = await consumeWindow(executorFor(store.db), `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
     setRateLimitHeaders(ctx, w);
     if (w.count > w.limit) throw rateLimited(w, 'unauthenticated requests from this address');
     ctx.set('WWW-Authenticate', header ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"');

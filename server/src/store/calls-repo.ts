@@ -1,14 +1,59 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
-import type { Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
-import type { CallsTable, Database } from './schema.js';
-import { PARAM, perStore, preparedQuery } from './prepared-query.js';
+import type { CallsTable } from './schema.js';
+import { PARAM, perStore, preparedQuery, statement, type Executor } from './prepared-query.js';
 import type { Store } from './store.js';
 
 export type CallRow = Selectable<CallsTable>;
 
-export async function insertCall(db: Kysely<Database>, row: CallRow): Promise<void> {
-  await db.insertInto('calls').values(row).execute();
+/** What a placement decides of a new call; the rest starts empty, and the engine takes it from next_run_at. */
+export type QueuedCallRow = Pick<
+  CallRow,
+  'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'created_at'
+>;
+
+const P = PARAM as never;
+const insertQueued = statement((db) =>
+  db.insertInto('calls').values({
+    id: P,
+    account_id: P,
+    api_key_id: P,
+    status: 'queued',
+    to_number: P,
+    objective: P,
+    context: P,
+    fields_json: P,
+    webhook_url: P,
+    caller_id: P,
+    voice: P,
+    language: P,
+    language_source: P,
+    summary: null,
+    transcript: null,
+    extracted_json: null,
+    recording_path: null,
+    started_at: null,
+    ended_at: null,
+    duration_sec: null,
+    billed_minutes: null,
+    error: null,
+    created_at: P,
+    updated_at: P,
+    next_run_at: P,
+    lease_owner: null,
+    lease_expires_at: null,
+    dial_attempted_at: null,
+    carrier_ref: null,
+    engine_state: null,
+  }),
+);
+
+/** Inserts a call in status queued, due for the engine at once. */
+export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<void> {
+  // In the order the builder above uses its parameters.
+  const p = [c.id, c.account_id, c.api_key_id, c.to_number, c.objective, c.context, c.fields_json, c.webhook_url, c.caller_id, c.voice, c.language, c.language_source];
+  await insertQueued(ex, ...p, c.created_at, c.created_at, c.created_at);
 }
 
 const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;

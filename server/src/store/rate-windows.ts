@@ -1,7 +1,7 @@
 // Fixed rate-limit windows kept in the store, so every process sees the same count. A window starts at a
 // multiple of its length in epoch time. Consuming is one atomic upsert, exact under any concurrency.
-import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import { sql } from 'kysely';
+import { PARAM, statement, type Executor } from './prepared-query.js';
 
 export interface WindowState {
   limit: number;
@@ -27,26 +27,23 @@ function state(limit: number, windowSec: number, count: number, start: number, n
   };
 }
 
-/** Counts one request against the bucket's current window. The request is allowed when count <= limit. */
-export async function consumeWindow(
-  db: Kysely<Database>,
-  bucket: string,
-  limit: number,
-  windowSec: number,
-  nowMs: number,
-): Promise<WindowState> {
-  const start = windowStart(nowMs, windowSec);
-  const row = await db
+const upsert = statement((db) =>
+  db
     .insertInto('rate_windows')
-    .values({ bucket, window_start: start, count: 1 })
+    .values({ bucket: PARAM, window_start: PARAM as unknown as number, count: 1 })
     .onConflict((oc) =>
       oc.column('bucket').doUpdateSet({
         count: sql<number>`case when rate_windows.window_start = excluded.window_start then rate_windows.count + 1 else 1 end`,
         window_start: sql<number>`excluded.window_start`,
       }),
     )
-    .returning(['count'])
-    .executeTakeFirstOrThrow();
+    .returning(['count']),
+);
+
+/** Counts one request against the bucket's current window. The request is allowed when count <= limit. */
+export async function consumeWindow(ex: Executor, bucket: string, limit: number, windowSec: number, nowMs: number): Promise<WindowState> {
+  const start = windowStart(nowMs, windowSec);
+  const [row] = await upsert(ex, bucket, start);
   return state(limit, windowSec, Number(row.count), start, nowMs);
 }
 
@@ -61,15 +58,4 @@ export function windowFromRow(
   const start = windowStart(nowMs, windowSec);
   const count = rowStart !== null && Number(rowStart) === start ? Number(rowCount) : 0;
   return state(limit, windowSec, count, start, nowMs);
-}
-
-/** Gives back one request of the current window (a replayed or rejected-before-work request). */
-export async function refundWindow(db: Kysely<Database>, bucket: string, windowSec: number, nowMs: number): Promise<void> {
-  await db
-    .updateTable('rate_windows')
-    .set({ count: sql<number>`count - 1` })
-    .where('bucket', '=', bucket)
-    .where('window_start', '=', windowStart(nowMs, windowSec))
-    .where('count', '>', 0)
-    .execute();
 }

@@ -3,6 +3,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { FifoLock, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import { GroupedReads } from './grouped-reads.js';
+import { WriteBatches } from './write-batches.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -14,6 +15,8 @@ export interface Store {
   dialect: 'sqlite' | 'postgres';
   /** SQLite: the API's hot reads, grouped by event-loop turn (see grouped-reads.ts). Postgres: none. */
   groupedReads?: GroupedReads;
+  /** SQLite: units of write work (placements), batched by event-loop turn (see write-batches.ts). Postgres: none. */
+  writeBatches?: WriteBatches;
   close(): Promise<void>;
 }
 
@@ -43,11 +46,14 @@ export function openStore(target: StoreTarget): Store {
     // An in-memory database exists only on its one connection; a file gets a second one for the grouped reads.
     const reader = inMemory ? undefined : openSqlite(target.sqlitePath, target.busyTimeoutMs, true);
     const groupedReads = reader ? new GroupedReads(reader, cachedPrepare(reader)) : new GroupedReads(database, prepare, lock);
+    const writeBatches = new WriteBatches(database, prepare, db, lock);
     return {
       db,
       dialect: 'sqlite',
       groupedReads,
+      writeBatches,
       close: async () => {
+        await writeBatches.close();
         await groupedReads.close();
         await db.destroy();
       },

@@ -1,0 +1,150 @@
+// A placement as one unit of write work (write-batches.ts), in this order:
+// 1. with an Idempotency-Key, claim it; a key already claimed is answered from its record (a replay, 422 for
+//    another body, 409 while its first request is still running);
+// 2. count the request against the key's rate-limit window (429 past the limit);
+// 3. validate the body, resolve the defaults and apply the guardrails (400s, see prepare-placement.ts);
+// 4. atomically: check the minute cap (429) and insert the queued call with its idempotency record.
+// Validation and guardrail rejections are stored under the key and replayed like successes; 429s are not, and
+// neither is a fault (the key is released, or on SQLite the unit's savepoint rolled back). Expected rejections
+// are returned, not thrown, so the window they spent and the record they leave are kept.
+import { v7 as uuidv7 } from 'uuid';
+import type { ApiKeyRow } from '../accounts/accounts-repo.js';
+import type { PlaceCallRequest, PlaceCallResponse } from '../generated/types.gen.js';
+import type { KeyWindow } from '../http/agent-gate.js';
+import { ApiError } from '../http/api-error.js';
+import { rateLimited } from '../http/rate-limit-headers.js';
+import { insertQueuedCall } from '../store/calls-repo.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+  releaseIdempotencyKey,
+  type IdempotencyRow,
+  type StoredResponse,
+} from '../store/idempotency-repo.js';
+import type { Executor } from '../store/prepared-query.js';
+import { consumeWindow, type WindowState } from '../store/rate-windows.js';
+import { accountAllowance, billingPeriod } from '../store/usage-repo.js';
+import type { WriteUnit } from '../store/write-batches.js';
+import type { AgentCatalogue } from './agent-catalogue.js';
+import type { IrsfList } from './irsf.js';
+import { preparePlacement, type PreparedCall } from './prepare-placement.js';
+
+export interface PlacementRequest {
+  key: ApiKeyRow;
+  window: KeyWindow;
+  /** The Idempotency-Key, unquoted; null without one. */
+  idemKey: string | null;
+  /** requestFingerprint of the body when there is an idempotency key. */
+  fingerprint: string;
+  body: unknown;
+  /** Validates the body against the schema; throws the 400. */
+  checkBody(): void;
+  now: number;
+  /** The request's id, for the lines it logs. */
+  reqId?: string;
+}
+
+export interface PlacementPorts {
+  catalogue: AgentCatalogue;
+  irsf: IrsfList;
+  idempotencyTtlMs: number;
+  /** Told when an idempotency key could not be settled after a rejection. */
+  warn(fields: { err: unknown; reqId?: string }, message: string): void;
+}
+
+export type PlacementOutcome =
+  | { kind: 'placed'; window: WindowState; response: StoredResponse }
+  | { kind: 'replayed'; response: StoredResponse }
+  | { kind: 'rejected'; window?: WindowState; error: ApiError };
+
+export function placementUnit(ports: PlacementPorts, req: PlacementRequest): WriteUnit<PlacementOutcome> {
+  return async ({ ex, atomically }) => {
+    const { key, idemKey } = req;
+    if (idemKey && !(await claimIdempotencyKey(ex, key.id, idemKey, req.fingerprint, req.now, ports.idempotencyTtlMs))) {
+      return answerFromRecord(await findIdempotencyRecord(ex, key.id, idemKey), req.fingerprint);
+    }
+    let window: WindowState | undefined;
+    try {
+      window = await consumeWindow(ex, req.window.bucket, req.window.limit, req.window.windowSec, req.now);
+      if (window.count > window.limit) throw rateLimited(window, 'calls');
+      req.checkBody();
+      const call = await preparePlacement({ ex, catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest);
+      const response = await atomically(key.account_id, (tx) => insertWithinCap(tx, key, call, idemKey, req.now));
+      return { kind: 'placed', window, response };
+    } catch (err) {
+      if (idemKey) await settleKey(ex, req, idemKey, err);
+      if (err instanceof ApiError) return { kind: 'rejected', window, error: err };
+      throw err;
+    }
+  };
+
+  /** Validation and guardrail rejections are stored and replayed; 429 and faults are forgotten so a retry can succeed. */
+  async function settleKey(ex: Executor, req: PlacementRequest, idemKey: string, err: unknown): Promise<void> {
+    const apiKeyId = req.key.id;
+    try {
+      if (err instanceof ApiError && err.status === 400) {
+        const body = JSON.stringify({ error: err.token, message: err.message });
+        await completeIdempotencyKey(ex, apiKeyId, idemKey, { status: 400, headers: {}, body });
+      } else {
+        await releaseIdempotencyKey(ex, apiKeyId, idemKey);
+      }
+    } catch (storeErr) {
+      ports.warn({ err: storeErr, reqId: req.reqId }, 'could not settle idempotency key');
+    }
+  }
+}
+
+function answerFromRecord(record: IdempotencyRow | undefined, fingerprint: string): PlacementOutcome {
+  if (record && record.request_hash !== fingerprint) {
+    return {
+      kind: 'rejected',
+      error: new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.'),
+    };
+  }
+  if (!record || record.state !== 'done') {
+    return {
+      kind: 'rejected',
+      error: new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry shortly.', { 'Retry-After': '1' }),
+    };
+  }
+  const headers = JSON.parse(record.response_headers_json ?? '{}') as Record<string, string>;
+  return { kind: 'replayed', response: { status: record.response_status!, headers, body: record.response_body! } };
+}
+
+/** Minutes used plus reserved at or above the allowance refuse the call; otherwise it is inserted, queued. */
+async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
+  const allowance = await accountAllowance(ex, key.account_id, now);
+  const usedMinutes = allowance?.usedMinutes ?? 0;
+  const reservedMinutes = allowance?.reservedMinutes ?? 0;
+  const planMinutes = allowance?.planMinutes ?? 0;
+  if (usedMinutes + reservedMinutes >= planMinutes) {
+    const retryAfter = Math.max(1, Math.ceil((billingPeriod(now).end - now) / 1000));
+    throw new ApiError(
+      429,
+      'over_minute_cap',
+      `The account's ${planMinutes} outbound minutes for this billing period are used up (${usedMinutes} used, ${reservedMinutes} reserved by calls in flight).`,
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+  const id = uuidv7();
+  const response: PlaceCallResponse = { callId: id, status: 'queued', language: call.language, languageSource: call.languageSource, voice: call.voice };
+  const stored: StoredResponse = { status: 202, headers: { Location: `/agent/calls/${id}` }, body: JSON.stringify(response) };
+  await insertQueuedCall(ex, {
+    id,
+    account_id: key.account_id,
+    api_key_id: key.id,
+    to_number: call.to,
+    objective: call.objective,
+    context: call.context,
+    fields_json: call.fields ? JSON.stringify(call.fields) : null,
+    webhook_url: call.webhookUrl,
+    caller_id: call.callerId,
+    voice: call.voice,
+    language: call.language,
+    language_source: call.languageSource,
+    created_at: now,
+  });
+  if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);
+  return stored;
+}
