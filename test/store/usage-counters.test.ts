@@ -117,6 +117,8 @@ forEachStore('minute usage counters', (kind) => {
           if (kind === 'postgres') await sql.raw(`drop function calls_${counter}_${event}()`).execute(db);
         }
       }
+      await sql.raw(`drop trigger accounts_usage_row${kind === 'postgres' ? ' on accounts' : ''}`).execute(db);
+      if (kind === 'postgres') await sql.raw('drop function accounts_usage_row()').execute(db);
       await sql`delete from kysely_migration where name in ('006_usage_counters', '007_split_usage_triggers')`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
       await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();
@@ -124,14 +126,19 @@ forEachStore('minute usage counters', (kind) => {
       await insertTestCall(ts.store, tenant, { status: 'queued', ended_at: null, billed_minutes: null });
       await insertTestCall(ts.store, tenant, { status: 'completed', ended_at: NOV, billed_minutes: 4 });
       await insertTestCall(ts.store, tenant, { status: 'voicemail', ended_at: OCT, billed_minutes: 1 });
-      const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
-      expect(error).to.equal(undefined);
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo('006_usage_counters')).error).to.equal(undefined);
+      // An account made between 006 and 007 has no counter row until 007 gives it one.
+      await db.insertInto('accounts').values({ id: 'late', name: 'late', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
+      expect((await migrator.migrateToLatest()).error).to.equal(undefined);
       expect(await accountUsage(db, 'acc', NOV)).to.deep.equal({ usedMinutes: 4, reservedMinutes: 1 });
       expect(await accountUsage(db, 'acc', OCT)).to.deep.equal({ usedMinutes: 1, reservedMinutes: 1 });
-      // And the triggers the migrations left keep counting.
+      // And the triggers the migrations left keep counting, for that account too.
       await insertTestCall(ts.store, tenant, { status: 'completed', ended_at: NOV, billed_minutes: 2 });
       await insertTestCall(ts.store, tenant, { status: 'dialing', ended_at: null, billed_minutes: null });
+      await insertTestCall(ts.store, { ...tenant, accountId: 'late' }, { status: 'queued', ended_at: null, billed_minutes: null });
       expect(await accountUsage(db, 'acc', NOV)).to.deep.equal({ usedMinutes: 6, reservedMinutes: 2 });
+      expect(await accountUsage(db, 'late', NOV)).to.deep.equal({ usedMinutes: 0, reservedMinutes: 1 });
     } finally {
       await ts.drop();
     }

@@ -27,6 +27,13 @@ export const countInFlight = (row: Row, sign: '+' | '-'): RawBuilder<unknown> =>
   sql`insert into account_usage (account_id, calls_in_flight) values (${sql.raw(row)}.account_id, ${sql.raw(sign)}${inFlight(row)})
         on conflict (account_id) do update set calls_in_flight = account_usage.calls_in_flight + excluded.calls_in_flight`;
 
+/**
+ * Adds (or takes back) the row's call in flight, by updating its account's row, which every account has from
+ * migration 007 on (an upsert in a trigger costs SQLite several times an update: about 90 µs against 30).
+ */
+export const moveInFlight = (row: Row, sign: '+' | '-'): RawBuilder<unknown> =>
+  sql`update account_usage set calls_in_flight = calls_in_flight ${sql.raw(sign)} ${inFlight(row)} where account_id = ${sql.raw(row)}.account_id`;
+
 /** Adds (or takes back) the row's billed minutes to its account's month, when it has any. */
 export const countMinutes = (pg: boolean, row: Row, sign: '+' | '-'): RawBuilder<unknown> =>
   sql`insert into account_minutes (account_id, period_start, minutes)
