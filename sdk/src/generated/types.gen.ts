@@ -84,6 +84,9 @@ export type PlaceCallRequest = {
 };
 
 export type PlaceCallResponse = {
+    /**
+     * A UUIDv7, so call ids sort by the time the call was placed.
+     */
     callId: string;
     status: 'queued';
     /**
@@ -234,8 +237,10 @@ export type CallId = string;
  * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
  * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
  * window. The same key with a different body gives 422 `idempotency_key_reused`; while the first request is
- * still running, 409 `idempotency_key_in_use`. Validation and guardrail rejections are stored and replayed;
- * 429 and 5xx responses are not stored, so they can be retried with the same key.
+ * still running, 409 `idempotency_key_in_use`. A duplicate that reaches the store in the same write batch as
+ * the first (sent at the same moment, to the same SQLite process) is taken after the first has finished, so
+ * it gets the replay instead of the 409; either way there is one call. Validation and guardrail rejections
+ * are stored and replayed; 429 and 5xx responses are not stored, so they can be retried with the same key.
  *
  */
 export type IdempotencyKey = string;
@@ -312,8 +317,10 @@ export type PlaceCallData = {
          * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
          * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
          * window. The same key with a different body gives 422 `idempotency_key_reused`; while the first request is
-         * still running, 409 `idempotency_key_in_use`. Validation and guardrail rejections are stored and replayed;
-         * 429 and 5xx responses are not stored, so they can be retried with the same key.
+         * still running, 409 `idempotency_key_in_use`. A duplicate that reaches the store in the same write batch as
+         * the first (sent at the same moment, to the same SQLite process) is taken after the first has finished, so
+         * it gets the replay instead of the 409; either way there is one call. Validation and guardrail rejections
+         * are stored and replayed; 429 and 5xx responses are not stored, so they can be retried with the same key.
          *
          */
         'Idempotency-Key'?: string;
