@@ -110,7 +110,7 @@ forEachStore('minute usage counters', (kind) => {
       const db = ts.store.db;
       await db.schema.dropTable('account_minutes').execute();
       await db.schema.dropTable('account_usage').execute();
-      // Back to before migration 006 (007 only replaced its triggers): both run again, on calls already stored.
+      // Back to before migration 006 (007 only replaced its triggers): all run again, on calls already stored.
       for (const counter of ['in_flight', 'minutes']) {
         for (const event of ['insert', 'update', 'delete']) {
           await sql.raw(`drop trigger calls_${counter}_${event}${kind === 'postgres' ? ' on calls' : ''}`).execute(db);
@@ -119,7 +119,11 @@ forEachStore('minute usage counters', (kind) => {
       }
       await sql.raw(`drop trigger accounts_usage_row${kind === 'postgres' ? ' on accounts' : ''}`).execute(db);
       if (kind === 'postgres') await sql.raw('drop function accounts_usage_row()').execute(db);
-      await sql`delete from kysely_migration where name in ('006_usage_counters', '007_split_usage_triggers')`.execute(db);
+      // And before 008, which only changed two indexes.
+      await db.schema.dropIndex('calls_by_lease').execute();
+      await db.schema.createIndex('calls_by_lease').on('calls').columns(['lease_owner']).execute();
+      await db.schema.createIndex('calls_by_account_status').on('calls').columns(['account_id', 'status', 'ended_at']).execute();
+      await sql`delete from kysely_migration where name in ('006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes')`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
       await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();
       const tenant = { accountId: 'acc', keyId: 'key', callerId: '+14155550100' } as TestTenant;

@@ -9,6 +9,7 @@ import { m004SandboxDials } from './004-sandbox-dials.js';
 import { m005LiveCalls } from './005-live-calls.js';
 import { m006UsageCounters } from './006-usage-counters.js';
 import { m007SplitUsageTriggers } from './007-split-usage-triggers.js';
+import { m008LeanCallIndexes } from './008-lean-call-indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '005_live_calls': m005LiveCalls,
   '006_usage_counters': m006UsageCounters,
   '007_split_usage_triggers': m007SplitUsageTriggers,
+  '008_lean_call_indexes': m008LeanCallIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {
