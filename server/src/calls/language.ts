@@ -1,9 +1,12 @@
 // The call's language. Explicit: a BCP-47 code, canonicalised (en-us → en-US), whose base language the agent
 // speaks. `auto`: mirror whoever answers; reported as the destination country's main language. Omitted:
-// detected from objective and context — Hebrew by its script, Latin-script languages by franc — and when the
-// detection is confident the region comes from the destination if that pairing is natural (English to +44 is
-// en-GB, French to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
-import { francAll } from 'franc-min';
+// detected from objective and context — Hebrew by its script, Latin-script languages by ELD (eld, its
+// extra-small n-gram database, limited to the languages the agent speaks) — and when the detection is
+// confident the region comes from the destination if that pairing is natural (English to +44 is en-GB, French
+// to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
+import { eld } from 'eld/extrasmall';
+
+type Detector = typeof eld;
 
 export const DEFAULT_LANGUAGES = ['en', 'he', 'fr', 'es', 'de', 'it', 'pt', 'nl'] as const;
 
@@ -14,13 +17,25 @@ export type LanguageResolution =
 const MAIN_LANGUAGE: Record<string, string> = { US: 'en-US', CA: 'en-CA', GB: 'en-GB', AU: 'en-AU', NZ: 'en-NZ', IL: 'he-IL' };
 const HOME_REGION: Record<string, string> = { en: 'US', he: 'IL', fr: 'FR', es: 'ES', de: 'DE', it: 'IT', pt: 'PT', nl: 'NL' };
 const NATURAL = new Set(['en-US', 'en-CA', 'en-GB', 'en-AU', 'en-NZ', 'fr-CA', 'es-US', 'he-IL']);
-const ISO639_3: Record<string, string> = { eng: 'en', fra: 'fr', spa: 'es', deu: 'de', ita: 'it', por: 'pt', nld: 'nl' };
 /** Fewer letters than this, or a runner-up scoring this close to the winner, is not confident. */
 const MIN_LETTERS = 15;
-const MAX_RUNNER_UP = 0.85;
+const MAX_RUNNER_UP = 0.9;
 
 function autoFor(region: string): LanguageResolution {
   return { ok: true, language: MAIN_LANGUAGE[region] ?? 'en-US', languageSource: 'auto' };
+}
+
+/** One detector per set of supported languages (in practice one): a subset is set once, not per call. */
+const detectors = new Map<string, Detector>();
+function detectorFor(supported: readonly string[]): Detector {
+  const key = supported.join(',');
+  let detector = detectors.get(key);
+  if (!detector) {
+    detector = eld.newInstance();
+    detector.setLanguageSubset(supported.filter((l) => l !== 'he'));
+    detectors.set(key, detector);
+  }
+  return detector;
 }
 
 function detect(text: string, supported: readonly string[]): string | null {
@@ -28,10 +43,10 @@ function detect(text: string, supported: readonly string[]): string | null {
   if (letters.length < MIN_LETTERS) return null;
   const hebrew = text.match(/\p{Script=Hebrew}/gu)?.length ?? 0;
   if (hebrew / letters.length > 0.5) return supported.includes('he') ? 'he' : null;
-  const only = Object.keys(ISO639_3).filter((code) => supported.includes(ISO639_3[code]));
-  const [top, second] = francAll(text, { only, minLength: MIN_LETTERS });
-  if (!top || top[0] === 'und' || (second && second[1] >= MAX_RUNNER_UP)) return null;
-  return ISO639_3[top[0]] ?? null;
+  const result = detectorFor(supported).detect(text);
+  if (!result.language || !supported.includes(result.language) || !result.isReliable()) return null;
+  const [top, second = 0] = Object.values(result.getScores() as Record<string, number>).sort((a, b) => b - a);
+  return second < MAX_RUNNER_UP * top ? result.language : null;
 }
 
 export function resolveLanguage(
