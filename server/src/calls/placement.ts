@@ -3,7 +3,8 @@
 //    another body, 409 while its first request is still running);
 // 2. count the request against the key's rate-limit window (429 past the limit);
 // 3. validate the body, resolve the defaults and apply the guardrails (400s, see prepare-placement.ts);
-// 4. atomically: check the minute cap (429) and insert the queued call with its idempotency record.
+// 4. atomically, on one read of the account: check the caller id is the account's (400) and the minute cap
+//    (429), and insert the queued call with its idempotency record.
 // Validation and guardrail rejections are stored under the key and replayed like successes; 429s are not, and
 // neither is a fault (the key is released, or on SQLite the unit's savepoint rolled back). Expected rejections
 // are returned, not thrown, so the window they spent and the record they leave are kept.
@@ -24,11 +25,12 @@ import {
 } from '../store/idempotency-repo.js';
 import type { Executor } from '../store/prepared-query.js';
 import { consumeWindow, type WindowState } from '../store/rate-windows.js';
-import { accountAllowance, billingPeriod } from '../store/usage-repo.js';
+import { PARAM, statement } from '../store/prepared-query.js';
+import { billingPeriod } from '../store/usage-repo.js';
 import type { WriteUnit } from '../store/write-batches.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
-import { preparePlacement, type PreparedCall } from './prepare-placement.js';
+import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';
 
 export interface PlacementRequest {
   key: ApiKeyRow;
@@ -69,7 +71,7 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
       window = await consumeWindow(ex, req.window.bucket, req.window.limit, req.window.windowSec, req.now);
       if (window.count > window.limit) throw rateLimited(window, 'calls');
       req.checkBody();
-      const call = await preparePlacement({ ex, catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest);
+      const call = preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest);
       const response = await atomically(key.account_id, (tx) => insertWithinCap(tx, key, call, idemKey, req.now));
       return { kind: 'placed', window, response };
     } catch (err) {
@@ -112,12 +114,45 @@ function answerFromRecord(record: IdempotencyRow | undefined, fingerprint: strin
   return { kind: 'replayed', response: { status: record.response_status!, headers, body: record.response_body! } };
 }
 
-/** Minutes used plus reserved at or above the allowance refuse the call; otherwise it is inserted, queued. */
+const P = PARAM as never;
+/**
+ * Everything the last checks need, in one read: the plan, the minutes used and reserved this period, the
+ * account's default caller id, and whether the caller id (the call's, else that default) is the account's.
+ * Parameters in SQL order: caller id, period start, account.
+ */
+const accountState = statement((db) =>
+  db
+    .selectFrom('accounts')
+    .leftJoin('account_usage', 'account_usage.account_id', 'accounts.id')
+    .leftJoin('account_minutes', (join) => join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', P))
+    .select((eb) => [
+      'accounts.plan_minutes',
+      'accounts.default_caller_id',
+      'account_usage.calls_in_flight',
+      'account_minutes.minutes',
+      eb
+        .exists(
+          eb
+            .selectFrom('numbers')
+            .select('numbers.e164')
+            .whereRef('numbers.account_id', '=', 'accounts.id')
+            .where('numbers.e164', '=', eb.fn.coalesce(eb.val<string | null>(P), eb.ref('accounts.default_caller_id'))),
+        )
+        .as('owned'),
+    ])
+    .where('accounts.id', '=', P),
+);
+
+/**
+ * The caller id must be the account's (400 caller_id_not_owned); minutes used plus reserved at or above the
+ * allowance refuse the call (429 over_minute_cap); otherwise it is inserted, queued.
+ */
 async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
-  const allowance = await accountAllowance(ex, key.account_id, now);
-  const usedMinutes = allowance?.usedMinutes ?? 0;
-  const reservedMinutes = allowance?.reservedMinutes ?? 0;
-  const planMinutes = allowance?.planMinutes ?? 0;
+  const [state] = await accountState(ex, call.callerId, billingPeriod(now).start, key.account_id);
+  const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
+  const usedMinutes = Number(state?.minutes ?? 0);
+  const reservedMinutes = Number(state?.calls_in_flight ?? 0);
+  const planMinutes = Number(state?.plan_minutes ?? 0);
   if (usedMinutes + reservedMinutes >= planMinutes) {
     const retryAfter = Math.max(1, Math.ceil((billingPeriod(now).end - now) / 1000));
     throw new ApiError(
@@ -139,7 +174,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     context: call.context,
     fields_json: call.fields ? JSON.stringify(call.fields) : null,
     webhook_url: call.webhookUrl,
-    caller_id: call.callerId,
+    caller_id: callerId,
     voice: call.voice,
     language: call.language,
     language_source: call.languageSource,

@@ -1,11 +1,11 @@
 // Turns a schema-valid placement request into the call to create: resolves the defaults (caller id from the
 // request, the key, then the account; voice from the request, the key, then the platform; language explicit,
 // inferred or auto) and applies the guardrails, in the documented order: invalid_voice, invalid_language,
-// destination_blocked, caller_id_not_owned.
-import { accountById, numberOnAccount, type ApiKeyRow } from '../accounts/accounts-repo.js';
+// destination_blocked. The caller id is resolved and checked against the account's numbers with the minute cap,
+// in the placement's one read of the account (placement.ts): caller_id_not_owned comes last, before the cap.
+import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../http/api-error.js';
-import type { Executor } from '../store/prepared-query.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import { checkDestination } from './destination.js';
 import type { IrsfList } from './irsf.js';
@@ -18,20 +18,19 @@ export interface PreparedCall {
   context: string | null;
   fields: FieldDefinition[] | null;
   webhookUrl: string | null;
-  callerId: string;
+  /** The request's callerId, else the key's default; null falls back to the account's default. */
+  callerId: string | null;
   voice: string;
   language: string;
   languageSource: LanguageSource;
 }
 
 export interface PlacementPorts {
-  /** Runs the two reads (the account's default caller id, whether it owns the number). */
-  ex: Executor;
   catalogue: AgentCatalogue;
   irsf: IrsfList;
 }
 
-export async function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest): Promise<PreparedCall> {
+export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest): PreparedCall {
   const destination = checkDestination(body.to, ports.irsf);
   if (!destination.ok && destination.token === 'invalid_number') throw new ApiError(400, 'invalid_number', destination.message);
 
@@ -47,23 +46,25 @@ export async function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, bo
 
   if (!destination.ok) throw new ApiError(400, destination.token, destination.message);
 
-  const callerId = body.callerId ?? key.default_caller_id ?? (await accountById(ports.ex, key.account_id))?.default_caller_id ?? null;
-  if (callerId === null) {
-    throw new ApiError(400, 'caller_id_not_owned', 'No callerId was given and neither the key nor the account has a default caller id; add a number to the account.');
-  }
-  if (!(await numberOnAccount(ports.ex, key.account_id, callerId))) {
-    throw new ApiError(400, 'caller_id_not_owned', `${callerId} is not a number on this account.`);
-  }
-
   return {
     to: destination.e164,
     objective: body.objective,
     context: body.context ?? null,
     fields: body.fields ?? null,
     webhookUrl: body.webhookUrl ?? null,
-    callerId,
+    callerId: body.callerId ?? key.default_caller_id ?? null,
     voice: voice.voice,
     language: language.language,
     languageSource: language.languageSource,
   };
+}
+
+/** The caller id to dial from: the call's, else the account's default; it must be a number on the account. */
+export function checkCallerId(requested: string | null, accountDefault: string | null, owned: boolean): string {
+  const callerId = requested ?? accountDefault;
+  if (callerId === null) {
+    throw new ApiError(400, 'caller_id_not_owned', 'No callerId was given and neither the key nor the account has a default caller id; add a number to the account.');
+  }
+  if (!owned) throw new ApiError(400, 'caller_id_not_owned', `${callerId} is not a number on this account.`);
+  return callerId;
 }
