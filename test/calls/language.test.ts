@@ -1,11 +1,12 @@
 // Language inference from the objective (ELD for Latin-script languages, the script for Hebrew), and the
 // confidence rule: too few letters, an unreliable detection or a runner-up within 90% of the winner is auto.
 import { expect } from 'chai';
-import { DEFAULT_LANGUAGES, resolveLanguage } from '../../server/src/calls/language.js';
+import { DEFAULT_LANGUAGES, languageDetectorReady, resolveLanguage } from '../../server/src/calls/language.js';
 
 const infer = (objective: string, region = 'US', supported: readonly string[] = DEFAULT_LANGUAGES) => resolveLanguage({ objective, region }, supported);
 
 describe('language inference', () => {
+  before(() => languageDetectorReady);
   for (const [objective, language] of [
     ['Chiedi se il panificio è aperto la domenica e fino a che ora.', 'it-IT'],
     ['Vraag of de bakkerij op zondag open is en tot hoe laat.', 'nl-NL'],

@@ -4,9 +4,18 @@
 // extra-small n-gram database, limited to the languages the agent speaks) — and when the detection is
 // confident the region comes from the destination if that pairing is natural (English to +44 is en-GB, French
 // to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
-import { eld } from 'eld/extrasmall';
+type Detector = (typeof import('eld/extrasmall'))['eld'];
 
-type Detector = typeof eld;
+let loaded: Detector | undefined;
+/**
+ * ELD's database is an ES module of about 1 MB (a quarter of a second to load), and ELD is published for
+ * `import` only, so it is imported in the background when this module loads. Callers of resolveLanguage await
+ * this first; it has long resolved by the time a request arrives.
+ */
+export const languageDetectorReady: Promise<void> = import('eld/extrasmall').then((m) => {
+  loaded = m.eld;
+});
+languageDetectorReady.catch(() => {}); // reported to whoever awaits it
 
 export const DEFAULT_LANGUAGES = ['en', 'he', 'fr', 'es', 'de', 'it', 'pt', 'nl'] as const;
 
@@ -31,7 +40,8 @@ function detectorFor(supported: readonly string[]): Detector {
   const key = supported.join(',');
   let detector = detectors.get(key);
   if (!detector) {
-    detector = eld.newInstance();
+    if (!loaded) throw new Error('the language detector is still loading; await languageDetectorReady');
+    detector = loaded.newInstance();
     detector.setLanguageSubset(supported.filter((l) => l !== 'he'));
     detectors.set(key, detector);
   }

@@ -2,6 +2,7 @@
 // placements of its event-loop turn on SQLite; the response is written only once that work is committed, so a
 // 202 always has its queued call and a rejection creates nothing.
 import type { Context } from 'koa';
+import { languageDetectorReady } from '../../calls/language.js';
 import { placementUnit, type PlacementPorts } from '../../calls/placement.js';
 import { inWriteScope } from '../../store/write-batches.js';
 import type { AgentState } from '../agent-gate.js';
@@ -23,6 +24,7 @@ export function placeCallHandler(deps: AppDeps) {
     const { key, window } = ctx.state.agent as AgentState;
     const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
     const fingerprint = idemKey ? requestFingerprint(req.body) : '';
+    await languageDetectorReady;
     const outcome = await inWriteScope(
       store,
       placementUnit(ports, { key, window, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId }),
