@@ -34,6 +34,10 @@ function autoFor(region: string): LanguageResolution {
   return { ok: true, language: MAIN_LANGUAGE[region] ?? 'en-US', languageSource: 'auto' };
 }
 
+const NOT_LETTERS = /\P{L}+/gu;
+const HEBREW = /\p{Script=Hebrew}/u;
+const NOT_HEBREW = /\P{Script=Hebrew}+/gu;
+
 /** One detector per set of supported languages (in practice one): a subset is set once, not per call. */
 const detectors = new Map<string, Detector>();
 function detectorFor(supported: readonly string[]): Detector {
@@ -49,10 +53,10 @@ function detectorFor(supported: readonly string[]): Detector {
 }
 
 function detect(text: string, supported: readonly string[]): string | null {
-  const letters = text.match(/\p{L}/gu) ?? [];
+  // Counted by what is left when the rest is removed: one string, not an array of every letter.
+  const letters = text.replace(NOT_LETTERS, '');
   if (letters.length < MIN_LETTERS) return null;
-  const hebrew = text.match(/\p{Script=Hebrew}/gu)?.length ?? 0;
-  if (hebrew / letters.length > 0.5) return supported.includes('he') ? 'he' : null;
+  if (HEBREW.test(letters) && letters.replace(NOT_HEBREW, '').length / letters.length > 0.5) return supported.includes('he') ? 'he' : null;
   const result = detectorFor(supported).detect(text);
   if (!result.language || !supported.includes(result.language) || !result.isReliable()) return null;
   const [top, second = 0] = Object.values(result.getScores() as Record<string, number>).sort((a, b) => b - a);
