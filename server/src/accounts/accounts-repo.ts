@@ -1,7 +1,7 @@
 // The developer settings: accounts, their numbers and plans, and API keys with their defaults.
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { executorFor, PARAM, perStore, preparedQuery, statement, type Executor } from '../store/prepared-query.js';
+import { PARAM, perStore, preparedQuery } from '../store/prepared-query.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
 import { hashApiKey, keyHint, newApiKey, newWebhookSecret } from './secrets.js';
@@ -92,26 +92,13 @@ export async function addNumber(db: Kysely<Database>, accountId: string, e164: s
     .execute();
 }
 
-const accountQueries = {
-  byId: statement((db) => db.selectFrom('accounts').selectAll().where('id', '=', PARAM)),
-  number: statement((db) => db.selectFrom('numbers').select('e164').where('account_id', '=', PARAM).where('e164', '=', PARAM)),
-};
-
-/** Whether the number is on the account (a write batch's executor, or executorFor(db)). */
-export async function numberOnAccount(ex: Executor, accountId: string, e164: string): Promise<boolean> {
-  return (await accountQueries.number(ex, accountId, e164)).length > 0;
-}
-
-export async function accountById(ex: Executor, accountId: string) {
-  return (await accountQueries.byId(ex, accountId))[0];
-}
-
 export async function ownsNumber(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
-  return numberOnAccount(executorFor(db), accountId, e164);
+  const row = await db.selectFrom('numbers').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function findAccount(db: Kysely<Database>, accountId: string) {
-  return accountById(executorFor(db), accountId);
+  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
 }
 
 export async function findAccountByName(db: Kysely<Database>, name: string) {

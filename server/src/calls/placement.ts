@@ -23,10 +23,9 @@ import {
   type IdempotencyRow,
   type StoredResponse,
 } from '../store/idempotency-repo.js';
-import type { Executor } from '../store/prepared-query.js';
+import { PARAM, statement, type Executor } from '../store/prepared-query.js';
 import { consumeWindow, type WindowState } from '../store/rate-windows.js';
-import { PARAM, statement } from '../store/prepared-query.js';
-import { billingPeriod } from '../store/usage-repo.js';
+import { accountsWithUsage, billingPeriod } from '../store/usage-repo.js';
 import type { WriteUnit } from '../store/write-batches.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
@@ -121,10 +120,7 @@ const P = PARAM as never;
  * Parameters in SQL order: caller id, period start, account.
  */
 const accountState = statement((db) =>
-  db
-    .selectFrom('accounts')
-    .leftJoin('account_usage', 'account_usage.account_id', 'accounts.id')
-    .leftJoin('account_minutes', (join) => join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', P))
+  accountsWithUsage(db)
     .select((eb) => [
       'accounts.plan_minutes',
       'accounts.default_caller_id',
@@ -148,13 +144,14 @@ const accountState = statement((db) =>
  * allowance refuse the call (429 over_minute_cap); otherwise it is inserted, queued.
  */
 async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
-  const [state] = await accountState(ex, call.callerId, billingPeriod(now).start, key.account_id);
+  const period = billingPeriod(now);
+  const [state] = await accountState(ex, call.callerId, period.start, key.account_id);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
   const usedMinutes = Number(state?.minutes ?? 0);
   const reservedMinutes = Number(state?.calls_in_flight ?? 0);
   const planMinutes = Number(state?.plan_minutes ?? 0);
   if (usedMinutes + reservedMinutes >= planMinutes) {
-    const retryAfter = Math.max(1, Math.ceil((billingPeriod(now).end - now) / 1000));
+    const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));
     throw new ApiError(
       429,
       'over_minute_cap',

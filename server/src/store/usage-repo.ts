@@ -3,7 +3,7 @@
 // (the least any answered call can bill), and the engine hangs up a call when the allowance runs out. Both are
 // read from counters that triggers on `calls` keep (migration 006), so the check does not grow with the calls.
 import type { Kysely, Transaction } from 'kysely';
-import { executorFor, PARAM, statement, type Executor } from './prepared-query.js';
+import { executorFor, PARAM, statement } from './prepared-query.js';
 import type { Database } from './schema.js';
 
 export const TERMINAL_STATUSES = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'] as const;
@@ -21,25 +21,23 @@ export interface Usage {
   reservedMinutes: number;
 }
 
-const usageRow = statement((db) =>
-  db
+/**
+ * Accounts joined to their counters: calls in flight, and minutes of the billing period whose start is a
+ * parameter (the first after any in the select list). accountUsage and the placement's account read
+ * (placement.ts) select from it.
+ */
+export function accountsWithUsage(db: Kysely<Database>) {
+  return db
     .selectFrom('accounts')
     .leftJoin('account_usage', 'account_usage.account_id', 'accounts.id')
     .leftJoin('account_minutes', (join) =>
       join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', PARAM as unknown as number),
-    )
-    .select(['accounts.plan_minutes', 'account_usage.calls_in_flight', 'account_minutes.minutes'])
-    .where('accounts.id', '=', PARAM),
-);
-
-/** The account's allowance and what is used and reserved of it this period; undefined for no such account. */
-export async function accountAllowance(ex: Executor, accountId: string, nowMs: number): Promise<(Usage & { planMinutes: number }) | undefined> {
-  const [row] = await usageRow(ex, billingPeriod(nowMs).start, accountId);
-  if (!row) return undefined;
-  return { planMinutes: Number(row.plan_minutes), usedMinutes: Number(row.minutes ?? 0), reservedMinutes: Number(row.calls_in_flight ?? 0) };
+    );
 }
 
+const usageRow = statement((db) => accountsWithUsage(db).select(['account_usage.calls_in_flight', 'account_minutes.minutes']).where('accounts.id', '=', PARAM));
+
 export async function accountUsage(db: Db, accountId: string, nowMs: number): Promise<Usage> {
-  const allowance = await accountAllowance(executorFor(db), accountId, nowMs);
-  return { usedMinutes: allowance?.usedMinutes ?? 0, reservedMinutes: allowance?.reservedMinutes ?? 0 };
+  const [row] = await usageRow(executorFor(db), billingPeriod(nowMs).start, accountId);
+  return { usedMinutes: Number(row?.minutes ?? 0), reservedMinutes: Number(row?.calls_in_flight ?? 0) };
 }
