@@ -1,7 +1,7 @@
 // API keys and webhook secrets. A key is `svc_ak_` + 32 random bytes (base64url); only its SHA-256 is stored.
 // A fast hash is right here: the key has 256 bits of entropy, so there is nothing to brute-force, and every
 // request must look it up.
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'svc_ak_';
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
@@ -17,7 +17,8 @@ export function newWebhookSecret(): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  // The one-shot hash: a third of createHash's cost for a string this short.
+  return hash('sha256', key, 'hex');
 }
 
 /** Enough of the key to tell keys apart in a listing, never enough to use it. */

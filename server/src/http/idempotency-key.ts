@@ -1,5 +1,5 @@
 // The Idempotency-Key header, bare or quoted, and the fingerprint of the request it guards.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function normalizeIdempotencyKey(header: string | undefined): string | null {
   if (header === undefined) return null;
@@ -8,7 +8,7 @@ export function normalizeIdempotencyKey(header: string | undefined): string | nu
 
 /** Key order and whitespace do not make two bodies different; values do. */
 export function requestFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+  return hash('sha256', canonicalJson(body), 'hex');
 }
 
 function canonicalJson(value: unknown): string {
