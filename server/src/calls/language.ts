@@ -34,29 +34,51 @@ function autoFor(region: string): LanguageResolution {
   return { ok: true, language: MAIN_LANGUAGE[region] ?? 'en-US', languageSource: 'auto' };
 }
 
-const NOT_LETTERS = /\P{L}+/gu;
-const HEBREW = /\p{Script=Hebrew}/u;
-const NOT_HEBREW = /\P{Script=Hebrew}+/gu;
+const LETTER = /^\p{L}$/u;
+const HEBREW = /^\p{Script=Hebrew}$/u;
 
-/** One detector per set of supported languages (in practice one): a subset is set once, not per call. */
-const detectors = new Map<string, Detector>();
+/**
+ * The letters of `text` and how many of them are Hebrew, in one pass: ASCII (nearly every character of most
+ * objectives) by its code, any other character by its Unicode properties.
+ */
+function countLetters(text: string): { letters: number; hebrew: number } {
+  let letters = 0;
+  let hebrew = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      const lower = c | 0x20;
+      if (lower >= 0x61 && lower <= 0x7a) letters++;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    if (cp > 0xffff) i++;
+    if (LETTER.test(ch)) {
+      letters++;
+      if (HEBREW.test(ch)) hebrew++;
+    }
+  }
+  return { letters, hebrew };
+}
+
+/** One detector per list of supported languages (in practice the catalogue's one): a subset is set once, not per call. */
+const detectors = new WeakMap<readonly string[], Detector>();
 function detectorFor(supported: readonly string[]): Detector {
-  const key = supported.join(',');
-  let detector = detectors.get(key);
+  let detector = detectors.get(supported);
   if (!detector) {
     if (!loaded) throw new Error('the language detector is still loading; await languageDetectorReady');
     detector = loaded.newInstance();
     detector.setLanguageSubset(supported.filter((l) => l !== 'he'));
-    detectors.set(key, detector);
+    detectors.set(supported, detector);
   }
   return detector;
 }
 
 function detect(text: string, supported: readonly string[]): string | null {
-  // Counted by what is left when the rest is removed: one string, not an array of every letter.
-  const letters = text.replace(NOT_LETTERS, '');
-  if (letters.length < MIN_LETTERS) return null;
-  if (HEBREW.test(letters) && letters.replace(NOT_HEBREW, '').length / letters.length > 0.5) return supported.includes('he') ? 'he' : null;
+  const { letters, hebrew } = countLetters(text);
+  if (letters < MIN_LETTERS) return null;
+  if (hebrew / letters > 0.5) return supported.includes('he') ? 'he' : null;
   const result = detectorFor(supported).detect(text);
   if (!result.language || !supported.includes(result.language) || !result.isReliable()) return null;
   const [top, second = 0] = Object.values(result.getScores() as Record<string, number>).sort((a, b) => b - a);
