@@ -6,7 +6,7 @@ import type { Context, Next } from 'koa';
 import { findActiveKeyWithWindow, type ApiKeyRow } from '../accounts/accounts-repo.js';
 import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
 import type { Config } from '../config.js';
-import { consumeWindow, windowFromRow } from '../store/rate-windows.js';
+import { consumeWindow, windowFromRow, type WindowState } from '../store/rate-windows.js';
 import { executorFor } from '../store/prepared-query.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
@@ -14,6 +14,8 @@ import { ApiError } from './api-error.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit-headers.js';
 
 export const AGENT_PREFIX = '/v1/agent';
+
+export const isAgentPath = (path: string): boolean => path === AGENT_PREFIX || path.startsWith(`${AGENT_PREFIX}/`);
 
 export interface KeyWindow {
   bucket: string;
@@ -24,6 +26,11 @@ export interface KeyWindow {
 export interface AgentState {
   key: ApiKeyRow;
   window: KeyWindow;
+  /**
+   * The window the response's rate-limit headers report, written when the request leaves the gate: the key's
+   * current window as read, unless the handler replaces it with the one it consumed (a placement).
+   */
+  reported: WindowState;
 }
 
 export function keyWindow(key: ApiKeyRow, config: Config): KeyWindow {
@@ -32,7 +39,7 @@ export function keyWindow(key: ApiKeyRow, config: Config): KeyWindow {
 
 export function agentGate(store: Store, config: Config, clock: Clock) {
   return async function gate(ctx: Context, next: Next): Promise<void> {
-    if (ctx.path !== AGENT_PREFIX && !ctx.path.startsWith(`${AGENT_PREFIX}/`)) return next();
+    if (!isAgentPath(ctx.path)) return next();
     const header = ctx.get('authorization');
     const match = BEARER_PATTERN.exec(header);
     const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
@@ -51,8 +58,13 @@ export function agentGate(store: Store, config: Config, clock: Clock) {
     }
     const { window_start, window_count, ...key } = found;
     const window = keyWindow(key, config);
-    setRateLimitHeaders(ctx, windowFromRow(window_start, window_count, window.limit, window.windowSec, clock.now()));
-    ctx.state.agent = { key, window } satisfies AgentState;
-    await next();
+    const agent: AgentState = { key, window, reported: windowFromRow(window_start, window_count, window.limit, window.windowSec, clock.now()) };
+    ctx.state.agent = agent;
+    try {
+      await next();
+    } finally {
+      // Written once, on the way out (errors included, before the error path renders them).
+      if (!ctx.headerSent) setRateLimitHeaders(ctx, agent.reported);
+    }
   };
 }

@@ -8,7 +8,6 @@ import { inWriteScope } from '../../store/write-batches.js';
 import type { AgentState } from '../agent-gate.js';
 import type { AppDeps } from '../app-deps.js';
 import { normalizeIdempotencyKey, requestFingerprint } from '../idempotency-key.js';
-import { setRateLimitHeaders } from '../rate-limit-headers.js';
 import type { ValidatedRequest } from '../request-validator.js';
 
 export function placeCallHandler(deps: AppDeps) {
@@ -21,7 +20,8 @@ export function placeCallHandler(deps: AppDeps) {
   };
 
   return async function placeCall(ctx: Context, req: ValidatedRequest): Promise<void> {
-    const { key, window } = ctx.state.agent as AgentState;
+    const agent = ctx.state.agent as AgentState;
+    const { key, window } = agent;
     const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
     const fingerprint = idemKey ? requestFingerprint(req.body) : '';
     await languageDetectorReady;
@@ -29,7 +29,7 @@ export function placeCallHandler(deps: AppDeps) {
       store,
       placementUnit(ports, { key, window, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId }),
     );
-    if (outcome.kind !== 'replayed' && outcome.window) setRateLimitHeaders(ctx, outcome.window);
+    if (outcome.kind !== 'replayed' && outcome.window) agent.reported = outcome.window;
     if (outcome.kind === 'rejected') throw outcome.error;
     ctx.status = outcome.response.status;
     ctx.set(outcome.response.headers);
