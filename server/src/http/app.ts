@@ -1,9 +1,10 @@
 // The HTTP application: one error path, the public documents, then the /v1/agent gate and the operation routes.
 import Koa from 'koa';
+import compose from 'koa-compose';
 import { readFileSync } from 'node:fs';
 import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from './openapi-document.js';
 import { errorMiddleware } from './error-middleware.js';
-import { agentGate } from './agent-gate.js';
+import { agentGate, isAgentPath } from './agent-gate.js';
 import { allowedMethods, operationRouter, type Handler, type Handlers } from './operation-router.js';
 import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
@@ -56,23 +57,27 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   const operationFor = (method: string, path: string) => router.match(path, method).pathAndMethod.find((layer) => layer.name)?.name ?? undefined;
   app.use(requestObserver({ logger: deps.logger, metrics, operationFor }));
   app.use(errorMiddleware(deps.logger));
-  app.use(operationsRoutes(deps.store, metrics, deps.logger));
-  app.use(docsRoutes(policyPath));
-  app.use(async (ctx, next) => {
-    if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
-      ctx.state.operation = 'openapi';
-      ctx.type = 'application/json';
-      ctx.body = servedJson;
-    } else if (ctx.method === 'GET' && ctx.path === policyPath) {
-      ctx.state.operation = 'versioning_policy';
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = POLICY_PAGE;
-    } else {
-      await next();
-    }
-  });
-  app.use(mcpRoute(deps, doc));
-  if (deps.config.carrier === 'twilio') app.use(twilioCallbacks(deps, configuredTwilioRest(deps.config)));
+  // The routes outside the API (operations, documents, MCP, carrier callbacks) are skipped as one by API requests.
+  const outside = compose<Koa.ParameterizedContext>([
+    operationsRoutes(deps.store, metrics, deps.logger),
+    docsRoutes(policyPath),
+    async (ctx, next) => {
+      if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
+        ctx.state.operation = 'openapi';
+        ctx.type = 'application/json';
+        ctx.body = servedJson;
+      } else if (ctx.method === 'GET' && ctx.path === policyPath) {
+        ctx.state.operation = 'versioning_policy';
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.body = POLICY_PAGE;
+      } else {
+        await next();
+      }
+    },
+    mcpRoute(deps, doc),
+    ...(deps.config.carrier === 'twilio' ? [twilioCallbacks(deps, configuredTwilioRest(deps.config))] : []),
+  ]);
+  app.use((ctx, next) => (isAgentPath(ctx.path) ? next() : outside(ctx, next)));
   app.use(agentGate(deps.store, deps.config, deps.clock));
   app.use(router.routes());
   app.use(allowedMethods(router));
