@@ -32,7 +32,8 @@ if (target === 'bare') {
   app.use(router.routes());
 } else {
   const config = loadConfig();
-  const store = storeFor(config);
+  // As the service opens it (main.ts).
+  const store = storeFor(config, { checkpointInBackground: true });
   app = createApp({
     config,
     store,

@@ -31,7 +31,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const store = storeFor(config);
+  const store = storeFor(config, {
+    checkpointInBackground: true,
+    onCheckpointError: (message) => logger.warn({ message }, 'WAL checkpoints are failing; the writer checkpoints instead'),
+  });
   await migrate(store);
   if (config.webhookAllowPrivate) {
     logger.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhook URLs may be http and point at loopback or private addresses. Never use this in production.');

@@ -114,7 +114,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (positionals.length < wanted.length) throw new UsageError(`missing <${wanted[positionals.length]}>`);
     if (positionals.length > wanted.length) throw new UsageError(`unexpected argument "${positionals[wanted.length]}"`);
     const config = loadConfig(io.env);
-    const store = storeFor(config, 1);
+    const store = storeFor(config, { poolSize: 1 });
     try {
       await migrate(store);
       await command.run(

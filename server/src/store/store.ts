@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { FifoLock, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
 import { GroupedReads } from './grouped-reads.js';
 import { WriteBatches } from './write-batches.js';
+import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -20,7 +21,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type StoreTarget = { sqlitePath: string; busyTimeoutMs?: number } | ({ postgresUrl: string } & PoolSettings);
+export type StoreTarget = ({ sqlitePath: string; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);
+
+/** SQLite files: who checkpoints the write-ahead log (see wal-checkpointer.ts). */
+export interface CheckpointSettings {
+  /** A worker thread, instead of the COMMIT that fills the log (the service: its event loop never waits for it). */
+  checkpointInBackground?: boolean;
+  onCheckpointError?(message: string): void;
+}
 
 /** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
 export interface PoolSettings {
@@ -47,6 +55,8 @@ export function openStore(target: StoreTarget): Store {
     const reader = inMemory ? undefined : openSqlite(target.sqlitePath, target.busyTimeoutMs, true);
     const groupedReads = reader ? new GroupedReads(reader, cachedPrepare(reader)) : new GroupedReads(database, prepare, lock);
     const writeBatches = new WriteBatches(database, prepare, db, lock);
+    const checkpointer = target.checkpointInBackground && !inMemory ? new WalCheckpointer(target.sqlitePath, { onError: target.onCheckpointError }) : undefined;
+    if (checkpointer) database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
     return {
       db,
       dialect: 'sqlite',
@@ -56,6 +66,7 @@ export function openStore(target: StoreTarget): Store {
         await writeBatches.close();
         await groupedReads.close();
         await db.destroy();
+        await checkpointer?.close();
       },
     };
   }
