@@ -2,6 +2,7 @@
 // fills it: what it copies reaches the database file, the writer keeps a backstop, and it ends with the store.
 import { expect } from 'chai';
 import SQLite from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +80,26 @@ describe('the WAL checkpointer', () => {
     expect(errors[0]).to.match(/unable to open database file|directory does not exist/);
     await checkpointer.close();
     await checkpointer.close();
+  });
+
+  it('does not keep alive a process that has nothing else to do', async () => {
+    const path = join(dir, 'c.db');
+    writer(path).close();
+    const module = new URL('../../server/src/store/wal-checkpointer.ts', import.meta.url).href;
+    const script = `import { WalCheckpointer } from ${JSON.stringify(module)}; new WalCheckpointer(${JSON.stringify(path)}, { intervalMs: 10 }); console.log('started');`;
+    const started = Date.now();
+    const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out });
+      });
+    });
+    expect({ code, out }).to.deep.equal({ code: 0, out: 'started\n' });
+    expect(Date.now() - started).to.be.lessThan(15_000);
   });
 
   it('is what a store opened for the service uses: the writer auto-checkpoints only as a backstop, and close ends the worker', async () => {

@@ -67,8 +67,6 @@ export class WalCheckpointer {
       eval: true,
       workerData: { path, driver, intervalMs: opts.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS, busyTimeoutMs: 1000 },
     });
-    // It must not keep a process alive that has nothing else to do.
-    this.worker.unref();
     let failing = false;
     this.worker.on('message', (m: { result?: CheckpointResult; error?: string }) => {
       if (m.result) {
@@ -82,6 +80,8 @@ export class WalCheckpointer {
     // A worker that fails to start or dies leaves the checkpoints to the writer's auto-checkpoint.
     this.worker.on('error', (err) => opts.onError?.(err.message));
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    // It must not keep alive a process that has nothing else to do (after the listeners: adding one refs it again).
+    this.worker.unref();
   }
 
   /** Asks for a checkpoint at once (tests). */
