@@ -4,6 +4,10 @@
 // extra-small n-gram database, limited to the languages the agent speaks) — and when the detection is
 // confident the region comes from the destination if that pairing is natural (English to +44 is en-GB, French
 // to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
+// A placement has ELD's part done ahead on the language worker thread (detectAhead, language-worker.ts); when the
+// worker cannot answer, the same detection runs here.
+import { languageWorker, type LanguageWorker, type RawDetection } from './language-worker.js';
+
 type Detector = (typeof import('eld/extrasmall'))['eld'];
 
 let loaded: Detector | undefined;
@@ -29,6 +33,8 @@ const NATURAL = new Set(['en-US', 'en-CA', 'en-GB', 'en-AU', 'en-NZ', 'fr-CA', '
 /** Fewer letters than this, or a runner-up scoring this close to the winner, is not confident. */
 const MIN_LETTERS = 15;
 const MAX_RUNNER_UP = 0.9;
+/** ELD reads no further than this; the worker is sent no more. */
+const ELD_TEXT_LIMIT = 1000;
 
 function autoFor(region: string): LanguageResolution {
   return { ok: true, language: MAIN_LANGUAGE[region] ?? 'en-US', languageSource: 'auto' };
@@ -75,19 +81,66 @@ function detectorFor(supported: readonly string[]): Detector {
   return detector;
 }
 
-function detect(text: string, supported: readonly string[]): string | null {
+/** ELD's result for `text`, computed on this thread. */
+function detectInThread(text: string, supported: readonly string[]): RawDetection {
+  const result = detectorFor(supported).detect(text);
+  if (!result.language) return ['', false, 0, 0];
+  const [top = 0, runnerUp = 0] = Object.values(result.getScores() as Record<string, number>).sort((a, b) => b - a);
+  return [result.language, result.isReliable(), top, runnerUp];
+}
+
+/** Hebrew by its script; anything else with too few letters cannot be told. Undefined: ask ELD. */
+function detectByLetters(text: string, supported: readonly string[]): string | null | undefined {
   const { letters, hebrew } = countLetters(text);
   if (letters < MIN_LETTERS) return null;
   if (hebrew / letters > 0.5) return supported.includes('he') ? 'he' : null;
-  const result = detectorFor(supported).detect(text);
-  if (!result.language || !supported.includes(result.language) || !result.isReliable()) return null;
-  const [top, second = 0] = Object.values(result.getScores() as Record<string, number>).sort((a, b) => b - a);
-  return second < MAX_RUNNER_UP * top ? result.language : null;
+  return undefined;
+}
+
+function detect(text: string, supported: readonly string[], ahead?: AheadDetection): string | null {
+  const byLetters = detectByLetters(text, supported);
+  if (byLetters !== undefined) return byLetters;
+  const [language, reliable, top, runnerUp] = ahead?.text === text ? ahead.raw : detectInThread(text, supported);
+  if (!language || !supported.includes(language) || !reliable) return null;
+  return runnerUp < MAX_RUNNER_UP * top ? language : null;
+}
+
+const detectionText = (objective: string, context: string | null | undefined) => `${objective} ${context ?? ''}`;
+
+/** ELD's result for a placement's text, found ahead of the placement on the language worker. */
+export interface AheadDetection {
+  text: string;
+  raw: RawDetection;
+}
+
+const subsets = new WeakMap<readonly string[], string>();
+function subsetOf(supported: readonly string[]): string {
+  let subset = subsets.get(supported);
+  if (subset === undefined) subsets.set(supported, (subset = supported.filter((l) => l !== 'he').join(',')));
+  return subset;
+}
+
+/**
+ * For a placement body that will need ELD (no language given, an objective, enough letters, not Hebrew), its
+ * detection on the language worker; undefined when none is needed or the worker cannot answer, and
+ * resolveLanguage then does what is left on this thread.
+ */
+export async function detectAhead(body: unknown, supported: readonly string[], worker: LanguageWorker = languageWorker): Promise<AheadDetection | undefined> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { language, objective, context } = body as Record<string, unknown>;
+  if ((language !== undefined && language !== null) || typeof objective !== 'string') return undefined;
+  if (context !== undefined && context !== null && typeof context !== 'string') return undefined;
+  const text = detectionText(objective, context);
+  if (detectByLetters(text, supported) !== undefined) return undefined;
+  const raw = await worker.detect(text.slice(0, ELD_TEXT_LIMIT), subsetOf(supported));
+  return raw ? { text, raw } : undefined;
 }
 
 export function resolveLanguage(
   input: { language?: string | null; objective: string; context?: string | null; region: string },
   supported: readonly string[],
+  /** ELD's result found ahead (detectAhead); used only when it was found for this very text. */
+  ahead?: AheadDetection,
 ): LanguageResolution {
   const { language, region } = input;
   if (language !== undefined && language !== null) {
@@ -103,7 +156,7 @@ export function resolveLanguage(
     }
     return { ok: true, language: canonical, languageSource: 'explicit' };
   }
-  const base = detect(`${input.objective} ${input.context ?? ''}`, supported);
+  const base = detect(detectionText(input.objective, input.context), supported, ahead);
   if (!base) return autoFor(region);
   const local = `${base}-${region}`;
   return { ok: true, language: NATURAL.has(local) ? local : `${base}-${HOME_REGION[base] ?? region}`, languageSource: 'inferred' };

@@ -29,6 +29,7 @@ import { accountsWithUsage, billingPeriod } from '../store/usage-repo.js';
 import type { WriteUnit } from '../store/write-batches.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
+import type { AheadDetection } from './language.js';
 import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';
 
 export interface PlacementRequest {
@@ -44,6 +45,8 @@ export interface PlacementRequest {
   now: number;
   /** The request's id, for the lines it logs. */
   reqId?: string;
+  /** The language detection found ahead on the language worker, if any (language.ts). */
+  ahead?: AheadDetection;
 }
 
 export interface PlacementPorts {
@@ -70,7 +73,7 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
       window = await consumeWindow(ex, req.window.bucket, req.window.limit, req.window.windowSec, req.now);
       if (window.count > window.limit) throw rateLimited(window, 'calls');
       req.checkBody();
-      const call = preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest);
+      const call = preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest, req.ahead);
       const response = await atomically(key.account_id, (tx) => insertWithinCap(tx, key, call, idemKey, req.now));
       return { kind: 'placed', window, response };
     } catch (err) {

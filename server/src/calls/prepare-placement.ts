@@ -9,7 +9,7 @@ import { ApiError } from '../http/api-error.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import { checkDestination } from './destination.js';
 import type { IrsfList } from './irsf.js';
-import { resolveLanguage } from './language.js';
+import { resolveLanguage, type AheadDetection } from './language.js';
 import { resolveVoice } from './voice.js';
 
 export interface PreparedCall {
@@ -30,7 +30,7 @@ export interface PlacementPorts {
   irsf: IrsfList;
 }
 
-export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest): PreparedCall {
+export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest, ahead?: AheadDetection): PreparedCall {
   const destination = checkDestination(body.to, ports.irsf);
   if (!destination.ok && destination.token === 'invalid_number') throw new ApiError(400, 'invalid_number', destination.message);
 
@@ -41,6 +41,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
   const language = resolveLanguage(
     { language: body.language, objective: body.objective, context: body.context, region },
     ports.catalogue.languages,
+    ahead,
   );
   if (!language.ok) throw new ApiError(400, language.token, language.message);
 
