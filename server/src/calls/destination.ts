@@ -16,13 +16,13 @@ export type DestinationCheck =
 const blocked = (message: string): DestinationCheck => ({ ok: false, token: 'destination_blocked', message });
 
 export function checkDestination(to: string, irsf: IrsfList): DestinationCheck {
-  const { number, valid, type } = parseE164(to);
-  if (!number || !valid) {
+  const { valid, type, country } = parseE164(to);
+  if (!valid) {
     return { ok: false, token: 'invalid_number', message: `\`to\` must be a valid number in E.164 format, like +14155550123; got ${JSON.stringify(to)}.` };
   }
   if (irsf.matches(to)) return blocked(`Calls to ${to} are blocked: the number is in a range listed for revenue-share fraud.`);
   if (type && REVENUE_SHARE_TYPES.has(type)) return blocked(`Calls to ${to} are blocked: premium-rate and shared-cost numbers are never called.`);
-  const region = number.country;
+  const region = country;
   if (!region) return blocked(`Calls to ${to} are blocked: satellite and international-network numbers are never called.`);
   if (!ALLOWED.has(region)) {
     return blocked(`Calls to ${region} (${to}) are not allowed; allowed countries: ${ALLOWED_REGIONS.join(', ')}.`);

@@ -4,9 +4,9 @@
 // extra-small n-gram database, limited to the languages the agent speaks) — and when the detection is
 // confident the region comes from the destination if that pairing is natural (English to +44 is en-GB, French
 // to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
-// A placement has ELD's part done ahead on the language worker thread (detectAhead, language-worker.ts); when the
-// worker cannot answer, the same detection runs here.
-import { languageWorker, type LanguageWorker, type RawDetection } from './language-worker.js';
+// A placement has ELD's part done ahead on the placement worker thread (placement-ahead.ts); when the worker cannot
+// answer, the same detection runs here.
+import type { RawDetection } from './placement-worker.js';
 
 type Detector = (typeof import('eld/extrasmall'))['eld'];
 
@@ -33,8 +33,6 @@ const NATURAL = new Set(['en-US', 'en-CA', 'en-GB', 'en-AU', 'en-NZ', 'fr-CA', '
 /** Fewer letters than this, or a runner-up scoring this close to the winner, is not confident. */
 const MIN_LETTERS = 15;
 const MAX_RUNNER_UP = 0.9;
-/** ELD reads no further than this; the worker is sent no more. */
-const ELD_TEXT_LIMIT = 1000;
 
 function autoFor(region: string): LanguageResolution {
   return { ok: true, language: MAIN_LANGUAGE[region] ?? 'en-US', languageSource: 'auto' };
@@ -114,32 +112,32 @@ export interface AheadDetection {
 }
 
 const subsets = new WeakMap<readonly string[], string>();
-function subsetOf(supported: readonly string[]): string {
+/** The languages ELD chooses among, as the worker takes them (Hebrew is told by its script). */
+export function eldSubset(supported: readonly string[]): string {
   let subset = subsets.get(supported);
   if (subset === undefined) subsets.set(supported, (subset = supported.filter((l) => l !== 'he').join(',')));
   return subset;
 }
 
 /**
- * For a placement body that will need ELD (no language given, an objective, enough letters, not Hebrew), its
- * detection on the language worker; undefined when none is needed or the worker cannot answer, and
- * resolveLanguage then does what is left on this thread.
+ * The text of a placement body that will need ELD (no language given, an objective, enough letters, not
+ * Hebrew), cut where ELD stops reading; undefined when it needs none.
  */
-export async function detectAhead(body: unknown, supported: readonly string[], worker: LanguageWorker = languageWorker): Promise<AheadDetection | undefined> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const { language, objective, context } = body as Record<string, unknown>;
+export function textForEld(body: Record<string, unknown>, supported: readonly string[]): string | undefined {
+  const { language, objective, context } = body;
   if ((language !== undefined && language !== null) || typeof objective !== 'string') return undefined;
   if (context !== undefined && context !== null && typeof context !== 'string') return undefined;
   const text = detectionText(objective, context);
-  if (detectByLetters(text, supported) !== undefined) return undefined;
-  const raw = await worker.detect(text.slice(0, ELD_TEXT_LIMIT), subsetOf(supported));
-  return raw ? { text, raw } : undefined;
+  return detectByLetters(text, supported) === undefined ? text : undefined;
 }
+
+/** ELD reads no further than this; the worker is sent no more. */
+export const ELD_TEXT_LIMIT = 1000;
 
 export function resolveLanguage(
   input: { language?: string | null; objective: string; context?: string | null; region: string },
   supported: readonly string[],
-  /** ELD's result found ahead (detectAhead); used only when it was found for this very text. */
+  /** ELD's result found ahead (placement-ahead.ts); used only when it was found for this very text. */
   ahead?: AheadDetection,
 ): LanguageResolution {
   const { language, region } = input;

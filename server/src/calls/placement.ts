@@ -29,7 +29,8 @@ import { accountsWithUsage, billingPeriod } from '../store/usage-repo.js';
 import type { WriteUnit } from '../store/write-batches.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
-import type { AheadDetection } from './language.js';
+import { withParsedNumbers } from './caller-id.js';
+import type { PlacementAhead } from './placement-ahead.js';
 import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';
 
 export interface PlacementRequest {
@@ -45,8 +46,8 @@ export interface PlacementRequest {
   now: number;
   /** The request's id, for the lines it logs. */
   reqId?: string;
-  /** The language detection found ahead on the language worker, if any (language.ts). */
-  ahead?: AheadDetection;
+  /** What the placement worker computed ahead (placement-ahead.ts). */
+  ahead?: PlacementAhead;
 }
 
 export interface PlacementPorts {
@@ -72,8 +73,10 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
     try {
       window = await consumeWindow(ex, req.window.bucket, req.window.limit, req.window.windowSec, req.now);
       if (window.count > window.limit) throw rateLimited(window, 'calls');
-      req.checkBody();
-      const call = preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest, req.ahead);
+      const call = withParsedNumbers(req.ahead?.numbers, () => {
+        req.checkBody();
+        return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest, req.ahead?.language);
+      });
       const response = await atomically(key.account_id, (tx) => insertWithinCap(tx, key, call, idemKey, req.now));
       return { kind: 'placed', window, response };
     } catch (err) {

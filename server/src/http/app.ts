@@ -10,7 +10,7 @@ import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandler } from './handlers/place-call.js';
-import { languageWorker } from '../calls/language-worker.js';
+import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
     publicBaseUrl: deps.config.publicBaseUrl,
   });
 
-  languageWorker.start();
+  placementWorker.start();
   const metrics = options.metrics ?? new ServiceMetrics(deps.store, deps.clock);
   const app = new Koa();
   const operationFor = (method: string, path: string) => router.match(path, method).pathAndMethod.find((layer) => layer.name)?.name ?? undefined;

@@ -2,7 +2,8 @@
 // placements of its event-loop turn on SQLite; the response is written only once that work is committed, so a
 // 202 always has its queued call and a rejection creates nothing.
 import type { Context } from 'koa';
-import { detectAhead, languageDetectorReady } from '../../calls/language.js';
+import { languageDetectorReady } from '../../calls/language.js';
+import { placementAhead } from '../../calls/placement-ahead.js';
 import { placementUnit, type PlacementPorts } from '../../calls/placement.js';
 import { inWriteScope } from '../../store/write-batches.js';
 import type { AgentState } from '../agent-gate.js';
@@ -24,8 +25,8 @@ export function placeCallHandler(deps: AppDeps) {
     const { key, window } = agent;
     const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
     const fingerprint = idemKey ? requestFingerprint(req.body) : '';
-    // ELD's part of the language, on the worker thread while this one serves other requests.
-    const ahead = await detectAhead(req.body, deps.catalogue.languages);
+    // Language detection and number parsing, on the placement worker while this thread serves other requests.
+    const ahead = await placementAhead(req.body, deps.catalogue.languages);
     await languageDetectorReady;
     const outcome = await inWriteScope(
       store,

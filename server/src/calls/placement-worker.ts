@@ -1,18 +1,23 @@
-// Language detection on a worker thread. ELD's n-gram scoring is the largest piece of pure computation in a
-// placement (about a tenth of its time on the event loop); here it runs on another thread, in batches: the texts
-// asked for in one turn of the event loop go over in one message and come back in one.
+// The placement worker: a thread that does ahead of a placement the pure computation that costs the most on the
+// event loop: ELD's language detection (about a tenth of a placement's time there) and libphonenumber's parse of
+// its numbers (about a twelfth). Tasks asked for in one turn of the event loop go over in one message and come
+// back in one (see placement-worker-thread.mjs for what each answers).
 //
-// The answer is ELD's raw result (see language-worker-thread.mjs); language.ts applies the confidence rule to it
-// exactly as to a detection run in-thread. Whenever the worker cannot answer (still starting, gone, or silent past
-// `timeoutMs`), `detect` resolves null and the caller detects in-thread: a placement never waits on the worker
-// for long and never fails because of it. A worker that exits is started again on a later request, at most once
-// per `restartAfterMs`; one that is silent is terminated first.
+// Answers are raw results that the placement uses exactly as it would its own in-thread computation
+// (language.ts, caller-id.ts), and only for the very text they were computed for. Whenever the worker cannot
+// answer (still starting, gone, or silent past `timeoutMs`), a task resolves null and the placement computes it
+// in-thread: it never waits on the worker for long and never fails because of it. A worker that exits is started
+// again on a later request, at most once per `restartAfterMs`; one that is silent is terminated first.
 import { Worker } from 'node:worker_threads';
 
 /** ELD's result: its language ('' for none), whether it calls itself reliable, the top and runner-up scores. */
 export type RawDetection = readonly [language: string, reliable: boolean, top: number, runnerUp: number];
+/** A number by libphonenumber's full metadata: valid, its type and its country (null for what it has not). */
+export type NumberFacts = readonly [valid: boolean, type: string | null, country: string | null];
 
-export interface LanguageWorkerOptions {
+type Task = readonly ['lang', text: string, subset: string] | readonly ['e164', text: string];
+
+export interface PlacementWorkerOptions {
   /** The thread's script; tests give one that misbehaves. */
   script?: URL;
   /** How long a batch may go unanswered before its texts are detected in-thread; default 2 s. */
@@ -22,9 +27,8 @@ export interface LanguageWorkerOptions {
 }
 
 interface Pending {
-  text: string;
-  subset: string;
-  resolve(detection: RawDetection | null): void;
+  task: Task;
+  resolve(result: unknown): void;
 }
 
 interface Sent {
@@ -32,9 +36,9 @@ interface Sent {
   timer: NodeJS.Timeout;
 }
 
-const THREAD = new URL('./language-worker-thread.mjs', import.meta.url);
+const THREAD = new URL('./placement-worker-thread.mjs', import.meta.url);
 
-export class LanguageWorker {
+export class PlacementWorker {
   private worker: Worker | undefined;
   private ready = false;
   private readyWaiters: (() => void)[] = [];
@@ -45,11 +49,11 @@ export class LanguageWorker {
   private readonly script: URL;
   private readonly timeoutMs: number;
   private readonly restartAfterMs: number;
-  /** Texts the worker answered, and the messages they were sent in (tests). */
+  /** Tasks the worker answered, and the messages they were sent in (tests). */
   answered = 0;
   batchesSent = 0;
 
-  constructor(opts: LanguageWorkerOptions = {}) {
+  constructor(opts: PlacementWorkerOptions = {}) {
     this.script = opts.script ?? THREAD;
     this.timeoutMs = opts.timeoutMs ?? 2000;
     this.restartAfterMs = opts.restartAfterMs ?? 5000;
@@ -61,7 +65,7 @@ export class LanguageWorker {
     this.lastStart = Date.now();
     const worker = new Worker(this.script);
     this.worker = worker;
-    worker.on('message', (m: { ready?: true; id?: number; results?: RawDetection[] }) => {
+    worker.on('message', (m: { ready?: true; id?: number; results?: unknown[] }) => {
       if (m.ready) {
         this.ready = true;
         if (this.sent.size === 0) worker.unref();
@@ -95,16 +99,22 @@ export class LanguageWorker {
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
-  /**
-   * ELD's detection of `text` among `subset` (comma-separated codes), or null when the worker cannot give it:
-   * the caller then detects in-thread.
-   */
+  /** ELD's detection of `text` among `subset` (comma-separated codes); null: detect in-thread. */
   detect(text: string, subset: string): Promise<RawDetection | null> {
+    return this.ask<RawDetection>(['lang', text, subset]);
+  }
+
+  /** libphonenumber's facts of an E.164 number; null: parse in-thread. */
+  parseNumber(text: string): Promise<NumberFacts | null> {
+    return this.ask<NumberFacts>(['e164', text]);
+  }
+
+  private ask<T>(task: Task): Promise<T | null> {
     this.start();
     if (!this.ready) return Promise.resolve(null);
     return new Promise((resolve) => {
       if (this.queue.length === 0) setImmediate(this.flush);
-      this.queue.push({ text, subset, resolve });
+      this.queue.push({ task, resolve: resolve as (result: unknown) => void });
     });
   }
 
@@ -140,7 +150,7 @@ export class LanguageWorker {
     // A batch in flight keeps the process alive, as any pending I/O does; an idle worker does not.
     worker.ref();
     this.batchesSent++;
-    worker.postMessage({ id, items: items.map((p) => [p.text, p.subset]) });
+    worker.postMessage({ id, tasks: items.map((p) => p.task) });
   };
 
   private failSent(): void {
@@ -152,5 +162,5 @@ export class LanguageWorker {
   }
 }
 
-/** The process's language worker, started by the first app (createApp). */
-export const languageWorker = new LanguageWorker();
+/** The process's placement worker, started by the first app (createApp). */
+export const placementWorker = new PlacementWorker();

@@ -1,4 +1,4 @@
-// A language worker thread that says it is ready and then never answers (language-worker.test.ts).
+// A placement worker thread that says it is ready and then never answers (placement-worker.test.ts).
 import { parentPort } from 'node:worker_threads';
 
 parentPort.on('message', () => {});
