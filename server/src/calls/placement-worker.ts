@@ -138,10 +138,11 @@ export class PlacementWorker {
     const timer = setTimeout(() => {
       this.sent.delete(id);
       for (const p of items) p.resolve(null);
-      // Silent: end it, so that a later request starts a fresh one.
+      // Silent: end it (what else it was sent is computed in-thread too), so that a later request starts a fresh one.
       if (this.worker === worker) {
         this.worker = undefined;
         this.ready = false;
+        this.failSent();
         void worker.terminate();
       }
     }, this.timeoutMs);
