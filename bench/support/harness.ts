@@ -87,17 +87,24 @@ export interface Row {
   baseline?: string;
 }
 
+/**
+ * Two ratios to the baseline: of the medians, and the median of each round's own ratio (the target's rps over the
+ * baseline's rps measured in the same round, next to it). The machines' speed drifts over tens of seconds, so
+ * a slow spell can fall on the target's rounds and the baseline's fast ones; the per-round ratio compares
+ * measurements taken side by side and is the steadier of the two.
+ */
 export function printTable(title: string, rows: Row[]): void {
   const byName = new Map(rows.map((r) => [r.name, r]));
   console.log(`\n${title}`);
-  console.log('| scenario | req/s (median) | p99 ms (median) | non-2xx | ratio to baseline | runs (req/s) |');
-  console.log('|---|---:|---:|---:|---:|---|');
+  console.log('| scenario | req/s (median) | p99 ms (median) | non-2xx | ratio of medians | median of per-round ratios | runs (req/s) |');
+  console.log('|---|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     const rps = median(r.samples.map((s) => s.rps));
-    const base = r.baseline ? median(byName.get(r.baseline)!.samples.map((s) => s.rps)) : undefined;
-    const ratio = base ? `${((rps / base) * 100).toFixed(0)}% of ${r.baseline}` : 'baseline';
+    const baseline = r.baseline ? byName.get(r.baseline)! : undefined;
+    const ofMedians = baseline ? `${((rps / median(baseline.samples.map((s) => s.rps))) * 100).toFixed(0)}% of ${r.baseline}` : 'baseline';
+    const perRound = baseline ? `${(median(r.samples.map((s, i) => s.rps / baseline.samples[i].rps)) * 100).toFixed(0)}%` : '';
     const runs = r.samples.map((s) => Math.round(s.rps)).join(', ');
     const non2xx = r.samples.reduce((a, s) => a + s.non2xx, 0);
-    console.log(`| ${r.name} | ${Math.round(rps)} | ${median(r.samples.map((s) => s.p99)).toFixed(1)} | ${non2xx} | ${ratio} | ${runs} |`);
+    console.log(`| ${r.name} | ${Math.round(rps)} | ${median(r.samples.map((s) => s.p99)).toFixed(1)} | ${non2xx} | ${ofMedians} | ${perRound} | ${runs} |`);
   }
 }
