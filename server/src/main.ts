@@ -12,6 +12,7 @@ import { createApp } from './http/app.js';
 import type { MediaBridge } from './http/twilio/media-bridge.js';
 import { attachConfiguredMediaBridge } from './http/twilio/media-bridge-setup.js';
 import { serviceLogger } from './http/observability/service-logger.js';
+import { startIdempotencySweeper } from './store/idempotency-sweeper.js';
 import { storeFor } from './store/open-configured.js';
 import { migrate } from './store/store.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   const runsWorkers = config.role !== 'api';
   const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' })) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
+  const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
   let server: Server | null = null;
   let mediaBridge: MediaBridge | null = null;
   if (config.role !== 'worker') {
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
       server ? new Promise<void>((resolve) => server!.close(() => resolve())) : undefined,
       engine?.stop(),
       dispatcher?.stop(),
+      sweeper?.stop(),
     ]);
     await store.close();
   });

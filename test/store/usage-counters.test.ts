@@ -123,7 +123,9 @@ forEachStore('minute usage counters', (kind) => {
       await db.schema.dropIndex('calls_by_lease').execute();
       await db.schema.createIndex('calls_by_lease').on('calls').columns(['lease_owner']).execute();
       await db.schema.createIndex('calls_by_account_status').on('calls').columns(['account_id', 'status', 'ended_at']).execute();
-      await sql`delete from kysely_migration where name in ('006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes')`.execute(db);
+      // And before 009, which only added an index.
+      await db.schema.dropIndex('idempotency_keys_by_expiry').execute();
+      await sql`delete from kysely_migration where name in ('006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes', '009_idempotency_expiry_index')`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
       await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();
       const tenant = { accountId: 'acc', keyId: 'key', callerId: '+14155550100' } as TestTenant;

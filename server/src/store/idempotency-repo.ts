@@ -69,7 +69,15 @@ export async function releaseIdempotencyKey(ex: Executor, apiKeyId: string, key:
   await q.release(ex, apiKeyId, key);
 }
 
-export async function purgeExpiredIdempotencyKeys(db: Kysely<Database>, now: number): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+/**
+ * Deletes up to `limit` records expired at `now`, oldest first (by the expiry index), and returns how many: a
+ * sweep deletes in chunks so that no statement holds the write lock, or on SQLite the event loop, for long.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Kysely<Database>, now: number, limit = 1000): Promise<number> {
+  const oldest = db.selectFrom('idempotency_keys').select(['api_key_id', 'idem_key']).where('expires_at', '<=', now).orderBy('expires_at').limit(limit).$asTuple('api_key_id', 'idem_key');
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where((eb) => eb(eb.refTuple('api_key_id', 'idem_key'), 'in', oldest))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

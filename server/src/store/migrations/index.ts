@@ -10,6 +10,7 @@ import { m005LiveCalls } from './005-live-calls.js';
 import { m006UsageCounters } from './006-usage-counters.js';
 import { m007SplitUsageTriggers } from './007-split-usage-triggers.js';
 import { m008LeanCallIndexes } from './008-lean-call-indexes.js';
+import { m009IdempotencyExpiryIndex } from './009-idempotency-expiry-index.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '006_usage_counters': m006UsageCounters,
   '007_split_usage_triggers': m007SplitUsageTriggers,
   '008_lean_call_indexes': m008LeanCallIndexes,
+  '009_idempotency_expiry_index': m009IdempotencyExpiryIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
