@@ -19,6 +19,9 @@ import { mcpRoute } from '../mcp/mcp-route.js';
 import { twilioCallbacks } from './twilio/twilio-callbacks.js';
 import { configuredTwilioRest } from '../engine/carrier/twilio-rest.js';
 
+/** A client that went away mid-response. */
+const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
 
 export interface AppOptions {
@@ -83,5 +86,14 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   app.use(agentGate(deps.store, deps.config, deps.clock));
   app.use(router.routes());
   app.use(allowedMethods(router));
+  // Errors Koa meets after the middleware has returned: a response body stream that breaks (a recording being
+  // downloaded). A client that hung up is not a fault and is not logged; anything else is one log line, instead
+  // of Koa's default stack trace on stderr. Koa reports a broken body stream twice; it is logged once.
+  const logged = new WeakSet<object>();
+  app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.Context) => {
+    if ((err.code && CLIENT_GONE.has(err.code)) || logged.has(err)) return;
+    logged.add(err);
+    deps.logger.error({ err, reqId: ctx?.state?.reqId }, 'response failed');
+  });
   return app;
 }
