@@ -105,7 +105,7 @@ function detect(text: string, supported: readonly string[], ahead?: AheadDetecti
 
 const detectionText = (objective: string, context: string | null | undefined) => `${objective} ${context ?? ''}`;
 
-/** ELD's result for a placement's text, found ahead of the placement on the language worker. */
+/** ELD's result for a placement's text, found ahead of the placement on the placement worker. */
 export interface AheadDetection {
   text: string;
   raw: RawDetection;
@@ -121,7 +121,7 @@ export function eldSubset(supported: readonly string[]): string {
 
 /**
  * The text of a placement body that will need ELD (no language given, an objective, enough letters, not
- * Hebrew), cut where ELD stops reading; undefined when it needs none.
+ * Hebrew); undefined when it needs none.
  */
 export function textForEld(body: Record<string, unknown>, supported: readonly string[]): string | undefined {
   const { language, objective, context } = body;
