@@ -96,9 +96,16 @@ function detectByLetters(text: string, supported: readonly string[]): string | n
 }
 
 function detect(text: string, supported: readonly string[], ahead?: AheadDetection): string | null {
-  const byLetters = detectByLetters(text, supported);
-  if (byLetters !== undefined) return byLetters;
-  const [language, reliable, top, runnerUp] = ahead?.text === text ? ahead.raw : detectInThread(text, supported);
+  // A detection found ahead exists only for a text that detectByLetters left to ELD (textForEld): not counted again.
+  let raw: RawDetection;
+  if (ahead?.text === text) {
+    raw = ahead.raw;
+  } else {
+    const byLetters = detectByLetters(text, supported);
+    if (byLetters !== undefined) return byLetters;
+    raw = detectInThread(text, supported);
+  }
+  const [language, reliable, top, runnerUp] = raw;
   if (!language || !supported.includes(language) || !reliable) return null;
   return runnerUp < MAX_RUNNER_UP * top ? language : null;
 }
