@@ -8,8 +8,9 @@
 // takes no write lock: the writer commits while it copies, and readers are not disturbed. The writer's own
 // auto-checkpoint stays on, at BACKSTOP_PAGES, for when the worker falls behind or is gone. Under sustained
 // writes it is also what rewinds the log: SQLite starts the log over only after a checkpoint that copied every
-// frame, and the worker's rarely finishes before the next commit lands; the writer's then has little left to copy. Checkpointing moves committed pages; it decides nothing about what is
-// committed, so a crash at any point loses nothing (SQLite recovers from the log).
+// frame, and the worker's rarely finishes before the next commit lands; the writer's then has little left to copy.
+// Checkpointing moves committed pages; it decides nothing about what is committed, so a crash at any point loses
+// nothing (SQLite recovers from the log).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
