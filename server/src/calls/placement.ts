@@ -12,7 +12,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { PlaceCallRequest, PlaceCallResponse } from '../generated/types.gen.js';
 import type { KeyWindow } from '../http/agent-gate.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { rateLimited } from '../http/rate-limit-headers.js';
 import { insertQueuedCall } from '../store/calls-repo.js';
 import {

@@ -5,7 +5,7 @@
 // in the placement's one read of the account (placement.ts): caller_id_not_owned comes last, before the cap.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import { checkDestination } from './destination.js';
 import type { IrsfList } from './irsf.js';

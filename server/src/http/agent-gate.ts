@@ -10,7 +10,7 @@ import { consumeWindow, windowFromRow, type WindowState } from '../store/rate-wi
 import { executorFor } from '../store/prepared-query.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../clock.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { rateLimited, setRateLimitHeaders } from './rate-limit-headers.js';
 
 export const AGENT_PREFIX = '/v1/agent';

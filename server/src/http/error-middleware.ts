@@ -4,7 +4,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { isStoreFault } from '../store/store-fault.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 export function errorMiddleware(logger: Logger) {
   return async function renderErrors(ctx: Context, next: Next): Promise<void> {

@@ -2,7 +2,7 @@
 // does not parse. An empty body is reported as undefined and left to the operation's validator.
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
   const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';

@@ -1,7 +1,7 @@
 // The five rate-limit headers of the spec, written from a window's state.
 import type { Context } from 'koa';
 import type { WindowState } from '../store/rate-windows.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 
 export function setRateLimitHeaders(ctx: Context, w: WindowState): void {
   ctx.set('RateLimit-Limit', String(w.limit));

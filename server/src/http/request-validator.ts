@@ -5,7 +5,7 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import type { ErrorToken } from '../generated/types.gen.js';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { resolveRef, type OpenApiDocument, type Operation, type Parameter, type Schema } from './openapi-document.js';
 import { pointer, tokenMessages } from './schema-ajv.js';
 

@@ -10,7 +10,7 @@ import { SvcClient } from '../../../sdk/src/svc-client.js';
 import { findActiveKeyWithWindow } from '../accounts/accounts-repo.js';
 import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
 import { keyWindow } from '../http/agent-gate.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import type { AppDeps } from '../http/app-deps.js';
 import type { OpenApiDocument } from '../http/openapi-document.js';
 import { rateLimited, setRateLimitHeaders } from '../http/rate-limit-headers.js';

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { findCallForKey } from '../../store/calls-repo.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AgentState } from '../agent-gate.js';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import type { ValidatedRequest } from '../request-validator.js';
 import { callNotFound } from './read-calls.js';
 

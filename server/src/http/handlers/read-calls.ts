@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../../store/calls-repo.js';
 import type { AppDeps } from '../app-deps.js';
 import type { AgentState } from '../agent-gate.js';
-import { ApiError } from '../api-error.js';
+import { ApiError } from '../../errors/api-error.js';
 import type { ValidatedRequest } from '../request-validator.js';
 
 export function callNotFound(id: string): ApiError {

@@ -1,0 +1,16 @@
+// The one error type of the API: a status, a token from openapi.yaml's ErrorToken, a message for people, and any
+// headers the response must carry (Retry-After, Allow, Content-Range). Any layer throws it (placement, limits,
+// handlers), as Koa's HttpError is thrown; http/error-middleware.ts renders it, and only there.
+import type { ErrorToken } from '../generated/types.gen.js';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly token: ErrorToken,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
