@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
-import { TERMINAL } from '../../server/src/engine/call-state.js';
+import { TERMINAL } from '../../server/src/calls/call-status.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import { migrate, openStore, type Store } from '../../server/src/store/store.js';
 import { insertTestCall } from '../support/calls.js';

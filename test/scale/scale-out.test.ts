@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
-import { TERMINAL } from '../../server/src/engine/call-state.js';
+import { TERMINAL } from '../../server/src/calls/call-status.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import { migrations } from '../../server/src/store/migrations/index.js';
 import { openStore, type Store } from '../../server/src/store/store.js';

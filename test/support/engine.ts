@@ -7,7 +7,7 @@ import { CallEngine, type EngineSettings, type RecordingStore } from '../../serv
 import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
 import { SandboxCarrier } from '../../server/src/engine/carrier/sandbox-carrier.js';
 import type { Recorder } from '../../server/src/engine/recording/recorder.js';
-import { TERMINAL } from '../../server/src/engine/call-state.js';
+import { TERMINAL } from '../../server/src/calls/call-status.js';
 import { defaultEngineParts, engineSettings } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import type { Config } from '../../server/src/config.js';

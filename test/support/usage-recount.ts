@@ -1,7 +1,8 @@
 // The minute usage counted from the calls themselves, the way the counters of migration 006 must always add up.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../server/src/store/schema.js';
-import { billingPeriod, IN_FLIGHT_STATUSES, TERMINAL_STATUSES, type Usage } from '../../server/src/store/usage-repo.js';
+import { IN_FLIGHT_STATUSES, TERMINAL_STATUSES } from '../../server/src/calls/call-status.js';
+import { billingPeriod, type Usage } from '../../server/src/store/usage-repo.js';
 
 export async function recountUsage(db: Kysely<Database>, accountId: string, nowMs: number): Promise<Usage> {
   const { start, end } = billingPeriod(nowMs);

@@ -9,10 +9,8 @@
 //
 // durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. Billing rounds
 // it up to whole minutes per call.
+import { terminalEvent, type TerminalStatus } from '../calls/call-status.js';
 import type { CallEventName, CallStatus } from '../generated/types.gen.js';
-
-export type TerminalStatus = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed';
-export const TERMINAL: ReadonlySet<CallStatus> = new Set<CallStatus>(['completed', 'no_answer', 'voicemail', 'declined', 'failed']);
 
 /** Error tokens a failed call can carry. */
 export type CallErrorToken =
@@ -69,7 +67,7 @@ function end(status: TerminalStatus, at: number, connectedMs: number, error: str
   const durationSec = Math.round(connectedMs) / 1000;
   return {
     patch: { status, ended_at: at, duration_sec: durationSec, billed_minutes: Math.ceil(durationSec / 60), error },
-    event: `call.${status}` as CallEventName,
+    event: terminalEvent(status),
   };
 }
 

@@ -6,9 +6,6 @@ import type { Kysely, Transaction } from 'kysely';
 import { executorFor, PARAM, statement } from './prepared-query.js';
 import type { Database } from './schema.js';
 
-export const TERMINAL_STATUSES = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'] as const;
-/** Named, not "not terminal": an IN list walks the (account_id, status, ended_at) index over these rows only. */
-export const IN_FLIGHT_STATUSES = ['queued', 'dialing', 'in_progress'] as const;
 type Db = Kysely<Database> | Transaction<Database>;
 
 export function billingPeriod(nowMs: number): { start: number; end: number } {

@@ -3,14 +3,6 @@
 import type { CallEvent, CallEventName, CallStatus, ExtractedValues } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
 
-export const TERMINAL_EVENT: Record<string, CallEventName> = {
-  completed: 'call.completed',
-  no_answer: 'call.no_answer',
-  voicemail: 'call.voicemail',
-  declined: 'call.declined',
-  failed: 'call.failed',
-};
-
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function eventId(callId: string, event: CallEventName, builtAt: number): string {

@@ -4,9 +4,8 @@ import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
-import { TERMINAL_STATUSES } from '../../store/usage-repo.js';
+import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
 
-export const CALL_STATUSES = ['queued', 'dialing', 'in_progress', ...TERMINAL_STATUSES] as const;
 export const WEBHOOK_OUTCOMES = ['success', 'http_error', 'error'] as const;
 
 // Process metrics (memory, CPU, event loop) are collected once per process, however many apps it builds.

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { LIVE_STATUSES } from '../../calls/call-status.js';
 import { brief } from '../../engine/call-engine.js';
 import type { LineBrief } from '../../engine/agent/realtime-instructions.js';
 import type { AgentLine, EndReason } from '../../engine/agent/realtime-session.js';
@@ -45,7 +46,6 @@ export interface MediaBridge {
   close(): Promise<void>;
 }
 
-const LIVE = new Set(['dialing', 'in_progress']);
 export const POLICY_VIOLATION = 1008;
 
 export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaBridge {
@@ -73,7 +73,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
       .executeTakeFirst()
       .then(
         (row) => {
-          if (!row || !LIVE.has(row.status) || !row.carrier_ref) {
+          if (!row || !(LIVE_STATUSES as readonly string[]).includes(row.status) || !row.carrier_ref) {
             log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');
             return refuse(socket, 404);
           }

@@ -3,8 +3,7 @@
 // month in UTC, keyed by its first millisecond). Triggers on `calls` keep them, so every writer (the API, the
 // engine, the CLI, a test inserting rows) keeps them exact in the same transaction as the row it writes.
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
-import { IN_FLIGHT_STATUSES, TERMINAL_STATUSES } from '../usage-repo.js';
-import { countInFlight, countMinutes, differs, list, periodOf } from './usage-sql.js';
+import { countInFlight, countMinutes, differs, IN_FLIGHT_STATUSES, list, periodOf, TERMINAL_STATUSES } from './usage-sql.js';
 
 export const m006UsageCounters: Migration = {
   async up(db: Kysely<any>) {

@@ -5,8 +5,7 @@
 // slow. Now a queued call runs one update, an ended call one upsert of its month's minutes, and an update of a
 // call runs a counter's statements only when that counter moves. What the counters count does not change.
 import { PostgresAdapter, sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
-import { countMinutes, differs, isBilled, isInFlight, list, moveInFlight } from './usage-sql.js';
-import { IN_FLIGHT_STATUSES } from '../usage-repo.js';
+import { countMinutes, differs, IN_FLIGHT_STATUSES, isBilled, isInFlight, list, moveInFlight } from './usage-sql.js';
 
 interface Trigger {
   name: string;

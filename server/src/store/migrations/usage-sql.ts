@@ -1,7 +1,10 @@
 // The SQL of the usage counters' triggers (migrations 006 and 007): what a row of `calls` adds to the counters,
-// or takes back from them.
+// or takes back from them. The status lists are the ones those migrations were written for, frozen here: a status
+// added later is counted by a migration of its own, never by editing these.
 import { sql, type RawBuilder } from 'kysely';
-import { IN_FLIGHT_STATUSES, TERMINAL_STATUSES } from '../usage-repo.js';
+
+export const IN_FLIGHT_STATUSES = ['queued', 'dialing', 'in_progress'] as const;
+export const TERMINAL_STATUSES = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'] as const;
 
 export type Row = 'new' | 'old';
 
