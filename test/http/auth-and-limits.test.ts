@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
-import { consumeWindow } from '../../server/src/store/rate-windows.js';
+import { consumeWindow } from '../../server/src/accounts/rate-limit.js';
 import { executorFor } from '../../server/src/store/prepared-query.js';
 
 forEachStore('authentication and rate-limit headers', (kind) => {
@@ -63,7 +63,7 @@ forEachStore('authentication and rate-limit headers', (kind) => {
   });
 
   it('shows placements spent in the window without spending any itself', async () => {
-    for (let i = 0; i < 3; i++) await consumeWindow(executorFor(srv.deps.store.db), `key:${alice.keyId}`, 10, 60, srv.clock.now());
+    for (let i = 0; i < 3; i++) await consumeWindow(executorFor(srv.deps.store.db), { bucket: `key:${alice.keyId}`, limit: 10, windowSec: 60 }, srv.clock.now());
     const first = await alice.api.get('/v1/agent/calls');
     const second = await alice.api.get('/v1/agent/calls/00000000-0000-4000-8000-000000000000');
     expect(first.headers.get('ratelimit-remaining')).to.equal('7');

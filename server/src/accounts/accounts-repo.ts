@@ -4,6 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import { PARAM, perStore, preparedQuery } from '../store/prepared-query.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
+import { KEY_BUCKET_PREFIX } from './rate-limit.js';
 import { hashApiKey, keyHint, newApiKey, newWebhookSecret } from './secrets.js';
 
 export type ApiKeyRow = ApiKeysTable;
@@ -68,7 +69,7 @@ const authQuery = perStore(
     preparedQuery(store, (d) =>
       d
         .selectFrom('api_keys')
-        .leftJoin('rate_windows', (join) => join.on('rate_windows.bucket', '=', sql<string>`'key:' || api_keys.id`))
+        .leftJoin('rate_windows', (join) => join.on('rate_windows.bucket', '=', sql<string>`${sql.lit(KEY_BUCKET_PREFIX)} || api_keys.id`))
         .selectAll('api_keys')
         .select(['rate_windows.window_start', 'rate_windows.count as window_count'])
         .where('api_keys.key_hash', '=', PARAM)
@@ -78,7 +79,7 @@ const authQuery = perStore(
 
 /**
  * The active key with this hash together with its rate-limit window row, in one query: it runs on every
- * authenticated request. The window bucket is `key:<key id>` (see the /v1/agent gate).
+ * authenticated request (see rate-limit.ts for the window).
  */
 export async function findActiveKeyWithWindow(store: Store, keyHash: string): Promise<KeyWithWindow | undefined> {
   return (await authQuery(store)(keyHash))[0];

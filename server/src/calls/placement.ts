@@ -11,9 +11,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { PlaceCallRequest, PlaceCallResponse } from '../generated/types.gen.js';
-import type { KeyWindow } from '../http/agent-gate.js';
+import { checkWindow, consumeWindow, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
-import { rateLimited } from '../http/rate-limit-headers.js';
 import { insertQueuedCall } from '../store/calls-repo.js';
 import {
   claimIdempotencyKey,
@@ -24,7 +23,6 @@ import {
   type StoredResponse,
 } from '../store/idempotency-repo.js';
 import { PARAM, statement, type Executor } from '../store/prepared-query.js';
-import { consumeWindow, type WindowState } from '../store/rate-windows.js';
 import { accountsWithUsage, billingPeriod } from '../store/usage-repo.js';
 import type { WriteUnit } from '../store/write-batches.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
@@ -35,7 +33,7 @@ import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-pl
 
 export interface PlacementRequest {
   key: ApiKeyRow;
-  window: KeyWindow;
+  window: RateWindow;
   /** The Idempotency-Key, unquoted; null without one. */
   idemKey: string | null;
   /** requestFingerprint of the body when there is an idempotency key. */
@@ -71,8 +69,8 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
     }
     let window: WindowState | undefined;
     try {
-      window = await consumeWindow(ex, req.window.bucket, req.window.limit, req.window.windowSec, req.now);
-      if (window.count > window.limit) throw rateLimited(window, 'calls');
+      window = await consumeWindow(ex, req.window, req.now);
+      checkWindow(window, 'calls');
       const call = withParsedNumbers(req.ahead?.numbers, () => {
         req.checkBody();
         return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest, req.ahead?.language);

@@ -4,7 +4,7 @@ import compose from 'koa-compose';
 import { readFileSync } from 'node:fs';
 import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from './openapi-document.js';
 import { errorMiddleware } from './error-middleware.js';
-import { agentGate, isAgentPath } from './agent-gate.js';
+import { isApiPath, keyGate } from './key-gate.js';
 import { allowedMethods, operationRouter, type Handler, type Handlers } from './operation-router.js';
 import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
@@ -82,8 +82,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
     mcpRoute(deps, doc),
     ...(deps.config.carrier === 'twilio' ? [twilioCallbacks(deps, configuredTwilioRest(deps.config))] : []),
   ]);
-  app.use((ctx, next) => (isAgentPath(ctx.path) ? next() : outside(ctx, next)));
-  app.use(agentGate(deps.store, deps.config, deps.clock));
+  app.use((ctx, next) => (isApiPath(ctx.path) ? next() : outside(ctx, next)));
+  app.use(keyGate(deps));
   app.use(router.routes());
   app.use(allowedMethods(router));
   // Errors Koa meets after the middleware has returned: a response body stream that breaks (a recording being

@@ -7,34 +7,13 @@ import getRawBody from 'raw-body';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createToolServer } from '../../../sdk/src/mcp/tool-server.js';
 import { SvcClient } from '../../../sdk/src/svc-client.js';
-import { findActiveKeyWithWindow } from '../accounts/accounts-repo.js';
-import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
-import { keyWindow } from '../http/agent-gate.js';
+import { rateLimitHeaders } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AppDeps } from '../http/app-deps.js';
+import { authenticate } from '../http/key-gate.js';
 import type { OpenApiDocument } from '../http/openapi-document.js';
-import { rateLimited, setRateLimitHeaders } from '../http/rate-limit-headers.js';
-import { consumeWindow, windowFromRow } from '../store/rate-windows.js';
-import { executorFor } from '../store/prepared-query.js';
 
 export const MCP_PATH = '/mcp';
-
-/** The caller's key, after the same checks (and the same throttling of bad keys) as the /v1/agent gate. */
-async function authenticate(ctx: Context, { store, config, clock }: AppDeps): Promise<string> {
-  const header = ctx.get('authorization');
-  const match = BEARER_PATTERN.exec(header);
-  const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
-  if (!match || !found) {
-    const w = await consumeWindow(executorFor(store.db), `addr:${ctx.ip}`, config.unauthRateLimit, config.rateWindowSec, clock.now());
-    setRateLimitHeaders(ctx, w);
-    if (w.count > w.limit) throw rateLimited(w, 'unauthenticated requests from this address');
-    ctx.set('WWW-Authenticate', header ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"');
-    throw new ApiError(401, 'unauthorized', 'The tool server needs an agent API key: send Authorization: Bearer svc_ak_<secret>.');
-  }
-  const window = keyWindow(found, config);
-  setRateLimitHeaders(ctx, windowFromRow(found.window_start, found.window_count, window.limit, window.windowSec, clock.now()));
-  return match[1];
-}
 
 /** This service as reached on the request's own socket (never the public address, which may be a proxy). */
 function selfUrl(ctx: Context): string {
@@ -51,7 +30,9 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
       // Stateless: no session to resume or delete, and no server-initiated stream to open with GET.
       throw new ApiError(405, 'method_not_allowed', 'The tool server is stateless: send JSON-RPC messages with POST /mcp.', { Allow: 'POST' });
     }
-    const apiKey = await authenticate(ctx, deps);
+    // The same key check, and the same throttling of bad keys, as the /v1/agent gate.
+    const caller = await authenticate(ctx, deps, 'The tool server needs an agent API key: send Authorization: Bearer svc_ak_<secret>.');
+    ctx.set(rateLimitHeaders(caller.reported));
     const body = await getRawBody(ctx.req, { limit: deps.config.maxBodyBytes, encoding: 'utf8' }).catch((err: { type?: string }) => {
       if (err.type === 'entity.too.large') throw new ApiError(413, 'payload_too_large', `The body is larger than ${deps.config.maxBodyBytes} bytes.`);
       throw err;
@@ -59,7 +40,7 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
     const headers = new Headers();
     for (const name of ['content-type', 'accept', 'mcp-protocol-version']) if (ctx.get(name)) headers.set(name, ctx.get(name));
     const request = new Request(new URL(ctx.originalUrl, 'http://svc.internal'), { method: 'POST', headers, body });
-    const server = createToolServer({ client: new SvcClient({ apiKey, baseUrl: selfUrl(ctx) }), document: () => doc as unknown as Record<string, unknown> });
+    const server = createToolServer({ client: new SvcClient({ apiKey: caller.secret, baseUrl: selfUrl(ctx) }), document: () => doc as unknown as Record<string, unknown> });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     // A client that hangs up does not wait any more: closing the server aborts its tools (wait_for_call polls),
     // and the answer nobody will read is dropped.

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { findCallForKey } from '../../store/calls-repo.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AgentState } from '../agent-gate.js';
+import type { ApiCaller } from '../key-gate.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { ValidatedRequest } from '../request-validator.js';
 import { callNotFound } from './read-calls.js';
@@ -28,7 +28,7 @@ export function parseRange(header: string, size: number): { start: number; end: 
 
 export function recordingHandler({ store, config }: AppDeps) {
   return async function getCallRecording(ctx: Context, req: ValidatedRequest) {
-    const { key } = ctx.state.agent as AgentState;
+    const { key } = ctx.state.caller as ApiCaller;
     const row = await findCallForKey(store, key.id, req.path.id);
     if (!row) throw callNotFound(req.path.id);
     if (!row.recording_path) throw new ApiError(404, 'not_found', `Call ${row.id} has no recording.`);

@@ -6,7 +6,7 @@ import { languageDetectorReady } from '../../calls/language.js';
 import { placementAhead } from '../../calls/placement-ahead.js';
 import { placementUnit, type PlacementPorts } from '../../calls/placement.js';
 import { inWriteScope } from '../../store/write-batches.js';
-import type { AgentState } from '../agent-gate.js';
+import type { ApiCaller } from '../key-gate.js';
 import type { AppDeps } from '../app-deps.js';
 import { normalizeIdempotencyKey, requestFingerprint } from '../idempotency-key.js';
 import type { ValidatedRequest } from '../request-validator.js';
@@ -21,8 +21,8 @@ export function placeCallHandler(deps: AppDeps) {
   };
 
   return async function placeCall(ctx: Context, req: ValidatedRequest): Promise<void> {
-    const agent = ctx.state.agent as AgentState;
-    const { key, window } = agent;
+    const caller = ctx.state.caller as ApiCaller;
+    const { key, window } = caller;
     const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
     const fingerprint = idemKey ? requestFingerprint(req.body) : '';
     // Language detection and number parsing, on the placement worker while this thread serves other requests.
@@ -32,7 +32,7 @@ export function placeCallHandler(deps: AppDeps) {
       store,
       placementUnit(ports, { key, window, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId, ahead }),
     );
-    if (outcome.kind !== 'replayed' && outcome.window) agent.reported = outcome.window;
+    if (outcome.kind !== 'replayed' && outcome.window) caller.reported = outcome.window;
     if (outcome.kind === 'rejected') throw outcome.error;
     ctx.status = outcome.response.status;
     ctx.set(outcome.response.headers);

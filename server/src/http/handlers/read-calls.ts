@@ -2,7 +2,7 @@
 import type { Context } from 'koa';
 import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../../store/calls-repo.js';
 import type { AppDeps } from '../app-deps.js';
-import type { AgentState } from '../agent-gate.js';
+import type { ApiCaller } from '../key-gate.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { ValidatedRequest } from '../request-validator.js';
 
@@ -13,13 +13,13 @@ export function callNotFound(id: string): ApiError {
 export function readCallHandlers({ store, config }: AppDeps) {
   return {
     async getCall(ctx: Context, req: ValidatedRequest) {
-      const { key } = ctx.state.agent as AgentState;
+      const { key } = ctx.state.caller as ApiCaller;
       const row = await findCallForKey(store, key.id, req.path.id);
       if (!row) throw callNotFound(req.path.id);
       ctx.body = toCallRecord(row, config.publicBaseUrl);
     },
     async listCalls(ctx: Context, req: ValidatedRequest) {
-      const { key } = ctx.state.agent as AgentState;
+      const { key } = ctx.state.caller as ApiCaller;
       const rows = await listCallsForKey(store, key.id, req.query.limit as number);
       ctx.body = { calls: rows.map(toCallSummary) };
     },
