@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import { Migrator, sql } from 'kysely';
 import { migrationProvider } from '../../server/src/store/migrations/index.js';
-import { accountUsage } from '../../server/src/store/usage-repo.js';
+import { accountUsage } from '../../server/src/accounts/minute-billing.js';
 import { recountUsage } from '../support/usage-recount.js';
 import { insertTestCall } from '../support/calls.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';

@@ -2,7 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../server/src/store/schema.js';
 import { IN_FLIGHT_STATUSES, TERMINAL_STATUSES } from '../../server/src/calls/call-status.js';
-import { billingPeriod, type Usage } from '../../server/src/store/usage-repo.js';
+import { billingPeriod, type Usage } from '../../server/src/accounts/minute-billing.js';
 
 export async function recountUsage(db: Kysely<Database>, accountId: string, nowMs: number): Promise<Usage> {
   const { start, end } = billingPeriod(nowMs);

@@ -98,10 +98,6 @@ export async function ownsNumber(db: Kysely<Database>, accountId: string, e164: 
   return row !== undefined;
 }
 
-export async function findAccount(db: Kysely<Database>, accountId: string) {
-  return db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-}
-
 export async function findAccountByName(db: Kysely<Database>, name: string) {
   return db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
 }

@@ -11,6 +11,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { PlaceCallRequest, PlaceCallResponse } from '../generated/types.gen.js';
+import { accountsWithUsage, billingPeriod, checkMinuteCap, usageOf } from '../accounts/minute-billing.js';
 import { checkWindow, consumeWindow, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import { insertQueuedCall } from '../store/calls-repo.js';
@@ -23,7 +24,6 @@ import {
   type StoredResponse,
 } from '../store/idempotency-repo.js';
 import { PARAM, statement, type Executor } from '../store/prepared-query.js';
-import { accountsWithUsage, billingPeriod } from '../store/usage-repo.js';
 import type { WriteUnit } from '../store/write-batches.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
@@ -144,25 +144,13 @@ const accountState = statement((db) =>
 );
 
 /**
- * The caller id must be the account's (400 caller_id_not_owned); minutes used plus reserved at or above the
- * allowance refuse the call (429 over_minute_cap); otherwise it is inserted, queued.
+ * The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call
+ * (minute-billing.ts); then it is inserted, queued.
  */
 async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
-  const period = billingPeriod(now);
-  const [state] = await accountState(ex, call.callerId, period.start, key.account_id);
+  const [state] = await accountState(ex, call.callerId, billingPeriod(now).start, key.account_id);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
-  const usedMinutes = Number(state?.minutes ?? 0);
-  const reservedMinutes = Number(state?.calls_in_flight ?? 0);
-  const planMinutes = Number(state?.plan_minutes ?? 0);
-  if (usedMinutes + reservedMinutes >= planMinutes) {
-    const retryAfter = Math.max(1, Math.ceil((period.end - now) / 1000));
-    throw new ApiError(
-      429,
-      'over_minute_cap',
-      `The account's ${planMinutes} outbound minutes for this billing period are used up (${usedMinutes} used, ${reservedMinutes} reserved by calls in flight).`,
-      { 'Retry-After': String(retryAfter) },
-    );
-  }
+  checkMinuteCap(usageOf(state), now);
   const id = uuidv7();
   const response: PlaceCallResponse = { callId: id, status: 'queued', language: call.language, languageSource: call.languageSource, voice: call.voice };
   const stored: StoredResponse = { status: 202, headers: { Location: `/agent/calls/${id}` }, body: JSON.stringify(response) };

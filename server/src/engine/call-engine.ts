@@ -11,8 +11,7 @@ import type { Clock } from '../clock.js';
 import type { CallStatus, FieldDefinition } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { Store } from '../store/store.js';
-import { accountUsage } from '../store/usage-repo.js';
-import { findAccount } from '../accounts/accounts-repo.js';
+import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
 import { isLive, type AnyAgent } from './agent/agent.js';
 import type { Analyst, EndReason } from './analyst/analyst.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
@@ -286,10 +285,7 @@ export class CallEngine {
   private async planTalk(row: CallRow, answeredAt: number): Promise<Talk> {
     const { agent, carrier, settings, store } = this.deps;
     const maxMs = settings.maxCallDurationSec * 1000;
-    const account = await findAccount(store.db, row.account_id);
-    const usage = await accountUsage(store.db, row.account_id, answeredAt);
-    // Every other call in flight keeps its one reserved minute; this call may talk for what is left.
-    const capMs = Math.max(0, ((account?.plan_minutes ?? 0) - usage.usedMinutes - (usage.reservedMinutes - 1)) * 60_000);
+    const capMs = talkAllowanceMs(await accountAllowance(store.db, row.account_id, answeredAt));
     const limitMs = Math.min(maxMs, capMs);
     const limitReason: EndReason = limitMs === maxMs ? 'max_duration' : 'minute_cap';
     const endsAt = (ms: number) => answeredAt + Math.round(ms * carrier.timeScale);

@@ -7,8 +7,9 @@
 //   dialing | in_progress ─carrier_silent→ failed (carrier_timeout)
 //   in_progress ─dropped→ failed (call_dropped)
 //
-// durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. Billing rounds
-// it up to whole minutes per call.
+// durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. What it bills
+// is minute-billing.ts's rule.
+import { billedMinutes } from '../accounts/minute-billing.js';
 import { terminalEvent, type TerminalStatus } from '../calls/call-status.js';
 import type { CallEventName, CallStatus } from '../generated/types.gen.js';
 
@@ -66,7 +67,7 @@ const ALLOWED: Record<EngineEvent['type'], readonly CallStatus[]> = {
 function end(status: TerminalStatus, at: number, connectedMs: number, error: string | null): Transition {
   const durationSec = Math.round(connectedMs) / 1000;
   return {
-    patch: { status, ended_at: at, duration_sec: durationSec, billed_minutes: Math.ceil(durationSec / 60), error },
+    patch: { status, ended_at: at, duration_sec: durationSec, billed_minutes: billedMinutes(durationSec), error },
     event: terminalEvent(status),
   };
 }

@@ -1,7 +1,7 @@
 // accounts create|list, plan set, usage.
 import { addNumber, createAccount, findAccountByName } from '../../accounts/accounts-repo.js';
 import { listAccounts, setPlanMinutes } from '../../accounts/developer-settings.js';
-import { accountUsage, billingPeriod } from '../../store/usage-repo.js';
+import { accountUsage, billingPeriod, remainingMinutes } from '../../accounts/minute-billing.js';
 import { e164, integer, optional, required } from '../arguments.js';
 import { CliFailure, UsageError } from '../cli-error.js';
 import type { Command } from '../command.js';
@@ -77,7 +77,7 @@ export const accountCommands: Command[] = [
       const now = ctx.now();
       const usage = await accountUsage(ctx.store.db, account.id, now);
       const period = billingPeriod(now);
-      const remaining = Math.max(0, account.plan_minutes - usage.usedMinutes - usage.reservedMinutes);
+      const remaining = remainingMinutes({ planMinutes: account.plan_minutes, ...usage });
       ctx.emit(
         {
           accountId: account.id,
