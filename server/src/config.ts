@@ -1,7 +1,10 @@
-// Every setting, from the environment, with a default that runs offline.
+// Every setting, from the environment, with a default that runs offline. It imports no adapter: adapters are
+// chosen from these values by the composition root (main.ts).
 import { resolve } from 'node:path';
-import { LLM_ATTEMPTS } from './engine/analyst/llm-analyst.js';
 import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry-schedule.js';
+
+/** How many times the LLM analyst sends one analysis request (a failed one is tried once more). */
+export const LLM_ATTEMPTS = 2;
 
 export interface Config {
   port: number;

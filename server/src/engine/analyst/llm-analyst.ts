@@ -9,6 +9,7 @@ import type { ExtractedValues } from '../../generated/types.gen.js';
 import { analysisMessages } from './analysis-prompt.js';
 import { analysisSchema, checkReply, type ParsedAnalysis } from './analysis-schema.js';
 import type { Analysis, AnalysisInput, Analyst, EndReason } from './analyst.js';
+import { LLM_ATTEMPTS } from '../../config.js';
 
 export interface LlmAnalystOptions {
   /** The API root, e.g. `https://api.openai.com/v1`; requests go to `<baseUrl>/chat/completions`. */
@@ -19,8 +20,6 @@ export interface LlmAnalystOptions {
   timeoutMs: number;
   fetch?: typeof fetch;
 }
-
-export const LLM_ATTEMPTS = 2;
 
 /** Why an attempt failed: the service gave no usable response, or the model's output broke the schema. */
 type Failure = { kind: 'unavailable' | 'invalid'; reason: string };
