@@ -1,5 +1,6 @@
 // Composition root: reads the config, opens and migrates the store, seeds the dev account, then runs what the
 // role asks for — the HTTP API, the workers (call engine and webhook dispatcher), or both — until SIGTERM.
+import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { seedDevAccount } from './accounts/dev-seed.js';
@@ -49,9 +50,10 @@ async function main(): Promise<void> {
   if (config.role !== 'worker') {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
     const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, onCallQueued: engine ? () => engine.nudge() : undefined });
-    server = app.listen(config.port, config.host, () => {
-      logger.info({ url: config.publicBaseUrl, port: config.port, store: store.dialect, role: config.role }, `svc listening on ${config.publicBaseUrl}`);
-    });
+    server = app.listen(config.port, config.host);
+    // The banner below says the service is running: it is printed only once it listens.
+    await once(server, 'listening');
+    logger.info({ url: config.publicBaseUrl, port: config.port, store: store.kind, role: config.role }, `svc listening on ${config.publicBaseUrl}`);
     // Twilio's media streams upgrade on the same port (SVC_AGENT=realtime).
     mediaBridge = attachConfiguredMediaBridge(server, config, store, logger);
   }
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
   dispatcher?.start();
   if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner }, 'call engine and webhook dispatcher running');
   if (config.seedDev) {
-    const seed = await seedDevAccount(store.db, config, systemClock.now());
+    const seed = await seedDevAccount(store, config, systemClock.now());
     if (server) printDevBanner(config, seed.apiKey, seed.webhookSecret);
   }
   onShutdown(logger, async () => {

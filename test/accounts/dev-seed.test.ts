@@ -17,7 +17,7 @@ const SEED_ONCE = fileURLToPath(new URL('./support/seed-once.ts', import.meta.ur
 
 async function seedAllAtOnce(stores: Store[], env: Record<string, string>) {
   const config = loadConfig(env);
-  return Promise.all(stores.map((s) => seedDevAccount(s.db, config, Date.now())));
+  return Promise.all(stores.map((s) => seedDevAccount(s, config, Date.now())));
 }
 
 async function counts(store: Store) {

@@ -4,9 +4,7 @@ import { startServer, type TestServer, type TestTenant } from '../support/server
 import { loadDocument } from '../../server/src/http/openapi-document.js';
 import { createApp } from '../../server/src/http/app.js';
 import { migrate, openStore, type Store } from '../../server/src/store/store.js';
-import type { Database } from '../../server/src/store/schema.js';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,9 +64,8 @@ forEachStore('malformed requests and faults', (kind) => {
   it('answers with 503 store_error and Retry-After when the store is unreachable', async () => {
     let dead: Store;
     if (kind === 'sqlite') {
-      const raw = new SQLite(':memory:');
-      raw.close();
-      dead = { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }), dialect: 'sqlite', close: async () => {} };
+      dead = openStore({ sqlitePath: ':memory:' });
+      await dead.close();
     } else {
       dead = openStore({ postgresUrl: 'postgres://postgres@127.0.0.1:1/test' });
     }

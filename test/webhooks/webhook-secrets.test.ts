@@ -51,9 +51,9 @@ forEachStore('webhook secrets', (kind) => {
   });
 
   it('SVC_DEV_WEBHOOK_SECRET fixes the dev key secret, on creation and on a later start', async () => {
-    const first = await seedDevAccount(ts.store.db, loadConfig({}), NOW);
+    const first = await seedDevAccount(ts.store, loadConfig({}), NOW);
     expect(first.webhookSecret).to.match(/^whsec_[A-Za-z0-9_-]{43}$/);
-    const again = await seedDevAccount(ts.store.db, loadConfig({ SVC_DEV_WEBHOOK_SECRET: FIXED }), NOW);
+    const again = await seedDevAccount(ts.store, loadConfig({ SVC_DEV_WEBHOOK_SECRET: FIXED }), NOW);
     expect(again.webhookSecret).to.equal(FIXED);
     const keys = await ts.store.db.selectFrom('api_keys').select('webhook_secret').where('account_id', '=', first.accountId).execute();
     expect(keys).to.deep.equal([{ webhook_secret: FIXED }]);

@@ -1,9 +1,8 @@
 // The dev account of the embedded default: created on first start, found again on every later start. It owns
 // one caller number (its default caller id) and has one key. SVC_DEV_API_KEY fixes the key for scripts;
 // otherwise a random key is made when the account is created and printed once, since only its hash is kept.
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../config.js';
-import type { Database } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import { addNumber, createAccount, createKey, findAccountByName } from './accounts-repo.js';
 import { hashApiKey } from './secrets.js';
 
@@ -18,17 +17,11 @@ export interface DevSeed {
 }
 
 /**
- * Several processes may start together on a fresh database: one seeds, the others wait for it and then find what
- * it made. Postgres: a transaction-scoped advisory lock. SQLite needs none: its transactions begin IMMEDIATE,
- * holding the database's write lock from the start (fifo-sqlite-dialect.ts).
+ * Several processes may start together on a fresh database: one seeds, the others wait for its lock and then find
+ * what it made.
  */
-async function seedLock(trx: Transaction<Database>): Promise<void> {
-  if (trx.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_advisory_xact_lock(hashtext('svc:dev-seed'))`.execute(trx);
-}
-
-export async function seedDevAccount(db: Kysely<Database>, config: Config, now: number): Promise<DevSeed> {
-  return db.transaction().execute(async (trx) => {
-    await seedLock(trx);
+export async function seedDevAccount(store: Store, config: Config, now: number): Promise<DevSeed> {
+  return store.locked('svc:dev-seed', async (trx) => {
     const account = await findAccountByName(trx, DEV_ACCOUNT_NAME);
     const created = !account;
     const accountId = account?.id ?? (await createAccount(trx, { name: DEV_ACCOUNT_NAME, planMinutes: config.devPlanMinutes, defaultCallerId: config.devCallerId }, now));

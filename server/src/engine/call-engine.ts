@@ -80,7 +80,7 @@ export class CallEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.owner = deps.owner ?? `worker-${randomUUID()}`;
-    this.es = new EngineStore(deps.store.db, deps.store.dialect, this.owner);
+    this.es = new EngineStore(deps.store, this.owner);
   }
 
   /** Steps every call due now (at most `concurrency` at a time); returns how many were stepped. */

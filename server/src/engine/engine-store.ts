@@ -6,6 +6,7 @@ import { sql, type Kysely, type Updateable } from 'kysely';
 import type { CallEventName } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable, Database } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import { enqueueEvent } from '../webhooks/outbox.js';
 
 export class LeaseLost extends Error {
@@ -27,11 +28,14 @@ export interface Commit {
 }
 
 export class EngineStore {
+  readonly db: Kysely<Database>;
+
   constructor(
-    readonly db: Kysely<Database>,
-    private readonly dialect: 'sqlite' | 'postgres',
+    private readonly store: Store,
     readonly owner: string,
-  ) {}
+  ) {
+    this.db = store.db;
+  }
 
   /**
    * Leases up to `limit` due calls whose lease is free or expired, oldest due first. `stepping`: calls this worker
@@ -39,21 +43,7 @@ export class EngineStore {
    * claims, so a second step here would pass it too).
    */
   async claimDue(now: number, leaseMs: number, limit: number, stepping: readonly string[] = []): Promise<CallRow[]> {
-    let due = this.db
-      .selectFrom('calls')
-      .select('id')
-      .where('next_run_at', '<=', now)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-      .orderBy('next_run_at')
-      .limit(limit);
-    if (stepping.length > 0) due = due.where('id', 'not in', stepping);
-    return this.db
-      .updateTable('calls')
-      .set({ lease_owner: this.owner, lease_expires_at: now + leaseMs })
-      .where('id', 'in', this.dialect === 'postgres' ? due.forUpdate().skipLocked() : due)
-      .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-      .returningAll()
-      .execute();
+    return this.store.claimDue<CallRow>({ table: 'calls', key: 'id', due: 'next_run_at', owner: this.owner, now, leaseMs, limit, excluding: stepping });
   }
 
   /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */

@@ -3,7 +3,7 @@
 // once with placeholders (PARAM) and then executed with fresh parameters, in the order the builder used them.
 // Parameters the builder was given as values (a constant 1, a null) stay as compiled.
 //
-// preparedQuery: a read run among the grouped reads of its event-loop turn (SQLite) or through kysely's pool.
+// preparedQuery: a read run by the store's hot read path (Store.read).
 // statement: a query run by an Executor: kysely (its pool, or a transaction), or the SQLite connection of a
 // write batch (write-batches.ts).
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
@@ -44,14 +44,8 @@ function compileWithParams(db: Kysely<Database>, build: (db: Kysely<Database>) =
 }
 
 export function preparedQuery<Row>(store: Store, build: (db: Kysely<Database>) => Compilable<Row>): (...params: unknown[]) => Promise<Row[]> {
-  const { db, groupedReads } = store;
-  const compiled = compileWithParams(db, build);
-  return async (...params) => {
-    const bound = compiled.bind(params);
-    if (groupedReads) return groupedReads.all<Row>(compiled.sql, bound);
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(compiled.sql, bound));
-    return result.rows;
-  };
+  const compiled = compileWithParams(store.db, build);
+  return (...params) => store.read<Row>(compiled.sql, compiled.bind(params));
 }
 
 /** One set of prepared queries per store, compiled on first use. */
@@ -82,6 +76,12 @@ export function executorFor(db: Kysely<Database>, compiler: Kysely<Database> = d
   const ex: Executor = { compiler, run: async (sql, params) => (await db.executeQuery(CompiledQuery.raw(sql, params as unknown[]))).rows };
   if (compiler === db) kyselyExecutors.set(db, ex);
   return ex;
+}
+
+/** Runs a query built anew (from the store's kysely instance) on an executor: for writes whose columns vary. */
+export function runQuery<Row>(ex: Executor, query: Compilable<Row>): Promise<Row[]> {
+  const { sql, parameters } = query.compile();
+  return ex.run(sql, parameters) as Promise<Row[]>;
 }
 
 /** A query built once per dialect and run by whichever executor is given. */

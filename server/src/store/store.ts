@@ -1,120 +1,79 @@
-// Opens the store: SQLite through better-sqlite3 (WAL) by default, Postgres when given a postgres:// URL.
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
-import { FifoLock, FifoSqliteDialect } from './fifo-sqlite-dialect.js';
-import { GroupedReads } from './grouped-reads.js';
-import { WriteBatches } from './write-batches.js';
-import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import pg from 'pg';
+// The Store port: what the service asks of its database, whichever it is. Two drivers implement it, each in its
+// folder: sqlite/ (the embedded default, better-sqlite3 in WAL mode, with its speed-ups) and postgres/ (a pool, for
+// several processes sharing one database). Nothing outside store/ knows which one it has: callers use kysely
+// (`db`) for ordinary queries, and the methods below where the drivers differ.
+import { Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
+import type { Executor } from './prepared-query.js';
 import type { Database } from './schema.js';
+import { openPostgres, type PoolSettings } from './postgres/postgres-driver.js';
+import { openSqlite, type CheckpointSettings } from './sqlite/sqlite-driver.js';
+
+export type StoreKind = 'sqlite' | 'postgres';
 
 export interface Store {
-  db: Kysely<Database>;
-  dialect: 'sqlite' | 'postgres';
-  /** SQLite: the API's hot reads, grouped by event-loop turn (see grouped-reads.ts). Postgres: none. */
-  groupedReads?: GroupedReads;
-  /** SQLite: units of write work (placements), batched by event-loop turn (see write-batches.ts). Postgres: none. */
-  writeBatches?: WriteBatches;
+  /** kysely over the store: every query that is not one of the operations below. */
+  readonly db: Kysely<Database>;
+  /** Which driver, for logs only. */
+  readonly kind: StoreKind;
+  /**
+   * A hot read, compiled once (prepared-query.ts). SQLite runs the reads asked in one turn of the event loop
+   * together, in one read transaction on a connection of their own; Postgres sends each to the pool.
+   */
+  read<Row>(sql: string, params: readonly unknown[]): Promise<Row[]>;
+  /**
+   * A unit of write work. SQLite runs the units of one turn of the event loop in one IMMEDIATE transaction, each
+   * in a savepoint, and settles none before the COMMIT; Postgres runs each at once.
+   */
+  write<T>(unit: WriteUnit<T>): Promise<T>;
+  /** Leases due rows of a queue table (see due-claims.ts); Postgres skips rows another worker is claiming. */
+  claimDue<Row>(claim: DueClaim): Promise<Row[]>;
+  /**
+   * Runs `fn` in a transaction that holds the lock named `key` to its end, so that processes run it one after
+   * another: Postgres takes an advisory lock; SQLite's transactions take the database's write lock when they begin.
+   */
+  locked<T>(key: string, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
-export type StoreTarget = ({ sqlitePath: string; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);
-
-/** SQLite files: who checkpoints the write-ahead log (see wal-checkpointer.ts). */
-export interface CheckpointSettings {
-  /** A worker thread, instead of the COMMIT that fills the log (the service: its event loop never waits for it). */
-  checkpointInBackground?: boolean;
-  onCheckpointError?(message: string): void;
+export interface WriteScope {
+  /** Runs statements: inside the batch's transaction on SQLite, each on its own on Postgres. */
+  ex: Executor;
+  /**
+   * Runs `fn` all or nothing: a savepoint inside the batch on SQLite (whose write lock already serialises it), a
+   * transaction on Postgres, holding the advisory lock of `lockKey` when one is given, so that checks and writes
+   * under one key (an account's minute cap and its new call) never interleave with another's.
+   */
+  atomically<T>(lockKey: string | null, fn: (ex: Executor) => Promise<T>): Promise<T>;
 }
-
-/** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
-export interface PoolSettings {
-  /** Most connections open at once; default 10. N processes open up to N times this. */
-  poolSize?: number;
-  /** An idle connection is closed after this long (0: kept); default 30 s. */
-  idleTimeoutMs?: number;
-  /** How long a query waits for a connection, new or freed from a full pool, before failing; default 5 s. */
-  connectTimeoutMs?: number;
-}
-
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-
-export function openStore(target: StoreTarget): Store {
-  if ('sqlitePath' in target) {
-    if (target.sqlitePath !== ':memory:') mkdirSync(dirname(target.sqlitePath), { recursive: true });
-    const inMemory = target.sqlitePath === ':memory:';
-    const database = openSqlite(target.sqlitePath, target.busyTimeoutMs);
-    const prepare = cachedPrepare(database);
-    const lock = new FifoLock();
-    const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: { prepare, close: () => database.close() } }, lock) });
-    // An in-memory database exists only on its one connection; a file gets a second one for the grouped reads.
-    const reader = inMemory ? undefined : openSqlite(target.sqlitePath, target.busyTimeoutMs, true);
-    const groupedReads = reader ? new GroupedReads(reader, cachedPrepare(reader)) : new GroupedReads(database, prepare, lock);
-    const writeBatches = new WriteBatches(database, prepare, db, lock);
-    const checkpointer = target.checkpointInBackground && !inMemory ? new WalCheckpointer(target.sqlitePath, { onError: target.onCheckpointError }) : undefined;
-    if (checkpointer) database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-    return {
-      db,
-      dialect: 'sqlite',
-      groupedReads,
-      writeBatches,
-      close: async () => {
-        await writeBatches.close();
-        await groupedReads.close();
-        await db.destroy();
-        await checkpointer?.close();
-      },
-    };
-  }
-  const pool = new pg.Pool({
-    connectionString: target.postgresUrl,
-    max: target.poolSize ?? 10,
-    connectionTimeoutMillis: target.connectTimeoutMs ?? 5000,
-    idleTimeoutMillis: target.idleTimeoutMs ?? 30000,
-    // Epoch-millisecond bigints fit a JS number exactly; parse them as numbers, not strings.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID || oid === NUMERIC_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
-  });
-  // An idle client losing its connection must not crash the process; the next query reports the fault.
-  pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
-}
-
-function openSqlite(path: string, busyTimeoutMs = 5000, readOnly = false): SQLite.Database {
-  const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  database.pragma('foreign_keys = ON');
-  if (readOnly) database.pragma('query_only = ON');
-  return database;
-}
-
-const STATEMENT_CACHE_SIZE = 200;
 
 /**
- * kysely's SQLite driver prepares every statement anew, which costs more than running it. Statements are reused
- * by SQL text (better-sqlite3 runs them synchronously, so one statement is never used twice at once), in a
- * bounded cache since queries with IN lists vary in text.
+ * Work on the store that must commit as a whole before its caller is answered. A unit touches the store only
+ * through its scope (on SQLite it holds the connection while it runs) and awaits nothing but its statements.
  */
-function cachedPrepare(database: SQLite.Database): (sql: string) => SQLite.Statement {
-  const cache = new Map<string, SQLite.Statement>();
-  return (sql) => {
-    let stmt = cache.get(sql);
-    if (!stmt) {
-      stmt = database.prepare(sql);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(sql, stmt);
-    }
-    return stmt;
-  };
+export type WriteUnit<T> = (scope: WriteScope) => Promise<T>;
+
+/** Rows of a queue table that are due, to be leased by one worker (jobs/job-queue.ts builds these). */
+export interface DueClaim {
+  table: 'calls' | 'webhook_events';
+  /** The table's key column and the column that says when a row is next due. */
+  key: string;
+  due: string;
+  /** Only rows whose `column` equals `value` are jobs (webhook events: those still pending). */
+  only?: { column: string; value: string };
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+  /** Keys never claimed: jobs this worker still runs. */
+  excluding: readonly string[];
+}
+
+export type StoreTarget = ({ sqlitePath: string; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);
+export type { CheckpointSettings, PoolSettings };
+
+export function openStore(target: StoreTarget): Store {
+  return 'sqlitePath' in target ? openSqlite(target) : openPostgres(target);
 }
 
 /**
@@ -123,8 +82,7 @@ function cachedPrepare(database: SQLite.Database): (sql: string) => SQLite.State
  * On Postgres it is pinned to the connection's current schema.
  */
 async function migrator(store: Store): Promise<Migrator> {
-  const schema =
-    store.dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
+  const schema = store.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
   return new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: schema });
 }
 

@@ -8,21 +8,17 @@ import type { WebhookEventsTable } from '../store/schema.js';
 export type ClaimedEvent = Pick<WebhookEventsTable, 'event_id' | 'api_key_id' | 'url' | 'body' | 'attempts'>;
 
 export async function claimDueEvents(store: Store, owner: string, now: number, leaseMs: number, limit: number): Promise<ClaimedEvent[]> {
-  let due = store.db
-    .selectFrom('webhook_events')
-    .select('event_id')
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]))
-    .orderBy('next_attempt_at')
-    .limit(limit);
-  if (store.dialect === 'postgres') due = due.forUpdate().skipLocked();
-  return store.db
-    .updateTable('webhook_events')
-    .set({ lease_owner: owner, lease_expires_at: now + leaseMs })
-    .where('event_id', 'in', due)
-    .returning(['event_id', 'api_key_id', 'url', 'body', 'attempts'])
-    .execute();
+  return store.claimDue<ClaimedEvent>({
+    table: 'webhook_events',
+    key: 'event_id',
+    due: 'next_attempt_at',
+    only: { column: 'state', value: 'pending' },
+    owner,
+    now,
+    leaseMs,
+    limit,
+    excluding: [],
+  });
 }
 
 export interface AttemptRecord {

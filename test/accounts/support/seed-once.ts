@@ -8,6 +8,6 @@ import { migrate } from '../../../server/src/store/store.js';
 const config = loadConfig();
 const store = storeFor(config);
 await migrate(store);
-const seed = await seedDevAccount(store.db, config, Date.now());
+const seed = await seedDevAccount(store, config, Date.now());
 await store.close();
 process.stdout.write(JSON.stringify({ accountId: seed.accountId, created: seed.created, apiKey: seed.apiKey }));

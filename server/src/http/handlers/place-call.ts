@@ -5,7 +5,6 @@ import type { Context } from 'koa';
 import { languageDetectorReady } from '../../calls/language.js';
 import { placementAhead } from '../../calls/placement-ahead.js';
 import { placementUnit, type PlacementPorts } from '../../calls/placement.js';
-import { inWriteScope } from '../../store/write-batches.js';
 import type { ApiCaller } from '../key-gate.js';
 import type { AppDeps } from '../app-deps.js';
 import { normalizeIdempotencyKey, requestFingerprint } from '../idempotency-key.js';
@@ -28,8 +27,7 @@ export function placeCallHandler(deps: AppDeps) {
     // Language detection and number parsing, on the placement worker while this thread serves other requests.
     const ahead = await placementAhead(req.body, deps.catalogue.languages);
     await languageDetectorReady;
-    const outcome = await inWriteScope(
-      store,
+    const outcome = await store.write(
       placementUnit(ports, { key, window, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId, ahead }),
     );
     if (outcome.kind !== 'replayed' && outcome.window) caller.reported = outcome.window;

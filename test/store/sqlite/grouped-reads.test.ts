@@ -2,20 +2,21 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
-import { isStoreFault } from '../../server/src/store/store-fault.js';
+import { migrate, openStore } from '../../../server/src/store/store.js';
+import { openSqlite, type SqliteStore } from '../../../server/src/store/sqlite/sqlite-driver.js';
+import { isStoreFault } from '../../../server/src/store/store-fault.js';
 
-const count = (store: Store) => store.groupedReads!.all<{ n: number }>('select count(*) as n from accounts', []).then((rows) => rows[0].n);
-const addAccount = (db: Store['db'], name: string) =>
+const count = (store: SqliteStore) => store.groupedReads!.all<{ n: number }>('select count(*) as n from accounts', []).then((rows) => rows[0].n);
+const addAccount = (db: SqliteStore['db'], name: string) =>
   db.insertInto('accounts').values({ id: name, name, plan_minutes: 10, default_caller_id: null, created_at: 1 }).execute();
 
 for (const where of ['a database file', 'an in-memory database'] as const) {
   describe(`grouped reads on ${where}`, () => {
     let dir: string;
-    let store: Store;
+    let store: SqliteStore;
     beforeEach(async () => {
       dir = mkdtempSync(join(tmpdir(), 'svc-grouped-'));
-      store = openStore({ sqlitePath: where === 'a database file' ? join(dir, 'svc.db') : ':memory:' });
+      store = openSqlite({ sqlitePath: where === 'a database file' ? join(dir, 'svc.db') : ':memory:' });
       await migrate(store);
     });
     afterEach(async () => {
@@ -80,7 +81,7 @@ for (const where of ['a database file', 'an in-memory database'] as const) {
         (e: Error) => e,
       );
       expect(isStoreFault(late)).to.equal(true);
-      store = openStore({ sqlitePath: ':memory:' });
+      store = openSqlite({ sqlitePath: ':memory:' });
     });
   });
 }
@@ -88,7 +89,7 @@ for (const where of ['a database file', 'an in-memory database'] as const) {
 describe('grouped reads and Postgres', () => {
   it('are SQLite only: a Postgres store reads through its pool', () => {
     const store = openStore({ postgresUrl: 'postgres://127.0.0.1:1/none' });
-    expect(store.groupedReads).to.equal(undefined);
+    expect((store as Partial<SqliteStore>).groupedReads).to.equal(undefined);
     return store.close();
   });
 });

@@ -1,8 +1,8 @@
-// Units of write work (a placement: claim its idempotency key, count it against the rate window, check and insert
-// the call) and where they run.
+// Units of write work on SQLite (a placement: claim its idempotency key, count it against the rate window, check
+// and insert the call; an engine step's commit; a delivery's record).
 //
-// SQLite (WriteBatches): the units that arrive in one turn of the event loop run one after another in a single
-// IMMEDIATE transaction, each inside a savepoint, and the transaction commits once for all of them. A commit and
+// The units that arrive in one turn of the event loop run one after another in a single IMMEDIATE transaction,
+// each inside a savepoint, and the transaction commits once for all of them. A commit and
 // a statement run cold cost several times what they cost run back to back, so under load this is most of a
 // placement's price; alone, a unit waits one turn. Every unit still sees the effects of those before it, exactly
 // as if each had run in a transaction of its own, in arrival order:
@@ -12,28 +12,12 @@
 // - if SQLite itself rolls the transaction back (a full disk, an I/O error), the whole batch fails likewise.
 // A unit holds the connection's lock while it runs: it must touch the store only through its scope (never
 // store.db, which would wait for the lock forever) and await nothing but its scope's statements.
-//
-// Elsewhere (Postgres, a store opened by hand): a unit runs at once, each statement on its own, and `atomically`
-// is a transaction holding a per-key advisory lock.
 import type SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
-import type { FifoLock } from './fifo-sqlite-dialect.js';
-import { executorFor, type Executor } from './prepared-query.js';
-import type { Database } from './schema.js';
-import type { Store } from './store.js';
-
-export interface WriteScope {
-  /** Runs statements: inside the batch's transaction on SQLite, each on its own elsewhere. */
-  ex: Executor;
-  /**
-   * Runs `fn` all or nothing: a savepoint inside the batch on SQLite (whose write lock already serialises it),
-   * a transaction holding the advisory lock of `lockKey` on Postgres, so that checks and writes under one key
-   * (an account's minute cap and its new call) never interleave with another's.
-   */
-  atomically<T>(lockKey: string, fn: (ex: Executor) => Promise<T>): Promise<T>;
-}
-
-export type WriteUnit<T> = (scope: WriteScope) => Promise<T>;
+import type { Kysely } from 'kysely';
+import type { Executor } from '../prepared-query.js';
+import type { Database } from '../schema.js';
+import type { WriteScope, WriteUnit } from '../store.js';
+import type { FifoLock } from './fifo-dialect.js';
 
 type Outcome = { value: unknown } | { err: unknown };
 
@@ -167,27 +151,4 @@ export class WriteBatches {
   private exec(text: string): void {
     this.prepare(text).run();
   }
-}
-
-const direct = new WeakMap<Store, WriteScope>();
-
-function directScope(store: Store): WriteScope {
-  let scope = direct.get(store);
-  if (!scope) {
-    scope = {
-      ex: executorFor(store.db),
-      atomically: (lockKey, fn) =>
-        store.db.transaction().execute(async (trx) => {
-          if (store.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`.execute(trx);
-          return fn(executorFor(trx, store.db));
-        }),
-    };
-    direct.set(store, scope);
-  }
-  return scope;
-}
-
-/** Runs a unit of write work on the store: in the current batch on SQLite, at once elsewhere. */
-export function inWriteScope<T>(store: Store, work: WriteUnit<T>): Promise<T> {
-  return store.writeBatches ? store.writeBatches.run(work) : work(directScope(store));
 }

@@ -7,8 +7,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { migrate, openStore } from '../../server/src/store/store.js';
-import { BACKSTOP_PAGES, WalCheckpointer, type CheckpointResult } from '../../server/src/store/wal-checkpointer.js';
+import { migrate, openStore } from '../../../server/src/store/store.js';
+import { BACKSTOP_PAGES, WalCheckpointer, type CheckpointResult } from '../../../server/src/store/sqlite/wal-checkpointer.js';
 
 describe('the WAL checkpointer', () => {
   let dir: string;
@@ -85,7 +85,7 @@ describe('the WAL checkpointer', () => {
   it('does not keep alive a process that has nothing else to do', async () => {
     const path = join(dir, 'c.db');
     writer(path).close();
-    const module = new URL('../../server/src/store/wal-checkpointer.ts', import.meta.url).href;
+    const module = new URL('../../../server/src/store/sqlite/wal-checkpointer.ts', import.meta.url).href;
     const script = `import { WalCheckpointer } from ${JSON.stringify(module)}; new WalCheckpointer(${JSON.stringify(path)}, { intervalMs: 10 }); console.log('started');`;
     const started = Date.now();
     const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {

@@ -3,13 +3,14 @@ import SQLite from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
-import type { Executor } from '../../server/src/store/prepared-query.js';
-import type { WriteScope } from '../../server/src/store/write-batches.js';
+import { migrate } from '../../../server/src/store/store.js';
+import { openSqlite, type SqliteStore } from '../../../server/src/store/sqlite/sqlite-driver.js';
+import type { Executor } from '../../../server/src/store/prepared-query.js';
+import type { WriteScope } from '../../../server/src/store/store.js';
 
 const addAccount = (ex: Executor, name: string) =>
   ex.run('insert into accounts (id, name, plan_minutes, default_caller_id, created_at) values (?, ?, 10, null, 1)', [name, name]);
-const names = async (store: Store) => (await store.db.selectFrom('accounts').select('name').orderBy('name').execute()).map((r) => r.name);
+const names = async (store: SqliteStore) => (await store.db.selectFrom('accounts').select('name').orderBy('name').execute()).map((r) => r.name);
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => null,
@@ -20,11 +21,11 @@ for (const where of ['a database file', 'an in-memory database'] as const) {
   describe(`write batches on ${where}`, () => {
     let dir: string;
     let path: string;
-    let store: Store;
+    let store: SqliteStore;
     beforeEach(async () => {
       dir = mkdtempSync(join(tmpdir(), 'svc-batches-'));
       path = where === 'a database file' ? join(dir, 'svc.db') : ':memory:';
-      store = openStore({ sqlitePath: path });
+      store = openSqlite({ sqlitePath: path });
       await migrate(store);
     });
     afterEach(async () => {

@@ -7,7 +7,7 @@
 // was queued. On a database file the group runs on a connection of its own, so it never waits for a writer
 // (WAL); an in-memory database has one connection, shared with kysely under its lock.
 import type SQLite from 'better-sqlite3';
-import type { FifoLock } from './fifo-sqlite-dialect.js';
+import type { FifoLock } from './fifo-dialect.js';
 
 interface Pending {
   sql: string;

@@ -1,0 +1,81 @@
+// The SQLite driver (the embedded default): better-sqlite3 in WAL mode, one kysely connection for writes behind a
+// FIFO lock, and the speed-ups that make a single file serve the API at its rates: the hot reads of one event-loop
+// turn grouped on a reading connection (grouped-reads.ts), the writes of one turn batched into one transaction
+// (write-batches.ts), statements prepared once (statement-cache.ts) and, for the service, the write-ahead log
+// checkpointed on a worker thread (wal-checkpointer.ts). A file gets a second connection for the grouped reads;
+// an in-memory database exists only on its one connection, which everything then shares.
+import SQLite from 'better-sqlite3';
+import { Kysely } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { claimQuery } from '../due-claims.js';
+import { runQuery } from '../prepared-query.js';
+import type { Database } from '../schema.js';
+import type { Store } from '../store.js';
+import { FifoLock, FifoSqliteDialect } from './fifo-dialect.js';
+import { GroupedReads } from './grouped-reads.js';
+import { cachedPrepare } from './statement-cache.js';
+import { BACKSTOP_PAGES, WalCheckpointer } from './wal-checkpointer.js';
+import { WriteBatches } from './write-batches.js';
+
+/** SQLite files: who checkpoints the write-ahead log (see wal-checkpointer.ts). */
+export interface CheckpointSettings {
+  /** A worker thread, instead of the COMMIT that fills the log (the service: its event loop never waits for it). */
+  checkpointInBackground?: boolean;
+  onCheckpointError?(message: string): void;
+}
+
+export interface SqliteTarget extends CheckpointSettings {
+  /** A file, or ':memory:'. */
+  sqlitePath: string;
+  busyTimeoutMs?: number;
+}
+
+/** The SQLite store, with its batching exposed for tests of it. */
+export interface SqliteStore extends Store {
+  readonly kind: 'sqlite';
+  readonly groupedReads: GroupedReads;
+  readonly writeBatches: WriteBatches;
+}
+
+export function openSqlite(target: SqliteTarget): SqliteStore {
+  const inMemory = target.sqlitePath === ':memory:';
+  if (!inMemory) mkdirSync(dirname(target.sqlitePath), { recursive: true });
+  const database = connect(target.sqlitePath, target.busyTimeoutMs);
+  const prepare = cachedPrepare(database);
+  const lock = new FifoLock();
+  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: { prepare, close: () => database.close() } }, lock) });
+  const reader = inMemory ? undefined : connect(target.sqlitePath, target.busyTimeoutMs, true);
+  const groupedReads = reader ? new GroupedReads(reader, cachedPrepare(reader)) : new GroupedReads(database, prepare, lock);
+  const writeBatches = new WriteBatches(database, prepare, db, lock);
+  const checkpointer = target.checkpointInBackground && !inMemory ? new WalCheckpointer(target.sqlitePath, { onError: target.onCheckpointError }) : undefined;
+  if (checkpointer) database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  return {
+    db,
+    kind: 'sqlite',
+    groupedReads,
+    writeBatches,
+    read: (sql, params) => groupedReads.all(sql, params),
+    write: (unit) => writeBatches.run(unit),
+    // One writer: there is no other worker's claim to skip. The claim joins the turn's write batch.
+    claimDue: (claim) => writeBatches.run(({ ex }) => runQuery(ex, claimQuery(db, claim, (due) => due))),
+    // Transactions begin IMMEDIATE (fifo-dialect.ts): the write lock is held from the start, whatever the key.
+    locked: (_key, fn) => db.transaction().execute(fn),
+    close: async () => {
+      await writeBatches.close();
+      await groupedReads.close();
+      await db.destroy();
+      await checkpointer?.close();
+    },
+  } as SqliteStore;
+}
+
+function connect(path: string, busyTimeoutMs = 5000, readOnly = false): SQLite.Database {
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  database.pragma('foreign_keys = ON');
+  if (readOnly) database.pragma('query_only = ON');
+  return database;
+}
