@@ -13,7 +13,7 @@ import { createApp } from './http/app.js';
 import type { MediaBridge } from './http/twilio/media-bridge.js';
 import { attachConfiguredMediaBridge } from './http/twilio/media-bridge-setup.js';
 import { serviceLogger } from './http/observability/service-logger.js';
-import { startIdempotencySweeper } from './store/idempotency-sweeper.js';
+import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
 import { storeFor } from './store/open-configured.js';
 import { migrate } from './store/store.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';

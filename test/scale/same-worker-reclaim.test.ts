@@ -45,10 +45,10 @@ forEachStore('a worker whose step outlives its lease', (kind) => {
     const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', webhookUrl: 'http://127.0.0.1:9/h' } });
     expect(res.status).to.equal(202);
     const id = res.body.callId as string;
-    const es = (s.engine as any).es;
-    const claimDue = es.claimDue.bind(es);
+    const queue = (s.engine as any).queue;
+    const claim = queue.claim.bind(queue);
     let claims = 0;
-    es.claimDue = (...args: unknown[]) => (claims++, claimDue(...args));
+    queue.claim = (...args: unknown[]) => (claims++, claim(...args));
 
     s.engine.start();
     // Dialled and ringing; then the clock reaches the answer and the step stalls planning the conversation.

@@ -23,8 +23,16 @@ export async function rotateWebhookSecret(db: Kysely<Database>, keyId: string, n
   });
 }
 
+export type SigningKey = Pick<ApiKeysTable, 'id' | 'webhook_secret' | 'previous_webhook_secret' | 'previous_secret_expires_at'>;
+
+/** The signing secrets of these keys (the dispatcher reads them once per claim). */
+export async function loadSigningKeys(db: Kysely<Database>, keyIds: string[]): Promise<SigningKey[]> {
+  if (keyIds.length === 0) return [];
+  return db.selectFrom('api_keys').select(['id', 'webhook_secret', 'previous_webhook_secret', 'previous_secret_expires_at']).where('id', 'in', keyIds).execute();
+}
+
 /** The secrets that sign a delivery at `now`, newest first. */
-export function signingSecrets(key: Pick<ApiKeysTable, 'webhook_secret' | 'previous_webhook_secret' | 'previous_secret_expires_at'>, now: number): string[] {
+export function signingSecrets(key: Omit<SigningKey, 'id'>, now: number): string[] {
   const live = key.previous_webhook_secret !== null && key.previous_secret_expires_at !== null && key.previous_secret_expires_at > now;
   return live ? [key.webhook_secret, key.previous_webhook_secret!] : [key.webhook_secret];
 }

@@ -8,7 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { CallStatus, FieldDefinition } from '../generated/types.gen.js';
+import type { Updateable } from 'kysely';
+import type { CallEventName, CallStatus, FieldDefinition } from '../generated/types.gen.js';
+import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
+import { WorkerLoop } from '../jobs/worker-loop.js';
+import type { CallsTable } from '../store/schema.js';
+import { enqueueEvent } from '../webhooks/outbox.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { Store } from '../store/store.js';
 import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
@@ -17,7 +22,6 @@ import type { Analyst, EndReason } from './analyst/analyst.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
 import { CarrierRefused, type Carrier, type LineEvent } from './carrier/carrier.js';
 import { formatTranscript, timeTurns, type CallBrief, type TimedTurn } from './conversation.js';
-import { EngineStore, LeaseLost, type Commit } from './engine-store.js';
 import type { Recorder } from './recording/recorder.js';
 
 export interface EngineSettings {
@@ -71,97 +75,64 @@ interface EngineState {
 
 const RETRY_AFTER_FAULT_MS = 1000;
 
+/** The calls as a queue: a call is due at next_run_at, and done (null) once terminal. */
+const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at' };
+
+/** A step's write: the call's new columns, when it is next due, and the event the change emits. */
+interface Commit {
+  set: Updateable<CallsTable>;
+  /** When the call is next due; null once terminal. */
+  nextRunAt: number | null;
+  /** Keep the lease (the step continues after this write) or give it up. */
+  keepLease?: boolean;
+  /** The webhook event the change emits, enqueued in the same transaction. */
+  event?: CallEventName | null;
+}
+
 export class CallEngine {
   readonly owner: string;
-  private readonly es: EngineStore;
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private wake: (() => void) | null = null;
+  private readonly queue: JobQueue<CallRow>;
+  private readonly loop: WorkerLoop<CallRow>;
 
   constructor(private readonly deps: EngineDeps) {
+    const { store, settings, clock, logger } = deps;
     this.owner = deps.owner ?? `worker-${randomUUID()}`;
-    this.es = new EngineStore(deps.store, this.owner);
+    this.queue = new JobQueue<CallRow>(store, CALLS, this.owner, settings.leaseMs);
+    const queue = this.queue;
+    this.loop = new WorkerLoop<CallRow>(
+      {
+        // A step that outlived its lease still runs here: its call is not claimed a second time (the fence tells
+        // claims apart, but a second step of this worker would be one more writer on the same call).
+        claim: (limit, running) => queue.claim(clock.now(), limit, running),
+        key: (row) => row.id,
+        run: (row) => this.stepSafely(row),
+        nextDueAt: (running) => queue.nextDueAt(running),
+        release: () => queue.releaseAll(),
+      },
+      { concurrency: settings.concurrency, idleMs: settings.idlePollMs },
+      clock,
+      logger,
+    );
   }
 
-  /** Steps every call due now (at most `concurrency` at a time); returns how many were stepped. */
-  async tick(): Promise<number> {
-    const { settings, clock } = this.deps;
-    let total = 0;
-    for (;;) {
-      const claimed = await this.es.claimDue(clock.now(), settings.leaseMs, settings.concurrency);
-      await Promise.all(claimed.map((row) => this.stepSafely(row)));
-      total += claimed.length;
-      if (claimed.length < settings.concurrency || this.stopping) return total;
-    }
+  /** Steps every call due now, each once (at most `concurrency` at a time); returns how many were stepped. */
+  tick(): Promise<number> {
+    return this.loop.tick();
   }
 
-  /**
-   * Runs the loop until stop(): keeps up to `concurrency` steps in flight, claiming more as each finishes, and
-   * sleeps until the next call is due, a step finishes, or a nudge.
-   */
+  /** Runs the loop until stop(): steps calls as they fall due. */
   start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    const { settings, clock } = this.deps;
-    const inFlight = new Map<Promise<void>, string>();
-    this.running = (async () => {
-      while (!this.stopping) {
-        try {
-          const free = settings.concurrency - inFlight.size;
-          // A step that outlived its lease still runs here: its call is not claimed a second time.
-          const claimed = free > 0 ? await this.es.claimDue(clock.now(), settings.leaseMs, free, [...inFlight.values()]) : [];
-          for (const row of claimed) {
-            const step: Promise<void> = this.stepSafely(row).finally(() => {
-              inFlight.delete(step);
-              this.wake?.();
-            });
-            inFlight.set(step, row.id);
-          }
-          if (claimed.length > 0 && claimed.length === free) continue;
-          let wait = settings.idlePollMs;
-          if (inFlight.size < settings.concurrency) {
-            // A step finishing wakes the loop, so the calls in flight here do not count as due.
-            const next = await this.es.nextDueAt([...inFlight.values()]);
-            if (next !== null) wait = Math.min(wait, next - clock.now());
-          }
-          if (wait > 0 && !this.stopping) await this.sleep(wait);
-          // Never spin: with a synchronous store (better-sqlite3) a loop that does not yield starves HTTP and signals.
-          else await new Promise((resolve) => setImmediate(resolve));
-        } catch (err) {
-          this.deps.logger.warn({ err: { message: (err as Error).message } }, 'engine loop fault; retrying');
-          await this.sleep(RETRY_AFTER_FAULT_MS);
-        }
-      }
-      await Promise.all(inFlight.keys());
-    })();
+    this.loop.start();
   }
 
   /** Something became due (a call was placed in this process): look now rather than at the next poll. */
   nudge(): void {
-    this.wake?.();
+    this.loop.nudge();
   }
 
   /** Finishes the steps in flight, then gives up every lease this worker holds. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.running;
-    this.running = null;
-    await this.es.releaseAll();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wake = () => {
-        this.wake = null;
-        done();
-      };
-    });
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async stepSafely(row: CallRow): Promise<void> {
@@ -173,8 +144,18 @@ export class CallEngine {
         return;
       }
       this.deps.logger.error({ err, callId: row.id, status: row.status }, 'engine step failed; will retry');
-      await this.es.release(row.id, this.deps.clock.now() + RETRY_AFTER_FAULT_MS).catch(() => {});
+      await this.queue.release(row, this.deps.clock.now() + RETRY_AFTER_FAULT_MS).catch(() => {});
     }
+  }
+
+  /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
+  private commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
+    const event = c.event;
+    return this.queue.commit(row, {
+      set: { ...c.set, next_run_at: c.nextRunAt, updated_at: now },
+      keepLease: c.keepLease,
+      also: event ? (ex, updated) => enqueueEvent(ex, updated, event, now) : undefined,
+    });
   }
 
   private async step(row: CallRow): Promise<void> {
@@ -186,21 +167,21 @@ export class CallEngine {
       case 'in_progress':
         return this.followLine(row);
       default:
-        await this.es.commit(row.id, this.deps.clock.now(), { set: {}, nextRunAt: null });
+        await this.commit(row, this.deps.clock.now(), { set: {}, nextRunAt: null });
     }
   }
 
   /** Commits a move of the state machine with its fields and event; the lease is kept only while the step goes on. */
   private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false): Promise<CallRow> {
     const t = transition(row.status as CallStatus, e);
-    return this.es.commit(row.id, this.deps.clock.now(), { set: { ...t.patch, ...extra }, nextRunAt, event: t.event, keepLease });
+    return this.commit(row, this.deps.clock.now(), { set: { ...t.patch, ...extra }, nextRunAt, event: t.event, keepLease });
   }
 
   private async dial(row: CallRow): Promise<void> {
     const { carrier, clock } = this.deps;
     const now = clock.now();
     // The attempt is durable before the carrier hears of it; the lease stays on for the dial itself.
-    const attempted = await this.es.commit(row.id, now, { set: transition('queued', { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
+    const attempted = await this.commit(row, now, { set: transition('queued', { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
     let dialled;
     try {
       dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id }, now);
@@ -211,7 +192,7 @@ export class CallEngine {
       return;
     }
     try {
-      await this.es.commit(row.id, clock.now(), { set: { carrier_ref: dialled.ref, engine_state: JSON.stringify({ line: dialled.state } satisfies EngineState) }, nextRunAt: clock.now() });
+      await this.commit(attempted, clock.now(), { set: { carrier_ref: dialled.ref, engine_state: JSON.stringify({ line: dialled.state } satisfies EngineState) }, nextRunAt: clock.now() });
     } catch (err) {
       // Another worker took the call over and will end it engine_interrupted: take the line down with it.
       await carrier.hangUp(dialled.ref, dialled.state, clock.now()).catch(() => {});
@@ -249,7 +230,7 @@ export class CallEngine {
       return;
     }
     const next = Math.min(news.nextCheckAt ?? Infinity, state.talk?.endsAt ?? Infinity, watchdogAt);
-    await this.es.commit(current.id, now, { set: { engine_state: JSON.stringify(state) }, nextRunAt: Number.isFinite(next) ? next : now + settings.idlePollMs });
+    await this.commit(current, now, { set: { engine_state: JSON.stringify(state) }, nextRunAt: Number.isFinite(next) ? next : now + settings.idlePollMs });
   }
 
   /**

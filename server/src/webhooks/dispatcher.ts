@@ -1,20 +1,26 @@
-// The webhook dispatcher, in named stages: claim (due events, under a lease), prepare (check the endpoint, pick
-// the signing secrets), send (sign with a fresh t, POST the stored body bytes), record (success, retry, or a
-// final state). tick() runs the stages for whatever is due now; start()/stop() loop it in a worker process.
+// The webhook dispatcher: the outbox's events are jobs of the durable queue (jobs/job-queue.ts), run by the
+// worker loop (jobs/worker-loop.ts). Each delivery runs in named stages: prepare (the endpoint checked against
+// the SSRF guard at send time, the signing secrets picked), send (signed with a fresh t, the stored body bytes
+// POSTed), record (the attempt and the event's new state, committed fenced by the lease). What an attempt means
+// for its event is delivery-rules.ts.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import type { Logger } from 'pino';
-import { signingSecrets } from '../accounts/webhook-secrets.js';
+import type { Selectable } from 'kysely';
+import { pino, type Logger } from 'pino';
+import { loadSigningKeys, signingSecrets, type SigningKey } from '../accounts/webhook-secrets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
+import { WorkerLoop } from '../jobs/worker-loop.js';
+import { PARAM, statement, type Executor } from '../store/prepared-query.js';
+import type { WebhookEventsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import { afterFailure, outcomeOf, refused, unsignable, type AttemptOutcome, type DeliveryRules } from './delivery-rules.js';
 import { checkEndpoint, RefusedDestination, systemResolver, type CheckedEndpoint, type Resolver } from './endpoint-guard.js';
-import { claimDueEvents, loadSigningKeys, recordAttempts, type AttemptRecord, type AttemptToRecord, type ClaimedEvent } from './outbox-leases.js';
-import { nextRetryDelayMs, parseRetryAfter } from './retry-schedule.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
-import { defaultRequest, sendDelivery, USER_AGENT, type RequestFn, type SendResult } from './webhook-sender.js';
+import { defaultRequest, sendDelivery, USER_AGENT, type RequestFn } from './webhook-sender.js';
 
 export interface WebhookDispatcherDeps {
   store: Store;
@@ -27,14 +33,11 @@ export interface WebhookDispatcherDeps {
   request?: RequestFn;
   /** This worker's lease owner id. */
   owner?: string;
-  /**
-   * How long a claim is held; must outlast a wait in the local queue (up to two sends, with the prefetch) plus a
-   * send. Default: three times the timeout plus 30 s.
-   */
+  /** How long a claim is held; must outlast a send. Default: three times the timeout plus 30 s. */
   leaseMs?: number;
-  /** Deliveries in flight at once, and the size of a claim. */
+  /** Deliveries in flight at once. */
   concurrency?: number;
-  /** The loop's pause when nothing is due. */
+  /** The loop's longest pause when nothing is known to be due. */
   idleMs?: number;
 }
 
@@ -46,222 +49,130 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-type Outcome = Omit<AttemptRecord, 'at' | 'latencyMs'>;
-type SigningKey = Awaited<ReturnType<typeof loadSigningKeys>>[number];
+type EventRow = Selectable<WebhookEventsTable>;
+
+/** An event to deliver, with the secrets of its key (read for the whole claim at once). */
+interface Delivery {
+  event: EventRow;
+  key: SigningKey | undefined;
+}
+
+/** The outbox as a queue: an event is due at next_attempt_at while it is pending. */
+const OUTBOX: QueueTable = { table: 'webhook_events', key: 'event_id', due: 'next_attempt_at', only: { column: 'state', value: 'pending' } };
+
+const insertAttempt = statement((db) =>
+  db.insertInto('webhook_attempts').values({
+    event_id: PARAM,
+    attempt: PARAM as never,
+    at: PARAM as never,
+    status_code: PARAM as never,
+    latency_ms: PARAM as never,
+    error: PARAM as never,
+  }),
+);
 
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
-  const { store, clock, config, logger } = deps;
-  const random = deps.random ?? Math.random;
+  const { store, clock, config } = deps;
+  const logger = deps.logger ?? pino({ level: 'silent' });
+  const rules: DeliveryRules = { schedule: config.webhookRetrySchedule, random: deps.random ?? Math.random };
   const resolver = deps.resolver ?? systemResolver;
   const request = deps.request ?? defaultRequest;
-  const owner = deps.owner ?? `webhooks-${randomUUID()}`;
-  const leaseMs = deps.leaseMs ?? 3 * config.webhookTimeoutMs + 30_000;
   const concurrency = deps.concurrency ?? 32;
-  const idleMs = deps.idleMs ?? 500;
+  const queue = new JobQueue<EventRow>(store, OUTBOX, deps.owner ?? `webhooks-${randomUUID()}`, deps.leaseMs ?? 3 * config.webhookTimeoutMs + 30_000);
   const agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: concurrency }),
     https: new https.Agent({ keepAlive: true, maxSockets: concurrency }),
   };
 
-  /** What happens to an event after a failed attempt: retried per the schedule, or failed when exhausted. */
-  function afterFailure(event: ClaimedEvent, result: SendResult, now: number): Outcome {
-    const base = { statusCode: result.status, error: result.error, deliveredAt: null };
-    let delay = nextRetryDelayMs(config.webhookRetrySchedule, event.attempts + 1, random);
-    if (delay === null) return { ...base, state: 'failed', nextAttemptAt: now };
-    // Retry-After can only push the next attempt later: a receiver cannot make us retry faster than the schedule.
-    if (result.status === 429 || result.status === 503) delay = Math.max(delay, parseRetryAfter(result.retryAfter, now) ?? 0);
-    return { ...base, state: 'pending', nextAttemptAt: now + delay };
-  }
-
-  function outcomeOf(event: ClaimedEvent, result: SendResult, now: number): Outcome {
-    const s = result.status;
-    if (s !== null && s >= 200 && s < 300) return { statusCode: s, error: null, state: 'delivered', nextAttemptAt: now, deliveredAt: now };
-    if (s === 410) return { statusCode: s, error: 'HTTP 410 Gone: the receiver asked for no more deliveries', state: 'gone', nextAttemptAt: now, deliveredAt: null };
-    return afterFailure(event, result, now);
-  }
-
-  async function prepare(event: ClaimedEvent, key: SigningKey | undefined, at: number): Promise<{ endpoint: CheckedEndpoint; secrets: string[] } | Outcome> {
-    if (!key) return { statusCode: null, error: 'the API key of this event no longer exists', state: 'failed', nextAttemptAt: at, deliveredAt: null };
+  async function prepare({ event, key }: Delivery, at: number): Promise<{ endpoint: CheckedEndpoint; secrets: string[] } | AttemptOutcome> {
+    if (!key) return unsignable(at);
     try {
       return { endpoint: await checkEndpoint(event.url, { allowPrivate: config.webhookAllowPrivate, resolver }), secrets: signingSecrets(key, at) };
     } catch (e) {
-      if (e instanceof RefusedDestination) return { statusCode: null, error: e.message, state: 'refused', nextAttemptAt: at, deliveredAt: null };
+      if (e instanceof RefusedDestination) return refused(e.message, at);
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      return afterFailure(event, { status: null, retryAfter: undefined, error: `DNS lookup failed: ${code}` }, at);
+      return afterFailure(rules, event.attempts + 1, { status: null, retryAfter: undefined, error: `DNS lookup failed: ${code}` }, at);
     }
   }
 
-  // Group commit: attempts that finish in the same turn of the event loop, or while a write is under way, are
-  // recorded together in one transaction.
-  let toRecord: { item: AttemptToRecord; done: (held: boolean) => void; fail: (e: Error) => void }[] = [];
-  let writing = false;
-  async function flush() {
-    writing = true;
-    while (toRecord.length > 0) {
-      const group = toRecord;
-      toRecord = [];
-      try {
-        const held = await recordAttempts(store, owner, group.map((g) => g.item));
-        group.forEach((g, i) => g.done(held[i]));
-      } catch (e) {
-        group.forEach((g) => g.fail(e as Error));
-      }
-    }
-    writing = false;
-  }
-  function record(item: AttemptToRecord): Promise<boolean> {
-    return new Promise((done, fail) => {
-      toRecord.push({ item, done, fail });
-      // Wait for the responses of this turn of the event loop, so they share the write.
-      if (!writing) {
-        writing = true;
-        setImmediate(() => void flush());
-      }
-    });
+  /** Prepares, signs and sends one attempt; resolves with what happened. */
+  async function send(delivery: Delivery, at: number): Promise<AttemptOutcome> {
+    const { event } = delivery;
+    const prepared = await prepare(delivery, at);
+    if ('state' in prepared) return prepared;
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': USER_AGENT,
+      [SIGNATURE_HEADER]: signatureHeader(event.body, prepared.secrets, Math.floor(clock.now() / 1000)),
+    };
+    const result = await sendDelivery({ endpoint: prepared.endpoint, body: event.body, headers, timeoutMs: config.webhookTimeoutMs, agents, request });
+    return outcomeOf(rules, event.attempts + 1, result, clock.now());
   }
 
-  /** Prepares, signs and sends one attempt; resolves with what to record. */
-  async function attempt(event: ClaimedEvent, key: SigningKey | undefined): Promise<AttemptToRecord> {
+  /** The attempt and the event's new state, in one transaction; false when another worker took the event over. */
+  async function record(event: EventRow, a: AttemptOutcome, at: number, latencyMs: number): Promise<boolean> {
+    const attempt = event.attempts + 1;
+    try {
+      await queue.commit(event, {
+        set: { attempts: attempt, state: a.state, next_attempt_at: a.nextAttemptAt, last_status: a.statusCode, last_error: a.error, delivered_at: a.deliveredAt },
+        also: (ex: Executor) => insertAttempt(ex, event.event_id, attempt, at, a.statusCode, Math.round(latencyMs), a.error),
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof LeaseLost) return false;
+      throw err;
+    }
+  }
+
+  async function deliver(delivery: Delivery): Promise<void> {
+    const { event } = delivery;
     const at = clock.now();
     const started = performance.now();
-    const prepared = await prepare(event, key, at);
-    let outcome: Outcome;
-    if ('state' in prepared) outcome = prepared;
-    else {
-      const headers = {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        [SIGNATURE_HEADER]: signatureHeader(event.body, prepared.secrets, Math.floor(clock.now() / 1000)),
-      };
-      const result = await sendDelivery({ endpoint: prepared.endpoint, body: event.body, headers, timeoutMs: config.webhookTimeoutMs, agents, request });
-      outcome = outcomeOf(event, result, clock.now());
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await send(delivery, at);
+    } catch (e) {
+      logger.error({ eventId: event.event_id, err: (e as Error).message }, 'webhook attempt failed');
+      return;
     }
-    return { event, attempt: { ...outcome, at, latencyMs: performance.now() - started } };
-  }
-
-  function logged({ event, attempt: a }: AttemptToRecord, recorded: boolean) {
-    if (a.state === 'delivered' && recorded) return;
+    let recorded: boolean;
+    try {
+      recorded = await record(event, outcome, at, performance.now() - started);
+    } catch (e) {
+      // A store fault while recording: the lease runs out and the event is delivered again.
+      logger.error({ eventId: event.event_id, err: (e as Error).message }, 'webhook attempt not recorded');
+      return;
+    }
+    if (outcome.state === 'delivered' && recorded) return;
     // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
-    logger?.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: a.statusCode, error: a.error, state: a.state, recorded }, 'webhook attempt');
+    logger.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: outcome.statusCode, error: outcome.error, state: outcome.state, recorded }, 'webhook attempt');
   }
 
-  let stopping = false;
-  /**
-   * `concurrency` lanes share a local queue; a lane that finds it empty claims the next batch (one claim at a
-   * time), so a slow receiver holds up only its own lane. Lanes idle while others are in flight (a failure may
-   * make an immediate retry due) and stop together once nothing is due and nothing is in flight.
-   */
-  async function tick(): Promise<number> {
-    let attempts = 0;
-    let inFlight = 0;
-    const queue: { event: ClaimedEvent; key: SigningKey | undefined }[] = [];
-    let claiming: Promise<void> | null = null;
-    let fault: unknown = null;
-    let waiting: (() => void)[] = [];
-    const nudge = () => {
-      const w = waiting;
-      waiting = [];
-      w.forEach((f) => f());
-    };
-    let exhausted = false;
-    const refill = async () => {
-      const events = await claimDueEvents(store, owner, clock.now(), leaseMs, concurrency);
-      exhausted = events.length === 0;
-      if (exhausted) return;
-      const keys = new Map((await loadSigningKeys(store, [...new Set(events.map((e) => e.api_key_id))])).map((k) => [k.id, k]));
-      for (const event of events) queue.push({ event, key: keys.get(event.api_key_id) });
-    };
-    const claim = (): Promise<void> =>
-      refill()
-        .catch((e: unknown) => void (fault = e))
-        .finally(() => {
-          claiming = null;
-          // Idle lanes pick up what a prefetch brought; an empty claim wakes no one (that would spin).
-          if (queue.length > 0) nudge();
-        });
-    const lane = async () => {
-      for (;;) {
-        const next = queue.shift();
-        if (next) {
-          // Claim the next batch while this one is still being sent, unless the last claim found nothing.
-          if (queue.length < concurrency / 2 && !claiming && !exhausted && !stopping && !fault) claiming = claim();
-          attempts++;
-          // In flight until recorded; the lane itself moves on once the response is in.
-          inFlight++;
-          const settle = () => {
-            inFlight--;
-            nudge();
-          };
-          await attempt(next.event, next.key).then(
-            (item) =>
-              void record(item)
-                .then((held) => logged(item, held))
-                // A store fault while recording: the lease runs out and the event is delivered again.
-                .catch((e: Error) => logger?.error({ eventId: item.event.event_id, err: e.message }, 'webhook attempt not recorded'))
-                .finally(settle),
-            (e: Error) => {
-              logger?.error({ eventId: next.event.event_id, err: e.message }, 'webhook attempt failed');
-              settle();
-            },
-          );
-          continue;
-        }
-        if (!stopping && !fault) {
-          claiming ??= claim();
-          await claiming;
-        }
-        if (queue.length > 0) nudge();
-        else if (inFlight === 0) return nudge();
-        else await idle();
-      }
-    };
-    /** Until an attempt settles (it may have made a retry due) or idleMs passes (new events may be due). */
-    const idle = () =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, idleMs);
-        waiting.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    await Promise.all(Array.from({ length: concurrency }, lane));
-    if (fault) throw fault;
-    return attempts;
-  }
-
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
-  return {
-    tick,
-    start() {
-      if (loop) return;
-      stopping = false;
-      loop = (async () => {
-        while (!stopping) {
-          let n = 0;
-          try {
-            n = await tick();
-          } catch (e) {
-            logger?.error({ err: (e as Error).message }, 'webhook dispatcher tick failed');
-          }
-          if (n === 0 && !stopping) {
-            await new Promise<void>((resolve) => {
-              const timer = setTimeout(resolve, idleMs);
-              wake = () => {
-                clearTimeout(timer);
-                resolve();
-              };
-            });
-            wake = null;
-          }
-        }
-      })();
+  const loop = new WorkerLoop<Delivery>(
+    {
+      async claim(limit, running) {
+        const events = await queue.claim(clock.now(), limit, running);
+        if (events.length === 0) return [];
+        const keys = new Map((await loadSigningKeys(store.db, [...new Set(events.map((e) => e.api_key_id))])).map((k) => [k.id, k]));
+        return events.map((event) => ({ event, key: keys.get(event.api_key_id) }));
+      },
+      key: (d) => d.event.event_id,
+      run: deliver,
+      nextDueAt: (running) => queue.nextDueAt(running),
+      release: () => queue.releaseAll(),
     },
+    // Claims come in half-batches, so a steady stream of deliveries costs few claims; a failed attempt due again
+    // at once (an immediate retry) is made within the same tick.
+    { concurrency, idleMs: deps.idleMs ?? 500, claimBatch: Math.ceil(concurrency / 2), rerunInTick: true },
+    clock,
+    logger,
+  );
+
+  return {
+    tick: () => loop.tick(),
+    start: () => loop.start(),
     async stop() {
-      stopping = true;
-      wake?.();
-      await loop;
-      loop = null;
+      await loop.stop();
       agents.http.destroy();
       agents.https.destroy();
     },

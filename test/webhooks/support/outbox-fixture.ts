@@ -5,6 +5,7 @@ import { addNumber, createAccount, createKey } from '../../../server/src/account
 import type { CallRow } from '../../../server/src/store/calls-repo.js';
 import type { Store } from '../../../server/src/store/store.js';
 import { enqueueEvent } from '../../../server/src/webhooks/outbox.js';
+import { executorFor } from '../../../server/src/store/prepared-query.js';
 import { insertTestCall } from '../../support/calls.js';
 import type { TestTenant } from '../../support/server.js';
 
@@ -25,7 +26,7 @@ export async function seedFixture(store: Store, now: number): Promise<Fixture> {
     secret: row.webhook_secret,
     async event(url, overrides = {}, name = 'call.completed') {
       const call = await insertTestCall(store, tenant, { created_at: now, updated_at: now, webhook_url: url, ...overrides });
-      const eventId = await enqueueEvent(store.db, call, name, now);
+      const eventId = await enqueueEvent(executorFor(store.db), call, name, now);
       if (!eventId) throw new Error('no event was enqueued');
       return { call, eventId };
     },

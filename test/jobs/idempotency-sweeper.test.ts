@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { sql } from 'kysely';
 import { purgeExpiredIdempotencyKeys } from '../../server/src/store/idempotency-repo.js';
-import { startIdempotencySweeper } from '../../server/src/store/idempotency-sweeper.js';
+import { startIdempotencySweeper } from '../../server/src/jobs/idempotency-sweeper.js';
 import type { Store } from '../../server/src/store/store.js';
 import { forEachStore, freshStore, type TestStore } from '../support/stores.js';
 import { TestClock } from '../support/server.js';

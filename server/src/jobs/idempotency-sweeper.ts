@@ -1,13 +1,15 @@
 // Deletes expired idempotency records. A record is kept for SVC_IDEMPOTENCY_TTL_SEC (24 h by default) and then
 // no longer answers (a claim of its key deletes it and starts afresh), but without a sweep it would stay in the
-// table for ever. The processes that run workers (role worker or all) sweep every `everyMs` (10 minutes by
+// table for ever. The processes that run workers (role worker or both) sweep every `everyMs` (10 minutes by
 // default), in chunks of `chunk` records, oldest first by the expiry index (migration 009), yielding to the event
-// loop between chunks, so that no statement holds the write lock for long. A failed sweep is logged and the next
-// one runs on time; a record it missed is expired all the same and is deleted by the next.
+// loop between chunks, so that no statement holds the write lock for long. It runs on a worker loop of its own
+// (jobs/worker-loop.ts). A failed sweep is logged and the next one runs on time; a record it missed is expired
+// all the same and is deleted by the next.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import { purgeExpiredIdempotencyKeys } from './idempotency-repo.js';
-import type { Store } from './store.js';
+import { purgeExpiredIdempotencyKeys } from '../store/idempotency-repo.js';
+import type { Store } from '../store/store.js';
+import { periodicWork, WorkerLoop } from './worker-loop.js';
 
 export interface IdempotencySweeperOptions {
   store: Store;
@@ -47,21 +49,26 @@ export function startIdempotencySweeper({ store, clock, logger, everyMs = DEFAUL
     return running;
   }
 
-  const timer = setInterval(() => {
-    sweepNow().then(
-      (deleted) => {
-        if (deleted > 0) logger.info({ deleted }, 'expired idempotency records deleted');
-      },
-      (err: unknown) => logger.warn({ err }, 'idempotency sweep failed; the next one runs on time'),
-    );
-  }, everyMs);
-  timer.unref();
+  const loop = new WorkerLoop(
+    periodicWork('idempotency-sweep', everyMs, clock, () =>
+      sweepNow().then(
+        (deleted) => {
+          if (deleted > 0) logger.info({ deleted }, 'expired idempotency records deleted');
+        },
+        (err: unknown) => logger.warn({ err }, 'idempotency sweep failed; the next one runs on time'),
+      ),
+    ),
+    { concurrency: 1, idleMs: everyMs },
+    clock,
+    logger,
+  );
+  loop.start();
 
   return {
     sweepNow,
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      await loop.stop();
       await running?.catch(() => {});
     },
   };
