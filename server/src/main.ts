@@ -10,8 +10,7 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
-import type { MediaBridge } from './http/twilio/media-bridge.js';
-import { attachConfiguredMediaBridge } from './http/twilio/media-bridge-setup.js';
+import { configuredTelephony, type Attachment } from './telephony/telephony.js';
 import { serviceLogger } from './http/observability/service-logger.js';
 import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
 import { storeFor } from './store/open-configured.js';
@@ -42,20 +41,22 @@ async function main(): Promise<void> {
     logger.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhook URLs may be http and point at loopback or private addresses. Never use this in production.');
   }
   const runsWorkers = config.role !== 'api';
-  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' })) : null;
+  const telephony = configuredTelephony(config, store);
+  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), telephony.carrier) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
   let server: Server | null = null;
-  let mediaBridge: MediaBridge | null = null;
+  let attachment: Attachment | null = null;
   if (config.role !== 'worker') {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
-    const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, onCallQueued: engine ? () => engine.nudge() : undefined });
+    const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, onCallQueued: engine ? () => engine.nudge() : undefined };
+    const app = createApp(deps);
     server = app.listen(config.port, config.host);
     // The banner below says the service is running: it is printed only once it listens.
     await once(server, 'listening');
     logger.info({ url: config.publicBaseUrl, port: config.port, store: store.kind, role: config.role }, `svc listening on ${config.publicBaseUrl}`);
-    // Twilio's media streams upgrade on the same port (SVC_AGENT=realtime).
-    mediaBridge = attachConfiguredMediaBridge(server, config, store, logger);
+    // What the carrier attaches to the server itself (Twilio's media streams upgrade on the same port).
+    attachment = telephony.attach?.(server, deps) ?? null;
   }
   engine?.start();
   dispatcher?.start();
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
   }
   onShutdown(logger, async () => {
     await Promise.all([
-      mediaBridge?.close(),
+      attachment?.close(),
       server ? new Promise<void>((resolve) => server!.close(() => resolve())) : undefined,
       engine?.stop(),
       dispatcher?.stop(),

@@ -3,8 +3,8 @@
 // workers claiming the same calls at once.
 import { expect } from 'chai';
 import { CallEngine } from '../../server/src/engine/call-engine.js';
-import { CarrierRefused, type Carrier } from '../../server/src/engine/carrier/carrier.js';
-import { SandboxCarrier } from '../../server/src/engine/carrier/sandbox-carrier.js';
+import { CarrierRefused, type Carrier } from '../../server/src/telephony/carrier.js';
+import { SandboxCarrier } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
 import { forEachStore } from '../support/stores.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';

@@ -3,9 +3,9 @@
 // call's limit, then finishes the call from what was recorded.
 import { expect } from 'chai';
 import type { Kysely } from 'kysely';
-import type { LiveAgent } from '../../server/src/engine/agent/agent.js';
-import { appendTurn, recordedTurns } from '../../server/src/engine/agent/recorded-turns.js';
-import { recordLineEvent } from '../../server/src/engine/carrier/carrier-inbox.js';
+import type { LiveAgent } from '../../server/src/voice-agent/agent.js';
+import { appendTurn, recordedTurns } from '../../server/src/voice-agent/recorded-turns.js';
+import { recordLineEvent } from '../../server/src/telephony/carrier-inbox.js';
 import type { Database } from '../../server/src/store/schema.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { InboxCarrier } from '../support/inbox-carrier.js';

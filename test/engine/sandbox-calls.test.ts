@@ -2,7 +2,7 @@
 // default agent, analyst and recorder: the fields each outcome sets and leaves unset, its events, its dials.
 import { expect } from 'chai';
 import { WaveFile } from 'wavefile';
-import { SANDBOX_DROP_AFTER_MS } from '../../server/src/engine/carrier/sandbox-carrier.js';
+import { SANDBOX_DROP_AFTER_MS } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
 import { forEachStore } from '../support/stores.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';

@@ -2,8 +2,8 @@
 // committing the answer (the worker is killed, its lease is taken over, or the recording fails for a moment), the
 // worker that carries on must still learn of the drop: the call ends failed with call_dropped, not completed.
 import { expect } from 'chai';
-import type { Recorder } from '../../server/src/engine/recording/recorder.js';
-import { SANDBOX_DROP_AFTER_MS } from '../../server/src/engine/carrier/sandbox-carrier.js';
+import type { Recorder } from '../../server/src/recording/recorder.js';
+import { SANDBOX_DROP_AFTER_MS } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
 import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
 import { loadConfig } from '../../server/src/config.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';

@@ -1,12 +1,12 @@
 // The call engine beside a test server, on the same store and the same TestClock, so a test places calls over
 // HTTP and then drives time: every step happens at a clock the test moves, nothing sleeps.
 import { pino, type Logger } from 'pino';
-import type { AnyAgent } from '../../server/src/engine/agent/agent.js';
-import type { Analyst } from '../../server/src/engine/analyst/analyst.js';
+import type { AnyAgent } from '../../server/src/voice-agent/agent.js';
+import type { Analyst } from '../../server/src/analysis/analyst.js';
 import { CallEngine, type EngineSettings, type RecordingStore } from '../../server/src/engine/call-engine.js';
-import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
-import { SandboxCarrier } from '../../server/src/engine/carrier/sandbox-carrier.js';
-import type { Recorder } from '../../server/src/engine/recording/recorder.js';
+import type { Carrier } from '../../server/src/telephony/carrier.js';
+import { SandboxCarrier } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
+import type { Recorder } from '../../server/src/recording/recorder.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import { defaultEngineParts, engineSettings } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';

@@ -1,8 +1,8 @@
 // A stand-in carrier that reports by callback, as Twilio does: tests write line events into the carrier inbox
 // (recordLineEvent), and check() reads them in arrival order. Hang-ups are only recorded.
 import type { Kysely } from 'kysely';
-import type { Carrier } from '../../server/src/engine/carrier/carrier.js';
-import { readLineEvents } from '../../server/src/engine/carrier/carrier-inbox.js';
+import type { Carrier } from '../../server/src/telephony/carrier.js';
+import { readLineEvents } from '../../server/src/telephony/carrier-inbox.js';
 import type { Database } from '../../server/src/store/schema.js';
 
 export interface InboxCarrierOptions {

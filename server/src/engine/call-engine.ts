@@ -6,23 +6,23 @@
 // Dialling is at most once: the attempt is committed before the carrier is asked, and a call found with an
 // attempt but no carrier reference ends failed (engine_interrupted), never dialled again.
 import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import type { Clock } from '../clock.js';
 import type { Updateable } from 'kysely';
-import type { CallEventName, CallStatus, FieldDefinition } from '../generated/types.gen.js';
+import type { Logger } from 'pino';
+import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
+import type { Analyst, EndReason } from '../analysis/analyst.js';
+import type { Clock } from '../clock.js';
+import type { CallEventName, CallStatus } from '../generated/types.gen.js';
 import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
-import type { CallsTable } from '../store/schema.js';
-import { enqueueEvent } from '../webhooks/outbox.js';
+import type { Recorder } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
+import type { CallsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
-import { isLive, type AnyAgent } from './agent/agent.js';
-import type { Analyst, EndReason } from './analyst/analyst.js';
+import { CarrierRefused, type Carrier, type LineEvent } from '../telephony/carrier.js';
+import { isLive, type AnyAgent } from '../voice-agent/agent.js';
+import { briefOf, formatTranscript, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
+import { enqueueEvent } from '../webhooks/outbox.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
-import { CarrierRefused, type Carrier, type LineEvent } from './carrier/carrier.js';
-import { formatTranscript, timeTurns, type CallBrief, type TimedTurn } from './conversation.js';
-import type { Recorder } from './recording/recorder.js';
 
 export interface EngineSettings {
   maxCallDurationSec: number;
@@ -271,7 +271,7 @@ export class CallEngine {
     const limitReason: EndReason = limitMs === maxMs ? 'max_duration' : 'minute_cap';
     const endsAt = (ms: number) => answeredAt + Math.round(ms * carrier.timeScale);
     if (isLive(agent)) return { answeredAt, turns: [], talkMs: limitMs, reason: limitReason, endsAt: endsAt(limitMs), live: true };
-    const turns = timeTurns(await agent.converse(brief(row)));
+    const turns = timeTurns(await agent.converse(briefOf(row)));
     const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
     const talkMs = Math.min(scriptMs, limitMs);
     return { answeredAt, turns, talkMs, reason: scriptMs <= limitMs ? 'hung_up' : limitReason, endsAt: endsAt(talkMs) };
@@ -292,23 +292,11 @@ export class CallEngine {
     let summary: string | null = null;
     let extracted: string | null = null;
     if (e.type === 'conversation_over') {
-      const analysis = await analyst.analyse({ brief: brief(row), transcript: transcript ?? '', endReason: talk.reason });
+      const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
       if (analysis.degraded) this.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
       summary = analysis.summary;
       extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
     }
     await this.apply(row, e, { transcript, ...recording, summary, extracted_json: extracted }, null);
   }
-}
-
-export function brief(row: CallRow): CallBrief {
-  return {
-    callId: row.id,
-    to: row.to_number,
-    objective: row.objective,
-    context: row.context,
-    fields: row.fields_json ? (JSON.parse(row.fields_json) as FieldDefinition[]) : [],
-    language: row.language ?? 'en-US',
-    voice: row.voice ?? 'alloy',
-  };
 }

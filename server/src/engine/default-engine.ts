@@ -4,19 +4,18 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import type { Agent, AnyAgent } from './agent/agent.js';
-import { RealtimeAgent } from './agent/realtime-agent.js';
-import { LONG_CALL_TALK_MS, ScriptedAgent } from './agent/scripted-agent.js';
-import type { Analyst } from './analyst/analyst.js';
-import { LlmAnalyst } from './analyst/llm-analyst.js';
-import { RuleBasedAnalyst } from './analyst/rule-based-analyst.js';
+import type { Agent, AnyAgent } from '../voice-agent/agent.js';
+import { RealtimeAgent } from '../voice-agent/realtime-agent.js';
+import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';
+import type { Analyst } from '../analysis/analyst.js';
+import { LlmAnalyst } from '../analysis/llm-analyst.js';
+import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
 import { CallEngine, type EngineSettings, type RecordingStore } from './call-engine.js';
-import { SandboxCarrier, sandboxScenario } from './carrier/sandbox-carrier.js';
-import type { Carrier } from './carrier/carrier.js';
-import { TwilioCarrier } from './carrier/twilio-carrier.js';
-import { configuredTwilioRest } from './carrier/twilio-rest.js';
-import { SpeechRecorder } from './recording/speech-recorder.js';
-import { writeRecording } from './recording/write-recording.js';
+import type { Carrier } from '../telephony/carrier.js';
+import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
+import { configuredTelephony } from '../telephony/telephony.js';
+import { SpeechRecorder } from '../recording/speech-recorder.js';
+import { writeRecording } from '../recording/write-recording.js';
 
 export function defaultEngineParts(config: Config, store: Store) {
   const recordings: RecordingStore = {
@@ -44,21 +43,13 @@ function sandboxAgent(): Agent {
   return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
 }
 
-/** SVC_CARRIER: the sandbox's simulated line, or Twilio's. */
-export function configuredCarrier(config: Config, store: Store): Carrier {
-  if (config.carrier === 'twilio') {
-    // The media stream's token is signed with the auth token, which the bridge holds too.
-    return new TwilioCarrier(store.db, { rest: configuredTwilioRest(config), publicBaseUrl: config.publicBaseUrl, mediaSecret: config.twilioAuthToken! });
-  }
-  return new SandboxCarrier(store.db, { timeScale: config.sandboxTimeScale, dialLatencyMs: config.sandboxDialLatencyMs });
-}
-
-export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger): CallEngine {
+/** The engine as configured; `carrier` is the configured telephony's unless given (main.ts shares its own). */
+export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, carrier: Carrier = configuredTelephony(config, store).carrier): CallEngine {
   return new CallEngine({
     store,
     clock,
     logger,
-    carrier: configuredCarrier(config, store),
+    carrier,
     ...defaultEngineParts(config, store),
     settings: engineSettings(config),
   });

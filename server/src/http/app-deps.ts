@@ -4,6 +4,7 @@ import type { IrsfList } from '../calls/irsf.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
+import type { Telephony } from '../telephony/telephony.js';
 
 /** What the HTTP handlers are given: the ports they may use, nothing global. */
 export interface AppDeps {
@@ -13,6 +14,8 @@ export interface AppDeps {
   logger: Logger;
   catalogue: AgentCatalogue;
   irsf: IrsfList;
+  /** The telephone line's wing, whose callback routes the app mounts; the configured one by default. */
+  telephony?: Telephony;
   /** Told when a call is queued, so an engine in this process starts it at once instead of at its next poll. */
   onCallQueued?: () => void;
 }

@@ -16,8 +16,7 @@ import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
 import { mcpRoute } from '../mcp/mcp-route.js';
-import { twilioCallbacks } from './twilio/twilio-callbacks.js';
-import { configuredTwilioRest } from '../engine/carrier/twilio-rest.js';
+import { configuredTelephony } from '../telephony/telephony.js';
 
 /** A client that went away mid-response. */
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
@@ -56,6 +55,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
     publicBaseUrl: deps.config.publicBaseUrl,
   });
 
+  const telephony = deps.telephony ?? configuredTelephony(deps.config, deps.store);
   placementWorker.start();
   const metrics = options.metrics ?? new ServiceMetrics(deps.store, deps.clock);
   const app = new Koa();
@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
       }
     },
     mcpRoute(deps, doc),
-    ...(deps.config.carrier === 'twilio' ? [twilioCallbacks(deps, configuredTwilioRest(deps.config))] : []),
+    ...(telephony.routes ? [telephony.routes(deps)] : []),
   ]);
   app.use((ctx, next) => (isApiPath(ctx.path) ? next() : outside(ctx, next)));
   app.use(keyGate(deps));

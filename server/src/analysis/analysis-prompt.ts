@@ -1,0 +1,43 @@
+// What the analysis model is told: the brief's objective, context, language and fields, how the call ended,
+// and the transcript. Nothing else about the call goes to the provider: not the number called, the caller id,
+// the call id or any key.
+import { fieldType } from '../voice-agent/field-label.js';
+import type { AnalysisInput, EndReason } from './analyst.js';
+
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+const SYSTEM = [
+  'You analyse a finished phone call that an AI agent placed on behalf of a client.',
+  'Answer with JSON only, matching the given schema.',
+  '"summary": a short plain-English summary (in English whatever language the call was in) of the objective, the outcome and what was learnt.',
+  '"extracted" (when fields are requested): each field\'s value as the callee gave it in the transcript, of the declared type, or null when the transcript does not establish it. Never guess.',
+].join('\n');
+
+const ENDED: Record<EndReason, string> = {
+  hung_up: 'the conversation came to its end',
+  max_duration: 'cut short at the maximum call duration',
+  minute_cap: "cut short when the account's minute allowance ran out",
+};
+
+export function analysisMessages({ brief, transcript, endReason }: AnalysisInput): ChatMessage[] {
+  const lines = [
+    `Objective: ${brief.objective}`,
+    `Context: ${brief.context?.trim() || '(none)'}`,
+    `Language of the call: ${brief.language}`,
+    `How the call ended: ${ENDED[endReason]}`,
+  ];
+  if (brief.fields.length > 0) {
+    lines.push('Fields to extract:');
+    for (const f of brief.fields) lines.push(`- ${f.name} (${fieldType(f)})${f.description?.trim() ? `: ${f.description.trim()}` : ''}`);
+  } else {
+    lines.push('Fields to extract: none');
+  }
+  lines.push('Transcript:', transcript.trim() || '(nothing was said)');
+  return [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: lines.join('\n') },
+  ];
+}

@@ -1,0 +1,26 @@
+// The Analyst port: after a call, a plain-English summary and the requested fields, read from the transcript.
+import type { ExtractedValues } from '../generated/types.gen.js';
+import type { CallBrief } from '../voice-agent/conversation.js';
+
+/** Why the conversation ended: the agent hung up, or the engine cut it at the maximum duration or minute cap. */
+export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap';
+
+export interface AnalysisInput {
+  brief: CallBrief;
+  /** The transcript text exactly as the call record carries it (`Speaker: text` lines). */
+  transcript: string;
+  endReason: EndReason;
+}
+
+export interface Analysis {
+  summary: string;
+  /** Every requested field by name, null when not found; null when no fields were requested. */
+  extracted: ExtractedValues | null;
+  /** Set when the analyst could not do its work and returned a fallback; why, for the log (never a secret). */
+  degraded?: string;
+}
+
+export interface Analyst {
+  readonly name: string;
+  analyse(input: AnalysisInput): Promise<Analysis>;
+}

@@ -1,0 +1,16 @@
+// The Recorder port: real audio of a conversation. The default synthesises each turn with an offline speech
+// synthesiser, two voices, and lays it at the turn's time, so the file lasts exactly as long as the call.
+import type { TimedTurn } from '../voice-agent/conversation.js';
+
+export interface RecordingRequest {
+  turns: readonly TimedTurn[];
+  /** Length of the recording in ms of call time; turns running past it are cut there. */
+  totalMs: number;
+  /** BCP-47 language of the call. */
+  language: string;
+}
+
+export interface Recorder {
+  /** A complete WAV file (RIFF, PCM 16-bit mono). */
+  render(request: RecordingRequest): Promise<Buffer>;
+}

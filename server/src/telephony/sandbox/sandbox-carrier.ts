@@ -1,0 +1,114 @@
+// The sandbox carrier (the default): a simulated telephone network. Numbers in the fictional NANP range
+// +1 NPA 555-01XX choose their outcome by the last two digits; every other number is answered and completes.
+//
+//   555-0111  no_answer        rings 30 s, nobody picks up
+//   555-0112  voicemail        rings 15 s, an answering machine picks up
+//   555-0113  declined         rings 6 s, the recipient rejects the call
+//   555-0114  failed           after 1 s the network reports it cannot reach the number (carrier_unreachable)
+//   555-0115  long call        answered; the conversation runs past the maximum call duration and is cut there
+//   555-0116  drops            answered, then the line drops 20 s into the conversation (failed, call_dropped)
+//   555-0117  silent           the network never reports anything; the engine's watchdog ends it (carrier_timeout)
+//   anything else              rings 4 s, answered, completes
+//
+// Ring and talk times are real-world lengths; SVC_SANDBOX_TIME_SCALE multiplies the wall-clock time they take
+// (0.001 makes a minute-long call take 60 ms). Every dial is written to the sandbox_dials ledger.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import type { Carrier, Dialled, DialRequest, LineEvent, LineNews } from '../carrier.js';
+
+export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent';
+
+const BY_SUFFIX: Record<string, SandboxScenario> = {
+  '11': 'no_answer',
+  '12': 'voicemail',
+  '13': 'declined',
+  '14': 'failed',
+  '15': 'long',
+  '16': 'drops',
+  '17': 'silent',
+};
+
+export function sandboxScenario(to: string): SandboxScenario {
+  const m = /^\+1\d{3}55501(\d\d)$/.exec(to);
+  return (m && BY_SUFFIX[m[1]]) || 'completed';
+}
+
+/** Call-time milliseconds of each scenario's ringing, and when an answered call drops. */
+const RING_MS: Record<SandboxScenario, number> = {
+  completed: 4000,
+  long: 4000,
+  drops: 4000,
+  no_answer: 30_000,
+  voicemail: 15_000,
+  declined: 6000,
+  failed: 1000,
+  silent: 0,
+};
+export const SANDBOX_DROP_AFTER_MS = 20_000;
+
+interface SandboxState {
+  scenario: SandboxScenario;
+  /** Wall-clock ms of the dial. */
+  dialledAt: number;
+  /** Events already reported. */
+  reported: number;
+}
+
+export interface SandboxOptions {
+  timeScale: number;
+  /** Wall-clock ms the simulated network takes to accept a dial (an API round trip). */
+  dialLatencyMs: number;
+}
+
+export class SandboxCarrier implements Carrier {
+  readonly name = 'sandbox';
+  readonly timeScale: number;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: SandboxOptions,
+  ) {
+    this.timeScale = options.timeScale;
+  }
+
+  async dial(request: DialRequest, now: number): Promise<Dialled> {
+    if (this.options.dialLatencyMs > 0) await new Promise((r) => setTimeout(r, this.options.dialLatencyMs));
+    const scenario = sandboxScenario(request.to);
+    const ref = `SB${randomUUID().replace(/-/g, '')}`;
+    await this.db.insertInto('sandbox_dials').values({ call_id: request.callId, carrier_ref: ref, to_number: request.to, at: now }).execute();
+    const state: SandboxState = { scenario, dialledAt: now, reported: 0 };
+    return { ref, state };
+  }
+
+  /** The scenario's line events in wall-clock time. */
+  private timeline(s: SandboxState): LineEvent[] {
+    const at = (callMs: number) => s.dialledAt + Math.round(callMs * this.timeScale);
+    const ring = RING_MS[s.scenario];
+    switch (s.scenario) {
+      case 'silent':
+        return [];
+      case 'no_answer':
+      case 'voicemail':
+      case 'declined':
+        return [{ kind: 'ended', at: at(ring), outcome: s.scenario }];
+      case 'failed':
+        return [{ kind: 'ended', at: at(ring), outcome: 'failed', error: 'carrier_unreachable' }];
+      case 'drops':
+        return [{ kind: 'answered', at: at(ring) }, { kind: 'dropped', at: at(ring + SANDBOX_DROP_AFTER_MS) }];
+      default:
+        return [{ kind: 'answered', at: at(ring) }];
+    }
+  }
+
+  async check(_ref: string, raw: unknown, now: number): Promise<LineNews> {
+    const s = raw as SandboxState;
+    const all = this.timeline(s);
+    const pending = all.slice(s.reported);
+    const events = pending.filter((e) => e.at <= now);
+    const next = pending[events.length];
+    return { events, nextCheckAt: next ? next.at : null, state: { ...s, reported: s.reported + events.length } };
+  }
+
+  async hangUp(): Promise<void> {}
+}

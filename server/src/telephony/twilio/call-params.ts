@@ -1,0 +1,37 @@
+// What the carrier asks Twilio for when it dials: inline TwiML that connects the answered call to the service's
+// media stream, the status, answering-machine and recording callbacks, and the recording itself.
+import type { DialRequest } from '../carrier.js';
+import { connectStreamTwiml } from './media-stream.js';
+import type { CallParams } from './twilio-rest.js';
+
+/** The service's callback addresses for one call, under the public base URL. */
+export function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  const id = encodeURIComponent(callId);
+  return { status: `${base}/twilio/status/${id}`, amd: `${base}/twilio/amd/${id}`, recording: `${base}/twilio/recording/${id}` };
+}
+
+/**
+ * Answering-machine detection runs asynchronously (AsyncAmd): the callee hears the agent at once instead of
+ * several seconds of silence while Twilio listens, and the verdict arrives at its own callback. The carrier holds
+ * the answer back until then, so a machine still ends the call as voicemail.
+ */
+export function createCallParams(request: DialRequest, publicBaseUrl: string, mediaSecret: string): CallParams {
+  const urls = twilioCallbackUrls(publicBaseUrl, request.callId);
+  return {
+    To: request.to,
+    From: request.callerId,
+    Twiml: connectStreamTwiml(publicBaseUrl, mediaSecret, request.callId),
+    StatusCallback: urls.status,
+    StatusCallbackMethod: 'POST',
+    StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+    MachineDetection: 'Enable',
+    AsyncAmd: 'true',
+    AsyncAmdStatusCallback: urls.amd,
+    AsyncAmdStatusCallbackMethod: 'POST',
+    Record: 'true',
+    RecordingStatusCallback: urls.recording,
+    RecordingStatusCallbackMethod: 'POST',
+    RecordingStatusCallbackEvent: 'completed',
+  };
+}

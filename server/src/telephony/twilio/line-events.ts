@@ -1,0 +1,83 @@
+// Twilio's callbacks as line events. The status callback's CallStatus and the answering-machine verdict
+// (AnsweredBy) map onto the Carrier port's events; the carrier inbox keeps each with where it came from, so
+// the carrier can tell the pick-up from the verdict that lets it through.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import type { LineEvent } from '../carrier.js';
+
+export type TwilioParams = Record<string, string>;
+
+/** Which callback a stored event came from; kept in the inbox row's payload. */
+export type TwilioSource = 'status' | 'amd';
+
+export interface TwilioLineEvent {
+  source: TwilioSource;
+  event: LineEvent;
+}
+
+/**
+ * CallStatus → line event. queued, initiated and ringing say nothing the engine acts on (null).
+ *
+ * | CallStatus  | line event                            | call status |
+ * |-------------|---------------------------------------|-------------|
+ * | in-progress | answered (held for the AMD verdict)   | in_progress |
+ * | completed   | hung_up (the line ended after answer) | completed   |
+ * | busy        | ended declined                        | declined    |
+ * | no-answer   | ended no_answer                       | no_answer   |
+ * | failed      | ended failed, carrier_unreachable     | failed      |
+ * | canceled    | ended failed, carrier_rejected        | failed      |
+ */
+export function statusLineEvent(params: TwilioParams, at: number): LineEvent | null {
+  switch (params.CallStatus) {
+    case 'in-progress':
+      return { kind: 'answered', at };
+    case 'completed':
+      return { kind: 'hung_up', at };
+    case 'busy':
+      return { kind: 'ended', at, outcome: 'declined' };
+    case 'no-answer':
+      return { kind: 'ended', at, outcome: 'no_answer' };
+    case 'failed':
+      return { kind: 'ended', at, outcome: 'failed', error: 'carrier_unreachable' };
+    case 'canceled':
+      return { kind: 'ended', at, outcome: 'failed', error: 'carrier_rejected' };
+    default:
+      return null;
+  }
+}
+
+/** AnsweredBy → line event: a machine (machine_start, machine_end_*) or a fax is voicemail; human or unknown lets the answer through. */
+export function amdLineEvent(params: TwilioParams, at: number): LineEvent | null {
+  const by = params.AnsweredBy ?? '';
+  if (by === 'fax' || by.startsWith('machine_')) return { kind: 'ended', at, outcome: 'voicemail' };
+  if (by === 'human' || by === 'unknown') return { kind: 'answered', at };
+  return null;
+}
+
+/** What the inbox keeps of a callback: where it came from and the fields that decided it (no credentials). */
+export function callbackPayload(source: TwilioSource, params: TwilioParams) {
+  const keep = ['CallSid', 'CallStatus', 'AnsweredBy', 'MachineDetectionDuration', 'CallDuration', 'SipResponseCode', 'ErrorCode'];
+  return { source, params: Object.fromEntries(keep.filter((k) => params[k] !== undefined).map((k) => [k, params[k]])) };
+}
+
+/** The inbox's events for a call after the first `seen`, in arrival order, each with its source. */
+export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: number): Promise<TwilioLineEvent[]> {
+  const rows = await db
+    .selectFrom('carrier_events')
+    .select(['kind', 'outcome', 'error', 'at', 'payload_json'])
+    .where('carrier_ref', '=', ref)
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(seen)
+    .limit(1000)
+    .execute();
+  return rows.map((r) => {
+    const at = Number(r.at);
+    const event: LineEvent =
+      r.kind === 'ended'
+        ? { kind: 'ended', at, outcome: r.outcome as Extract<LineEvent, { kind: 'ended' }>['outcome'], ...(r.error ? { error: r.error as never } : {}) }
+        : { kind: r.kind as 'answered' | 'dropped' | 'hung_up', at };
+    const source = r.payload_json ? (JSON.parse(r.payload_json) as { source?: TwilioSource }).source : undefined;
+    return { source: source ?? 'status', event };
+  });
+}

@@ -1,0 +1,160 @@
+// The media bridge: the WebSocket Twilio opens for an answered call (<Connect><Stream>), joined to the agent.
+// A stream is accepted only for a call that is dialling or in progress; its `start` must name the call's
+// carrier ref as callSid and carry the call's token, or the socket is closed (1008) before any audio flows.
+// Callee audio goes to the agent; the agent's audio, marks and clears go back to Twilio.
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { LIVE_STATUSES } from '../../calls/call-status.js';
+import { briefOf } from '../../voice-agent/conversation.js';
+import type { LineBrief } from '../../voice-agent/realtime-instructions.js';
+import type { AgentLine, EndReason } from '../../voice-agent/realtime-session.js';
+import type { Database } from '../../store/schema.js';
+import type { CallRow } from '../../store/calls-repo.js';
+import { parseTwilioMessage, twilioClear, twilioMark, twilioMedia } from './media-messages.js';
+import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from './media-stream.js';
+
+/** What the bridge needs of a session with the agent (RealtimeSession is one). */
+export interface AgentSession {
+  hear(payload: string, timestampMs: number | null): void;
+  marked(name: string): void;
+  lineEnded(): Promise<EndReason>;
+  readonly done: Promise<EndReason>;
+}
+
+export interface StreamAgent {
+  open(brief: LineBrief, line: AgentLine, logger: Logger): AgentSession;
+}
+
+export interface MediaBridgeDeps {
+  db: Kysely<Database>;
+  agent: StreamAgent;
+  /** The secret the stream tokens are made with (see mediaStreamToken); shared with the carrier. */
+  streamSecret: string;
+  /** Ends the call on the carrier (the agent said goodbye, or lost its model). */
+  hangUp(call: { callId: string; callSid: string; reason: Exclude<EndReason, 'line_ended'> }): Promise<void>;
+  logger: Logger;
+  /** How long an accepted socket may wait for a valid `start` before it is closed. */
+  startTimeoutMs?: number;
+}
+
+export interface MediaBridge {
+  /** Resolves when every session running now has ended and written its turns. */
+  settled(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const POLICY_VIOLATION = 1008;
+
+export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaBridge {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const sessions = new Map<string, AgentSession>();
+  const log = deps.logger;
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (!path.startsWith(MEDIA_STREAM_PATH)) {
+      // Not a media stream; when nothing else upgrades on this server, say so rather than leave it hanging.
+      if (server.listenerCount('upgrade') === 1) refuse(socket, 404);
+      return;
+    }
+    let callId: string;
+    try {
+      callId = decodeURIComponent(path.slice(MEDIA_STREAM_PATH.length));
+    } catch {
+      return refuse(socket, 404);
+    }
+    deps.db
+      .selectFrom('calls')
+      .selectAll()
+      .where('id', '=', callId)
+      .executeTakeFirst()
+      .then(
+        (row) => {
+          if (!row || !(LIVE_STATUSES as readonly string[]).includes(row.status) || !row.carrier_ref) {
+            log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');
+            return refuse(socket, 404);
+          }
+          wss.handleUpgrade(req, socket, head, (ws) => accept(ws, row));
+        },
+        (err: Error) => {
+          log.error({ callId, err: err.message }, 'media stream refused: store unavailable');
+          refuse(socket, 503);
+        },
+      );
+  };
+
+  function accept(ws: WebSocket, row: CallRow): void {
+    const callId = row.id;
+    let session: AgentSession | null = null;
+    let streamSid = '';
+    const startTimer = setTimeout(() => ws.close(POLICY_VIOLATION, 'no start'), deps.startTimeoutMs ?? 10_000);
+    const send = (data: string) => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(data);
+    };
+
+    ws.on('message', (data: RawData) => {
+      const msg = parseTwilioMessage(data.toString());
+      if (!msg) return;
+      if (msg.event === 'start') {
+        if (session) return;
+        clearTimeout(startTimer);
+        if (!validMediaStreamToken(deps.streamSecret, callId, msg.customParameters[MEDIA_TOKEN_PARAMETER]) || msg.callSid !== row.carrier_ref) {
+          log.warn({ callId, streamSid: msg.streamSid }, 'media stream refused: bad token or call sid');
+          return ws.close(POLICY_VIOLATION, 'invalid stream');
+        }
+        if (sessions.has(callId)) {
+          log.warn({ callId, streamSid: msg.streamSid }, 'media stream refused: the call already has one');
+          return ws.close(POLICY_VIOLATION, 'stream already open');
+        }
+        streamSid = msg.streamSid;
+        const callSid = msg.callSid;
+        const line: AgentLine = {
+          play: (payload) => send(twilioMedia(streamSid, payload)),
+          mark: (name) => send(twilioMark(streamSid, name)),
+          clear: () => send(twilioClear(streamSid)),
+          hangUp: (reason) => deps.hangUp({ callId, callSid, reason }),
+        };
+        const s = deps.agent.open({ ...briefOf(row), mirrorLanguage: row.language_source === 'auto' }, line, log.child({ callId }));
+        session = s;
+        sessions.set(callId, s);
+        log.info({ callId, streamSid, encoding: msg.encoding }, 'media stream started');
+        void s.done.then((reason) => {
+          sessions.delete(callId);
+          log.info({ callId, streamSid, reason }, 'media stream ended');
+          if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+        });
+        return;
+      }
+      if (!session) return;
+      if (msg.event === 'media') session.hear(msg.payload, msg.timestampMs);
+      else if (msg.event === 'mark') session.marked(msg.name);
+      else if (msg.event === 'stop') void session.lineEnded();
+    });
+    ws.on('close', () => {
+      clearTimeout(startTimer);
+      void session?.lineEnded();
+    });
+    ws.on('error', (err: NodeJS.ErrnoException) => log.warn({ callId, code: err.code ?? null }, 'media stream socket error'));
+  }
+
+  server.on('upgrade', onUpgrade);
+  return {
+    async settled() {
+      await Promise.all([...sessions.values()].map((s) => s.done));
+    },
+    async close() {
+      server.off('upgrade', onUpgrade);
+      for (const ws of wss.clients) ws.terminate();
+      await Promise.all([...sessions.values()].map((s) => s.lineEnded()));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function refuse(socket: Duplex, status: 404 | 503): void {
+  const text = status === 404 ? 'Not Found' : 'Service Unavailable';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

@@ -1,0 +1,110 @@
+// The Twilio carrier (SVC_CARRIER=twilio): dials through the REST Calls resource, learns what happens on the
+// line from Twilio's signed callbacks (stored in the carrier inbox by the /twilio routes), hangs up through the
+// REST API. Twilio records the call; the recording callback stores it on the call, so the engine renders none.
+//
+// Answering-machine detection is asynchronous, so the pick-up is held back until the verdict: a human (or
+// "unknown") lets the answer through, dated at the pick-up; a machine or a fax ends the call as voicemail and
+// the carrier hangs the line up. Should no verdict come, the answer goes through AMD_WAIT_MS after the pick-up.
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import { CarrierRefused, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
+import { createCallParams } from './call-params.js';
+import { readTwilioEvents } from './line-events.js';
+import { TwilioRest, TwilioRestError } from './twilio-rest.js';
+
+/** Twilio's AMD gives up after 30 s by default (MachineDetectionTimeout) and says "unknown"; a little past that. */
+export const AMD_WAIT_MS = 35_000;
+
+/** Resumable state on the call row: how many inbox events were read and what they said so far. */
+export interface TwilioLineState {
+  seen: number;
+  pickedUpAt?: number;
+  humanAt?: number;
+  machineAt?: number;
+  /** The line ended: Twilio's completed (`dropped` false) or a failure after the pick-up (`dropped` true). */
+  downAt?: number;
+  dropped?: boolean;
+  answered?: boolean;
+  done?: boolean;
+}
+
+export interface TwilioCarrierOptions {
+  rest: TwilioRest;
+  publicBaseUrl: string;
+  /** Signs the media stream's per-call token (the bridge checks it with the same secret). */
+  mediaSecret: string;
+}
+
+export class TwilioCarrier implements Carrier {
+  readonly name = 'twilio';
+  readonly timeScale = 1;
+  readonly recordsCalls = true;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly options: TwilioCarrierOptions,
+  ) {}
+
+  async dial(request: DialRequest): Promise<Dialled> {
+    try {
+      const call = await this.options.rest.createCall(createCallParams(request, this.options.publicBaseUrl, this.options.mediaSecret));
+      return { ref: call.sid, state: { seen: 0 } satisfies TwilioLineState };
+    } catch (err) {
+      // Twilio refused the request itself (bad number, unverified caller id, …): nothing was placed, never redial.
+      if (err instanceof TwilioRestError && err.status < 500) throw new CarrierRefused('carrier_rejected', err.message);
+      throw err;
+    }
+  }
+
+  async check(ref: string, state: unknown, now: number): Promise<LineNews> {
+    const s: TwilioLineState = { ...(state as TwilioLineState) };
+    const news = await readTwilioEvents(this.db, ref, s.seen);
+    s.seen += news.length;
+    const events: LineEvent[] = [];
+    for (const { source, event } of news) {
+      if (s.done) break;
+      if (source === 'amd') {
+        if (event.kind === 'ended') s.machineAt ??= event.at;
+        else s.humanAt ??= event.at;
+      } else if (event.kind === 'answered') {
+        s.pickedUpAt ??= event.at;
+      } else if (s.pickedUpAt === undefined) {
+        events.push(event); // busy, no-answer, failed, canceled: the call never connected
+        s.done = true;
+      } else {
+        s.downAt ??= event.at;
+        s.dropped ??= event.kind !== 'hung_up';
+      }
+    }
+    if (!s.done && !s.answered && s.pickedUpAt !== undefined) {
+      if (s.machineAt !== undefined) {
+        if (s.downAt === undefined) await this.endMachineCall(ref);
+        events.push({ kind: 'ended', at: Math.max(s.machineAt, s.pickedUpAt), outcome: 'voicemail' });
+        s.done = true;
+      } else if (s.humanAt !== undefined || s.downAt !== undefined || now >= s.pickedUpAt + AMD_WAIT_MS) {
+        events.push({ kind: 'answered', at: s.pickedUpAt });
+        s.answered = true;
+      }
+    }
+    if (s.answered && !s.done && s.downAt !== undefined) {
+      events.push({ kind: s.dropped ? 'dropped' : 'hung_up', at: s.downAt });
+      s.done = true;
+    }
+    const waiting = !s.done && !s.answered && s.pickedUpAt !== undefined;
+    return { events, nextCheckAt: waiting ? s.pickedUpAt! + AMD_WAIT_MS : null, state: s };
+  }
+
+  // Before the voicemail is reported: an outage fails the step, which the engine retries. A refusal (4xx) means
+  // Twilio no longer has the call live, which is what the hang-up was for.
+  private async endMachineCall(ref: string): Promise<void> {
+    try {
+      await this.options.rest.endCall(ref);
+    } catch (err) {
+      if (!(err instanceof TwilioRestError && err.status < 500)) throw err;
+    }
+  }
+
+  async hangUp(ref: string): Promise<void> {
+    await this.options.rest.endCall(ref);
+  }
+}

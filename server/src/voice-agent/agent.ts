@@ -1,0 +1,23 @@
+// The Agent port: who speaks for the caller. Two kinds:
+// - a scripted agent holds the whole conversation the moment the call is answered and returns it turn by turn
+//   (the default: the scripted agent talking to the sandbox's simulated callee);
+// - a live agent talks on the line as the call happens (the realtime speech agent over the carrier's media
+//   stream); the engine waits for the line to end, or hangs up at the call's limit, then reads what was said.
+import type { CallBrief, TimedTurn, Turn } from './conversation.js';
+
+export interface Agent {
+  readonly name: string;
+  /** Holds the whole conversation with whoever answered; returns it turn by turn, in order. */
+  converse(brief: CallBrief): Promise<Turn[]>;
+}
+
+export interface LiveAgent {
+  readonly name: string;
+  readonly live: true;
+  /** What was said on the line so far, in order, timed in ms from the answer. */
+  turns(callId: string): Promise<TimedTurn[]>;
+}
+
+export type AnyAgent = Agent | LiveAgent;
+
+export const isLive = (agent: AnyAgent): agent is LiveAgent => 'live' in agent && agent.live === true;

@@ -1,0 +1,68 @@
+// A call's conversation as the engine keeps it: turns by speaker, and their times in the simulated call.
+// Times are milliseconds of call time from the answer; the sandbox's time scale speeds up the wall clock, never
+// these, so durationSec, billing and the recording's length agree at every scale.
+import type { FieldDefinition } from '../generated/types.gen.js';
+import type { CallRow } from '../store/calls-repo.js';
+
+export type Speaker = 'agent' | 'callee';
+
+export interface Turn {
+  speaker: Speaker;
+  text: string;
+}
+
+export interface TimedTurn extends Turn {
+  /** Call time, in ms from the answer, when the turn starts and ends. */
+  startMs: number;
+  endMs: number;
+}
+
+/** What the agent is told about the call. */
+export interface CallBrief {
+  callId: string;
+  /** The number called, E.164 (the sandbox's simulated callee behaves by it). */
+  to?: string;
+  objective: string;
+  context: string | null;
+  fields: FieldDefinition[];
+  /** BCP-47, as resolved at placement. */
+  language: string;
+  voice: string;
+}
+
+/** What a call's row tells its agent. */
+export function briefOf(row: CallRow): CallBrief {
+  return {
+    callId: row.id,
+    to: row.to_number,
+    objective: row.objective,
+    context: row.context,
+    fields: row.fields_json ? (JSON.parse(row.fields_json) as FieldDefinition[]) : [],
+    language: row.language ?? 'en-US',
+    voice: row.voice ?? 'alloy',
+  };
+}
+
+export const SPEAKER_LABEL: Record<Speaker, string> = { agent: 'Agent', callee: 'Callee' };
+
+/** The transcript as the call record carries it: one turn per line, `Speaker: text`. */
+export function formatTranscript(turns: readonly Turn[]): string {
+  return turns.map((t) => `${SPEAKER_LABEL[t.speaker]}: ${t.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');
+}
+
+/** Speaking rate used to time turns: espeak-ng's default of 175 words a minute, so speech fits its slot. */
+const MS_PER_WORD = 60_000 / 175;
+const TURN_GAP_MS = 600;
+const MIN_TURN_MS = 800;
+
+/** Lays turns end to end at a natural speaking rate, with a short pause between speakers. */
+export function timeTurns(turns: readonly Turn[]): TimedTurn[] {
+  let at = 0;
+  return turns.map((t) => {
+    const words = t.text.trim().split(/\s+/).filter(Boolean).length;
+    const startMs = at === 0 ? 0 : at + TURN_GAP_MS;
+    const endMs = startMs + Math.max(MIN_TURN_MS, Math.round(words * MS_PER_WORD));
+    at = endMs;
+    return { ...t, startMs, endMs };
+  });
+}

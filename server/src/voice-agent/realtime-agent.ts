@@ -1,0 +1,30 @@
+// The realtime speech agent (SVC_AGENT=realtime): a live agent. The media bridge opens a session with the model
+// for each answered call and the session writes the turns as they are heard; the engine reads them back when
+// the line ends. The two sides share only the store, so the bridge and the engine may run in different processes.
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../store/schema.js';
+import type { TimedTurn } from './conversation.js';
+import type { LiveAgent } from './agent.js';
+import { appendTurn, recordedTurns } from './recorded-turns.js';
+import type { LineBrief } from './realtime-instructions.js';
+import { RealtimeSession, type AgentLine, type RealtimeConnection } from './realtime-session.js';
+
+export class RealtimeAgent implements LiveAgent {
+  readonly name = 'realtime';
+  readonly live = true as const;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly connection: RealtimeConnection,
+  ) {}
+
+  turns(callId: string): Promise<TimedTurn[]> {
+    return recordedTurns(this.db, callId);
+  }
+
+  /** Connects the model to an answered call's line. */
+  open(brief: LineBrief, line: AgentLine, logger: Logger): RealtimeSession {
+    return new RealtimeSession(brief, line, (seq, turn) => appendTurn(this.db, brief.callId, seq, turn), this.connection, logger);
+  }
+}

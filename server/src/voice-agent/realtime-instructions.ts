@@ -1,0 +1,74 @@
+// What the realtime model is told: the session.update that sets its instructions (objective, context, language,
+// and each requested field by name and meaning), the call's voice, mu-law audio both ways as the phone line
+// carries it, input transcription, server-side turn detection, and the end_call tool it hangs up with.
+import type { CallBrief } from './conversation.js';
+import { fieldLabel, fieldType, type FieldType } from './field-label.js';
+
+export const END_CALL_TOOL = 'end_call';
+/** Twilio's media streams are 8 kHz mu-law; the realtime API takes and gives the same, so audio is not converted. */
+export const LINE_AUDIO_FORMAT = 'g711_ulaw';
+export const TRANSCRIPTION_MODEL = 'whisper-1';
+
+/** A call placed with language `auto` mirrors whoever answers: the brief's language is only where it starts. */
+export type LineBrief = CallBrief & { mirrorLanguage?: boolean };
+
+const TYPE_HINT: Record<FieldType, string> = { boolean: 'yes or no', number: 'a number', string: 'a short answer' };
+
+/** `fr-CA` → `French (Canada)`; an unknown tag is given as it is. */
+export function languageName(tag: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    return tag;
+  }
+}
+
+export function realtimeInstructions(brief: LineBrief): string {
+  const language = `${languageName(brief.language)} (${brief.language})`;
+  const lines = [
+    'You are an AI assistant making a phone call on behalf of a customer. You are speaking with the person who answered.',
+    brief.mirrorLanguage
+      ? `Start in ${language}; if the other person speaks another language, switch to theirs and keep to it.`
+      : `Speak ${language} throughout, even if the other person switches language.`,
+    'Introduce yourself briefly as an AI assistant calling on behalf of a customer, then pursue the objective. Be polite and concise: one question at a time, short sentences.',
+    '',
+    `Objective: ${brief.objective}`,
+  ];
+  if (brief.context) lines.push(`Context: ${brief.context}`);
+  if (brief.fields.length > 0) {
+    lines.push('', 'Find out each of the following, asking for them one by one:');
+    for (const f of brief.fields) lines.push(`- ${f.name} (${TYPE_HINT[fieldType(f)]}): ${fieldLabel(f)}`);
+    lines.push('When an answer is unclear, ask once more; if the person does not know or will not say, move on.');
+  }
+  lines.push(
+    '',
+    'Never invent information and never agree to anything beyond the objective. If you reach a voicemail or an automated menu you cannot use, say goodbye.',
+    `When you have what you need, or the person cannot or will not help, thank them, say goodbye, and then call the ${END_CALL_TOOL} function to hang up.`,
+  );
+  return lines.join('\n');
+}
+
+export function sessionUpdate(brief: LineBrief) {
+  return {
+    type: 'session.update',
+    session: {
+      modalities: ['audio', 'text'],
+      instructions: realtimeInstructions(brief),
+      voice: brief.voice,
+      input_audio_format: LINE_AUDIO_FORMAT,
+      output_audio_format: LINE_AUDIO_FORMAT,
+      // The language hint (ISO 639-1) helps the transcriber, unless the callee's language is not known yet.
+      input_audio_transcription: brief.mirrorLanguage ? { model: TRANSCRIPTION_MODEL } : { model: TRANSCRIPTION_MODEL, language: brief.language.split('-')[0].toLowerCase() },
+      turn_detection: { type: 'server_vad' },
+      tools: [
+        {
+          type: 'function',
+          name: END_CALL_TOOL,
+          description: 'Hang up the phone call. Call it only after you have said goodbye.',
+          parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
+        },
+      ],
+      tool_choice: 'auto',
+    },
+  };
+}

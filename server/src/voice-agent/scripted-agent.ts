@@ -1,0 +1,94 @@
+// The default agent: a fixed script spoken to the simulated callee. It opens with the objective, asks for every
+// requested field by its label, reacts to "don't know", and ends politely. The context only shapes the wording
+// (it is for the agent, not the recipient, so it is never read out).
+import type { FieldDefinition } from '../generated/types.gen.js';
+import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
+import { timeTurns, type CallBrief, type Turn } from './conversation.js';
+import type { Agent } from './agent.js';
+import { fieldLabel, fieldType } from './field-label.js';
+import type { Lexicon } from './lexicon.js';
+import { seededRandom, type SeededRandom } from './seeded-random.js';
+import { SimulatedCallee } from './simulated-callee.js';
+
+/** Talk time of the sandbox's long call: 15 minutes, well past the default 600 s maximum duration. */
+export const LONG_CALL_TALK_MS = 15 * 60_000;
+
+export interface ScriptedAgentOptions {
+  /**
+   * Keep every conversation going (the callee rambles between answers) until it lasts at least this long at the
+   * speaking rate of `timeTurns`. By default 0, except on the sandbox's long-call number (555-0115), which always
+   * talks for LONG_CALL_TALK_MS.
+   */
+  minTalkMs?: number;
+}
+
+const URGENT = /\b(urgent|urgently|asap|as soon as possible|quickly|today|time-sensitive)\b/i;
+
+export class ScriptedAgent implements Agent {
+  readonly name = 'scripted';
+  private readonly minTalkMs: number;
+
+  constructor(options: ScriptedAgentOptions = {}) {
+    this.minTalkMs = options.minTalkMs ?? 0;
+  }
+
+  async converse(brief: CallBrief): Promise<Turn[]> {
+    const callee = new SimulatedCallee(brief);
+    const rng = seededRandom(`agent:${brief.callId}`);
+    // Stretches of conversation between which the long script lets the callee digress.
+    const stretches = script(brief, callee, rng);
+    const longCall = brief.to !== undefined && sandboxScenario(brief.to) === 'long';
+    const minTalkMs = Math.max(this.minTalkMs, longCall ? LONG_CALL_TALK_MS : 0);
+    if (minTalkMs <= 0) return stretches.flat();
+    return ramble(stretches, callee, rng, minTalkMs);
+  }
+}
+
+function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): Turn[][] {
+  const lex = callee.lexicon;
+  const agent = (text: string): Turn => ({ speaker: 'agent', text });
+  const said = (text: string): Turn => ({ speaker: 'callee', text });
+  const opening = [lex.agent.hello, lex.agent.purpose(stripEnd(brief.objective))];
+  if (brief.context?.trim()) opening.push(URGENT.test(brief.context) ? lex.agent.urgent : lex.agent.background);
+  if (brief.fields.length > 0) opening.push(rng.pick(lex.agent.moment));
+  const stretches: Turn[][] = [[said(callee.hello()), agent(opening.join(' ')), said(callee.replyToOpening(brief.fields.length > 0))]];
+  let reaction = '';
+  brief.fields.forEach((field, i) => {
+    const question = ask(lex, field, i);
+    const reply = callee.answer(field.name);
+    stretches.push([agent(reaction ? `${reaction} ${question}` : question), said(reply.text)]);
+    reaction = rng.pick(reply.value === null ? lex.agent.noProblem : lex.agent.thanks);
+  });
+  const closing = [reaction, lex.agent.allDone, lex.agent.goodbye].filter(Boolean).join(' ');
+  stretches.push([agent(closing), said(callee.goodbye())]);
+  return stretches;
+}
+
+function ask(lex: Lexicon, field: FieldDefinition, index: number): string {
+  return lex.agent.ask(fieldLabel(field), fieldType(field), index);
+}
+
+function stripEnd(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().replace(/[\s.!?;:,]+$/u, '');
+}
+
+/**
+ * The long script: after each callee line that ends a stretch (but the last), the callee digresses, the agent
+ * listening, spread evenly until the call lasts `minTalkMs`. Answers still follow their questions directly.
+ */
+function ramble(stretches: Turn[][], callee: SimulatedCallee, rng: SeededRandom, minTalkMs: number): Turn[] {
+  const gaps = stretches.length - 1;
+  const after: Turn[][] = stretches.map(() => []);
+  let talkMs = timeTurns(stretches.flat()).at(-1)?.endMs ?? 0;
+  for (let k = 0; talkMs < minTalkMs; k += 1) {
+    const digression: Turn[] = [
+      { speaker: 'agent', text: rng.pick(callee.lexicon.agent.listening) },
+      { speaker: 'callee', text: callee.ramble() },
+    ];
+    // What it adds wherever it goes: its turns and the pauses before them (timed after a stand-in turn).
+    const timed = timeTurns([{ speaker: 'callee', text: '' }, ...digression]);
+    talkMs += timed[timed.length - 1].endMs - timed[0].endMs;
+    after[k % gaps].push(...digression);
+  }
+  return stretches.flatMap((stretch, i) => [...stretch, ...after[i]]);
+}

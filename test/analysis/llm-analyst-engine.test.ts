@@ -1,0 +1,88 @@
+// Sandbox calls analysed by the LLM analyst against the local chat-completions fake, through the real engine:
+// the call record carries what the endpoint answered, SVC_ANALYST=openai wires it from the settings, and an
+// endpoint that keeps failing still ends the call completed, with null fields and the reason in the log.
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { LlmAnalyst } from '../../server/src/analysis/llm-analyst.js';
+import { startEngineServer, type EngineParts, type EngineServer } from '../support/engine.js';
+import { startFakeChatCompletions, type FakeChatCompletions } from '../support/fake-chat-completions.js';
+import { forEachStore } from '../support/stores.js';
+
+const KEY = 'sk-test-Hq2wE4rT6yU8iO0pA1sD3fG5';
+const TO = '+14155550123';
+const OBJECTIVE = 'Ask whether the shop is open on Sunday and until what time.';
+const fields = [
+  { name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' },
+  { name: 'closing_time', description: 'the closing time on Sunday' },
+  { name: 'staff_count', type: 'number', description: 'how many people work there' },
+];
+const answer = { summary: 'Open on Sunday until 5 pm, with three staff.', extracted: { open_sunday: true, closing_time: '5 pm', staff_count: 3 } };
+
+forEachStore('LLM analyst in the call engine', (kind) => {
+  let fake: FakeChatCompletions;
+  let srv: EngineServer | undefined;
+  beforeEach(async () => {
+    fake = await startFakeChatCompletions();
+  });
+  afterEach(async () => {
+    await srv?.close();
+    srv = undefined;
+    await fake.close();
+  });
+
+  async function placeAndDrive(env: Record<string, string>, parts: EngineParts) {
+    srv = await startEngineServer(kind, env, parts);
+    const alice = await srv.tenant({ rateLimit: 1000 });
+    const placed = await alice.api.post('/v1/agent/calls', { body: { to: TO, objective: OBJECTIVE, fields } });
+    expect(placed.status).to.equal(202);
+    const callId = placed.body.callId as string;
+    await srv.drive(callId);
+    const res = await alice.api.get(`/v1/agent/calls/${callId}`);
+    expect(res.status).to.equal(200);
+    return { ...res.body, callId };
+  }
+
+  it('a completed sandbox call carries the summary and extracted values the endpoint returned', async () => {
+    fake.reply({ content: JSON.stringify(answer) });
+    const analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
+    const call = await placeAndDrive({}, { analyst });
+    expect(call.status).to.equal('completed');
+    expect(call.summary).to.equal(answer.summary);
+    expect(call.extracted).to.deep.equal(answer.extracted);
+    expect(fake.requests).to.have.length(1);
+    const user: string = fake.requests[0].body.messages[1].content;
+    expect(user.endsWith(`\nTranscript:\n${call.transcript}`)).to.equal(true);
+    expect(call.transcript).to.match(/^Callee: /);
+    expect(JSON.stringify(fake.requests[0].body)).not.to.include(TO.slice(1));
+    expect(JSON.stringify(fake.requests[0].body)).not.to.include(call.callId);
+  });
+
+  it('SVC_ANALYST=openai makes the engine analyse with the configured endpoint, key and model', async () => {
+    fake.reply({ content: JSON.stringify(answer) });
+    const call = await placeAndDrive({ SVC_ANALYST: 'openai', SVC_LLM_API_KEY: KEY, SVC_LLM_BASE_URL: fake.baseUrl, SVC_LLM_MODEL: 'qwen2.5-7b-instruct' }, {});
+    expect(call.summary).to.equal(answer.summary);
+    expect(call.extracted).to.deep.equal(answer.extracted);
+    expect(fake.requests).to.have.length(1);
+    expect(fake.requests[0].headers.authorization).to.equal(`Bearer ${KEY}`);
+    expect(fake.requests[0].body.model).to.equal('qwen2.5-7b-instruct');
+  });
+
+  it('an endpoint failing twice still completes the call, with null fields and the reason logged without the key', async () => {
+    fake.reply({ status: 500 }, { content: '{"summary": "Open"' });
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
+    const call = await placeAndDrive({}, { analyst, logger });
+    expect(call.status).to.equal('completed');
+    expect(call.error).to.equal(null);
+    expect(call.extracted).to.deep.equal({ open_sunday: null, closing_time: null, staff_count: null });
+    expect(call.summary).to.equal(
+      `Objective: ${OBJECTIVE.slice(0, -1)}. The call was completed, but the analysis model's answer was not usable, so no summary was written and no fields were extracted.`,
+    );
+    expect(fake.requests).to.have.length(2);
+    const degraded = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'call analysis degraded');
+    expect(degraded).to.have.length(1);
+    expect(degraded[0]).to.include({ level: 40, callId: call.callId, analyst: 'openai', reason: 'attempt 1: HTTP 500; attempt 2: the reply was not JSON' });
+    for (const line of lines) expect(line).not.to.include(KEY);
+  });
+});

@@ -1,0 +1,252 @@
+// The media bridge between a Twilio media stream (a fake peer) and the realtime agent (a fake realtime server):
+// the session it asks for, audio both ways, the transcript, hanging up, and the streams it refuses.
+import { expect } from 'chai';
+import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
+import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
+import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
+import { forEachStore } from '../../support/stores.js';
+import { callSidOf, REALTIME_KEY, startBridge, STREAM_SECRET, type BridgeHarness } from './media-harness.js';
+
+const GREETING = 'Hello, I am an AI assistant calling for a customer. Is the shop open on Sunday?';
+const CONVERSATION = [
+  { agent: GREETING, audioBytes: 2400 },
+  { callee: 'Yes, we are open on Sunday from ten to four.', afterBytes: 8 * FRAME_BYTES },
+  { agent: 'Thank you very much, goodbye.', audioBytes: 1600 },
+  { endCall: true as const },
+];
+
+forEachStore('media bridge', (kind) => {
+  let h: BridgeHarness;
+  afterEach(() => h?.close());
+
+  it('opens a realtime session with the instructions, the voice, mu-law both ways, transcription, server VAD and the end_call tool', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }] });
+    const id = await h.placeCall();
+    await h.stream(id);
+    await h.realtime.until(() => h.realtime.connections[0]?.received.some((e) => e.type === 'response.create') ?? false);
+    const conn = h.realtime.connections[0];
+    expect(conn.url).to.equal('/v1/realtime?model=gpt-test-realtime');
+    expect(conn.headers.authorization).to.equal(`Bearer ${REALTIME_KEY}`);
+    expect(conn.headers['openai-beta']).to.equal('realtime=v1');
+    expect(conn.received.map((e) => e.type).slice(0, 2)).to.deep.equal(['session.update', 'response.create']);
+    const session = conn.received[0].session as Record<string, unknown>;
+    expect(session).to.deep.include({
+      modalities: ['audio', 'text'],
+      voice: 'coral',
+      input_audio_format: 'g711_ulaw',
+      output_audio_format: 'g711_ulaw',
+      input_audio_transcription: { model: 'whisper-1', language: 'en' },
+      turn_detection: { type: 'server_vad' },
+      tool_choice: 'auto',
+    });
+    expect(session.tools).to.deep.equal([
+      {
+        type: 'function',
+        name: 'end_call',
+        description: 'Hang up the phone call. Call it only after you have said goodbye.',
+        parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
+      },
+    ]);
+    const instructions = session.instructions as string;
+    expect(instructions).to.include('Objective: Ask whether the shop is open on Sunday.');
+    expect(instructions).to.include('Context: The customer wants to drop off a parcel.');
+    expect(instructions).to.include('- open_sunday (yes or no): whether the shop is open on Sunday');
+    expect(instructions).to.include('Speak American English (en-US) throughout');
+    expect(instructions).to.include('call the end_call function');
+  });
+
+  it('carries mu-law audio both ways, byte for byte', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 4000 }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    const callee = muLawTone(50 * FRAME_BYTES, 300);
+    peer.speak(callee);
+    await h.realtime.until(() => h.realtime.connections[0]?.appendedBytes === callee.length);
+    const appended = h.realtime.connections[0].received.filter((e) => e.type === 'input_audio_buffer.append');
+    expect(appended).to.have.length(50);
+    expect(Buffer.concat(appended.map((e) => Buffer.from(String(e.audio), 'base64')))).to.deep.equal(callee);
+    await peer.until(() => peer.mediaBytes === 4000);
+    const media = peer.events('media');
+    expect(media).to.have.length(5);
+    expect(media.every((m) => m.streamSid === peer.streamSid)).to.equal(true);
+    expect(Buffer.concat(media.map((m) => Buffer.from((m.media as { payload: string }).payload, 'base64')))).to.deep.equal(muLawTone(4000, 440));
+    // A mark follows each chunk, so the bridge knows what the callee has heard.
+    expect(peer.received.filter((m) => m.event !== 'media').map((m) => m.event)).to.deep.equal(['mark', 'mark', 'mark', 'mark', 'mark']);
+  });
+
+  it('writes the transcript speaker by speaker in order, timed on the stream, and hangs up when the model calls end_call', async () => {
+    h = await startBridge(kind, { script: CONVERSATION });
+    const id = await h.placeCall();
+    const hungUp = h.nextHangUp();
+    const peer = await h.stream(id);
+    await peer.until(() => peer.mediaBytes === 2400);
+    peer.speak(muLawTone(8 * FRAME_BYTES, 300));
+    await hungUp;
+    expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'end_call' }]);
+    expect(await recordedTurns(h.db, id)).to.deep.equal([
+      { speaker: 'agent', text: GREETING, startMs: 0, endMs: 300 },
+      { speaker: 'callee', text: 'Yes, we are open on Sunday from ten to four.', startMs: 0, endMs: 160 },
+      { speaker: 'agent', text: 'Thank you very much, goodbye.', startMs: 160, endMs: 360 },
+    ]);
+    // The goodbye played to its end (the end_call mark came back) before the hang-up; then the model's socket closed.
+    expect(peer.events('mark').at(-1)).to.deep.equal({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'end_call' } });
+    expect(peer.mediaBytes).to.equal(4000);
+    await h.realtime.until(() => h.realtime.connections[0].closed);
+    await peer.until(() => peer.closedWith !== null);
+    expect(peer.closedWith!.code).to.equal(1000);
+  });
+
+  it('waits for the goodbye to play before hanging up', async () => {
+    h = await startBridge(kind, { script: [{ agent: 'Goodbye.' }, { endCall: true }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    peer.echoMarks = false;
+    await peer.until(() => peer.events('mark').some((m) => (m.mark as { name: string }).name === 'end_call'));
+    expect(h.hangUps).to.deep.equal([]);
+    const hungUp = h.nextHangUp();
+    peer.send({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'end_call' } });
+    await hungUp;
+    expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['end_call']);
+  });
+
+  it('accepts the newer realtime event names for audio and the agent transcript', async () => {
+    h = await startBridge(kind, { script: CONVERSATION, gaNames: true });
+    const id = await h.placeCall();
+    const hungUp = h.nextHangUp();
+    const peer = await h.stream(id);
+    await peer.until(() => peer.mediaBytes === 2400);
+    peer.speak(muLawTone(8 * FRAME_BYTES, 300));
+    await hungUp;
+    expect((await recordedTurns(h.db, id)).map((t) => `${t.speaker}: ${t.text}`)).to.deep.equal([
+      `agent: ${GREETING}`,
+      'callee: Yes, we are open on Sunday from ten to four.',
+      'agent: Thank you very much, goodbye.',
+    ]);
+    expect(peer.mediaBytes).to.equal(4000);
+  });
+
+  it('clears the line and truncates the reply where the callee was when the callee talks over the agent', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 2400 }, { callee: 'Sorry, who is this?', afterBytes: FRAME_BYTES }, { agent: 'I am an assistant.' }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    peer.echoMarks = false;
+    await peer.until(() => peer.mediaBytes === 2400);
+    // Twilio has played the first chunk of three (800 bytes, 100 ms) when the callee starts talking.
+    peer.send({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'a1' } });
+    peer.speak(muLawTone(FRAME_BYTES, 300));
+    await peer.until(() => peer.events('clear').length === 1);
+    expect(peer.events('clear')).to.deep.equal([{ event: 'clear', streamSid: peer.streamSid }]);
+    await h.realtime.until(() => h.realtime.connections[0].received.some((e) => e.type === 'conversation.item.truncate'));
+    const truncate = h.realtime.connections[0].received.find((e) => e.type === 'conversation.item.truncate');
+    expect(truncate).to.deep.equal({ type: 'conversation.item.truncate', item_id: 'item_agent_2', content_index: 0, audio_end_ms: 100 });
+    peer.stop();
+    await h.bridge.settled();
+    expect((await recordedTurns(h.db, id))[0]).to.deep.equal({ speaker: 'agent', text: GREETING, startMs: 0, endMs: 100 });
+  });
+
+  it('hangs up with the transcript so far when the realtime socket drops mid-call', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }, { callee: 'Who is calling?', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: 4 * FRAME_BYTES }] });
+    const id = await h.placeCall();
+    const hungUp = h.nextHangUp();
+    const peer = await h.stream(id);
+    peer.speak(muLawTone(12 * FRAME_BYTES, 300));
+    await hungUp;
+    expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'agent_lost' }]);
+    expect((await recordedTurns(h.db, id)).map((t) => `${t.speaker}: ${t.text}`)).to.deep.equal([`agent: ${GREETING}`, 'callee: Who is calling?']);
+    await peer.until(() => peer.closedWith !== null);
+  });
+
+  it('hangs up when the realtime endpoint cannot be reached at all', async () => {
+    h = await startBridge(kind, { script: [], realtimeUrl: 'ws://127.0.0.1:9/v1/realtime' });
+    const id = await h.placeCall();
+    const hungUp = h.nextHangUp();
+    await h.stream(id);
+    await hungUp;
+    expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
+    expect(await recordedTurns(h.db, id)).to.deep.equal([]);
+  });
+
+  it('closes the realtime socket, without hanging up, when Twilio stops the stream', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }, { callee: 'No thanks.', afterBytes: 1_000_000 }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    await peer.until(() => peer.mediaBytes === 1600);
+    peer.stop();
+    await h.realtime.until(() => h.realtime.connections[0].closed);
+    await h.bridge.settled();
+    expect(h.hangUps).to.deep.equal([]);
+    expect((await recordedTurns(h.db, id)).map((t) => t.text)).to.deep.equal([GREETING]);
+  });
+
+  it('ignores malformed messages and keeps the stream going', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    for (const junk of ['not json', '[]', 'null', '{"event":"media"}', '{"event":"media","media":{"payload":42}}', '{"event":"start"}', '{"event":"mark","mark":{}}', '{"event":"media","media":{"payload":"%%%"}}', '{"event":"nonsense"}']) peer.raw(junk);
+    peer.speak(muLawTone(2 * FRAME_BYTES, 300));
+    await h.realtime.until(() => h.realtime.connections[0]?.appendedBytes === 2 * FRAME_BYTES);
+    expect(peer.closedWith).to.equal(null);
+    expect(h.realtime.connections).to.have.length(1);
+  });
+
+  describe('refuses', () => {
+    it('a stream for an unknown call, with 404 at the upgrade', async () => {
+      h = await startBridge(kind, { script: [] });
+      let err: Error | null = null;
+      await FakeMediaPeer.connect(mediaStreamUrl(h.srv.baseUrl, '00000000-0000-4000-8000-000000000000')).catch((e: Error) => (err = e));
+      expect(err!.message).to.equal('HTTP 404');
+      await FakeMediaPeer.connect(`${h.srv.baseUrl.replace('http', 'ws')}/twilio/other`).catch((e: Error) => (err = e));
+      expect(err!.message).to.equal('HTTP 404');
+    });
+
+    it('a stream for a call that has ended, with 404 at the upgrade', async () => {
+      h = await startBridge(kind, { script: [] });
+      const id = await h.placeCall();
+      await h.db.updateTable('calls').set({ status: 'completed', next_run_at: null }).where('id', '=', id).execute();
+      let err: Error | null = null;
+      await FakeMediaPeer.connect(mediaStreamUrl(h.srv.baseUrl, id)).catch((e: Error) => (err = e));
+      expect(err!.message).to.equal('HTTP 404');
+    });
+
+    for (const [what, opts] of [
+      ['a bad token', { token: mediaStreamToken('another-secret', 'x') }],
+      ['another call’s token', { token: 'from-another-call' }],
+      ['no token', { token: undefined }],
+      ['another call sid', { callSid: 'CA99999999999999999999999999999999' }],
+    ] as const) {
+      it(`a stream with ${what}, closing it with 1008 before the agent is connected`, async () => {
+        h = await startBridge(kind, { script: [{ agent: GREETING }] });
+        const id = await h.placeCall();
+        const other = await h.placeCall();
+        const token = what === 'another call’s token' ? mediaStreamToken(STREAM_SECRET, other) : 'token' in opts ? opts.token : mediaStreamToken(STREAM_SECRET, id);
+        const peer = await FakeMediaPeer.connect(mediaStreamUrl(h.srv.baseUrl, id));
+        peer.start({ callSid: 'callSid' in opts ? opts.callSid : callSidOf(id), token });
+        peer.speak(muLawTone(FRAME_BYTES, 300));
+        await peer.until(() => peer.closedWith !== null);
+        expect(peer.closedWith).to.deep.equal({ code: 1008, reason: 'invalid stream' });
+        expect(h.realtime.connections).to.have.length(0);
+        expect(h.hangUps).to.deep.equal([]);
+      });
+    }
+
+    it('a second stream for a call that already has one', async () => {
+      h = await startBridge(kind, { script: [{ agent: GREETING }] });
+      const id = await h.placeCall();
+      const first = await h.stream(id);
+      await first.until(() => first.mediaBytes === 1600);
+      const second = await h.stream(id);
+      await second.until(() => second.closedWith !== null);
+      expect(second.closedWith).to.deep.equal({ code: 1008, reason: 'stream already open' });
+      expect(first.closedWith).to.equal(null);
+      expect(h.realtime.connections).to.have.length(1);
+    });
+
+    it('a socket that sends no start in time', async () => {
+      h = await startBridge(kind, { script: [], startTimeoutMs: 50 });
+      const id = await h.placeCall();
+      const peer = await FakeMediaPeer.connect(mediaStreamUrl(h.srv.baseUrl, id));
+      await peer.until(() => peer.closedWith !== null);
+      expect(peer.closedWith).to.deep.equal({ code: 1008, reason: 'no start' });
+    });
+  });
+});

@@ -1,0 +1,101 @@
+// A call on a stand-in callback carrier, the media bridge on the test server, the realtime agent pointed at a
+// fake realtime server, and a fake Twilio media-stream peer: what the media and realtime tests drive.
+import type { Kysely } from 'kysely';
+import { pino } from 'pino';
+import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
+import type { EndReason } from '../../../server/src/voice-agent/realtime-session.js';
+import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
+import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
+import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
+import type { Database } from '../../../server/src/store/schema.js';
+import { FakeMediaPeer } from '../../support/fake-media-peer.js';
+import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
+import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { InboxCarrier } from '../../support/inbox-carrier.js';
+import type { TestTenant } from '../../support/server.js';
+import type { StoreKind } from '../../support/stores.js';
+
+export const STREAM_SECRET = 'stream-secret-for-tests';
+export const REALTIME_KEY = 'sk-realtime-test-key-0123456789';
+export const callSidOf = (callId: string) => `CA${callId.replace(/[^0-9a-f]/gi, '').slice(0, 32)}`;
+
+export interface BridgeHarness {
+  srv: EngineServer;
+  db: Kysely<Database>;
+  realtime: FakeRealtime;
+  bridge: MediaBridge;
+  alice: TestTenant;
+  /** Every hang-up the bridge asked the carrier for. */
+  hangUps: Array<{ callId: string; callSid: string; reason: Exclude<EndReason, 'line_ended'> }>;
+  /** Resolves at the next hang-up. */
+  nextHangUp(): Promise<void>;
+  /** Places a call and lets the engine dial it; returns its id. */
+  placeCall(body?: Record<string, unknown>): Promise<string>;
+  /** Connects a peer and sends connected + start with the call's valid token and call sid. */
+  stream(callId: string, opts?: { token?: string; callSid?: string }): Promise<FakeMediaPeer>;
+  close(): Promise<void>;
+}
+
+export async function startBridge(kind: StoreKind, opts: { script: RealtimeStep[]; gaNames?: boolean; env?: Record<string, string>; realtimeUrl?: string; startTimeoutMs?: number }): Promise<BridgeHarness> {
+  const realtime = await FakeRealtime.start({ script: opts.script, gaNames: opts.gaNames });
+  let realtimeAgent!: RealtimeAgent;
+  // The engine's agent is built over the store the server opens, so it reads through this stand-in.
+  const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id) };
+  let db!: Kysely<Database>;
+  const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: (store) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
+  realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', apiKey: REALTIME_KEY, endGraceMs: 60_000 });
+  const hangUps: BridgeHarness['hangUps'] = [];
+  let waiters: Array<() => void> = [];
+  const bridge = attachMediaBridge(srv.httpServer, {
+    db,
+    agent: realtimeAgent,
+    streamSecret: STREAM_SECRET,
+    logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
+    startTimeoutMs: opts.startTimeoutMs,
+    async hangUp(call) {
+      hangUps.push(call);
+      const at = srv.clock.now();
+      await recordLineEvent(db, { callId: call.callId, ref: call.callSid, event: { kind: 'hung_up', at } }, at);
+      for (const w of waiters.splice(0)) w();
+    },
+  });
+  waiters = [];
+  const alice = await srv.tenant();
+  const peers: FakeMediaPeer[] = [];
+  return {
+    srv,
+    db,
+    realtime,
+    bridge,
+    alice,
+    hangUps,
+    nextHangUp: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    async placeCall(body) {
+      const res = await alice.api.post('/v1/agent/calls', {
+        body: body ?? {
+          to: '+14155550123',
+          objective: 'Ask whether the shop is open on Sunday.',
+          context: 'The customer wants to drop off a parcel.',
+          voice: 'coral',
+          fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }],
+        },
+      });
+      if (res.status !== 202) throw new Error(`placeCall: ${res.status}`);
+      await srv.engine.tick(); // dials: the call is `dialing` with its carrier ref
+      return res.body.callId as string;
+    },
+    async stream(callId, o = {}) {
+      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId));
+      peers.push(peer);
+      peer.start({ callSid: o.callSid ?? callSidOf(callId), token: o.token ?? mediaStreamToken(STREAM_SECRET, callId) });
+      return peer;
+    },
+    async close() {
+      for (const p of peers) p.close();
+      await bridge.close();
+      await realtime.close();
+      await srv.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// SVC_AGENT=realtime and its settings: validated at start, the key never repeated, the agent composed from them.
+import { expect } from 'chai';
+import { ConfigError, loadConfig } from '../../../server/src/config.js';
+import { isLive } from '../../../server/src/voice-agent/agent.js';
+import { defaultEngineParts } from '../../../server/src/engine/default-engine.js';
+import type { Store } from '../../../server/src/store/store.js';
+
+const KEY = 'sk-realtime-secret-do-not-print';
+const TWILIO = { SVC_CARRIER: 'twilio', TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`, TWILIO_AUTH_TOKEN: 'twilio-token', SVC_PUBLIC_BASE_URL: 'https://svc.example.com' };
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).to.be.instanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('no ConfigError');
+}
+
+describe('realtime agent settings', () => {
+  it('default to the scripted agent and OpenAI’s realtime endpoint', () => {
+    expect(loadConfig({})).to.include({ agent: 'scripted', realtimeUrl: 'wss://api.openai.com/v1/realtime', realtimeModel: 'gpt-4o-realtime-preview', realtimeApiKey: null });
+  });
+
+  it('take the URL, the model and the key', () => {
+    const config = loadConfig({ ...TWILIO, SVC_AGENT: 'realtime', SVC_REALTIME_URL: 'ws://127.0.0.1:9000/v1/realtime', SVC_REALTIME_MODEL: 'local-model', SVC_REALTIME_API_KEY: KEY });
+    expect(config).to.include({ agent: 'realtime', realtimeUrl: 'ws://127.0.0.1:9000/v1/realtime', realtimeModel: 'local-model', realtimeApiKey: KEY });
+  });
+
+  it('refuse an unknown agent, a missing key, a sandbox line and a URL that is not ws, without repeating the key', () => {
+    expect(configError({ SVC_AGENT: 'gpt' })).to.equal('SVC_AGENT must be scripted or realtime, got "gpt"');
+    expect(configError({ ...TWILIO, SVC_AGENT: 'realtime' })).to.equal('SVC_REALTIME_API_KEY is required when SVC_AGENT=realtime (for a local server that checks no key, any value)');
+    expect(configError({ SVC_AGENT: 'realtime', SVC_REALTIME_API_KEY: KEY })).to.equal('SVC_AGENT=realtime needs a real line: set SVC_CARRIER=twilio');
+    for (const url of ['https://api.openai.com/v1/realtime', `wss://user:${KEY}@example.com/rt`, `wss://example.com/rt?key=${KEY}`, 'not a url']) {
+      const message = configError({ ...TWILIO, SVC_AGENT: 'realtime', SVC_REALTIME_API_KEY: KEY, SVC_REALTIME_URL: url });
+      expect(message).to.equal('SVC_REALTIME_URL must be a ws or wss URL without credentials or query, such as wss://api.openai.com/v1/realtime');
+    }
+  });
+
+  it('make the engine’s agent the live realtime agent', () => {
+    const config = loadConfig({ ...TWILIO, SVC_AGENT: 'realtime', SVC_REALTIME_API_KEY: KEY });
+    const { agent } = defaultEngineParts(config, { db: {} } as Store);
+    expect(agent.name).to.equal('realtime');
+    expect(isLive(agent)).to.equal(true);
+    expect(isLive(defaultEngineParts(loadConfig({}), { db: {} } as Store).agent)).to.equal(false);
+  });
+});
