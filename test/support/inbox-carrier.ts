@@ -2,7 +2,7 @@
 // (recordLineEvent), and check() reads them in arrival order. Hang-ups are only recorded.
 import type { Kysely } from 'kysely';
 import type { Carrier } from '../../server/src/telephony/carrier.js';
-import { readLineEvents } from '../../server/src/telephony/carrier-inbox.js';
+import { readInbox } from '../../server/src/telephony/carrier-inbox.js';
 import type { Database } from '../../server/src/store/schema.js';
 
 export interface InboxCarrierOptions {
@@ -32,7 +32,7 @@ export class InboxCarrier implements Carrier {
 
   async check(ref: string, state: unknown) {
     const seen = (state as { seen: number }).seen;
-    const events = await readLineEvents(this.db, ref, seen);
+    const events = (await readInbox(this.db, ref, seen)).map((e) => e.event);
     return { events, nextCheckAt: null, state: { seen: seen + events.length } };
   }
 

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js';
 import { addNumber, createAccount, createKey, findAccountByName } from './accounts-repo.js';
 import { hashApiKey } from './secrets.js';
 
-export const DEV_ACCOUNT_NAME = 'dev';
+const DEV_ACCOUNT_NAME = 'dev';
 
 export interface DevSeed {
   accountId: string;

@@ -3,8 +3,8 @@
 // request must look it up.
 import { hash, randomBytes } from 'node:crypto';
 
-export const API_KEY_PREFIX = 'svc_ak_';
-export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+const API_KEY_PREFIX = 'svc_ak_';
+const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /** What an Authorization header must look like before the store is asked about it. */
 export const BEARER_PATTERN = /^Bearer (svc_ak_[A-Za-z0-9_-]{16,200})$/;
 

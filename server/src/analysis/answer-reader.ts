@@ -40,13 +40,13 @@ function patterns(vocabulary: AnswerVocabulary): Patterns {
   return p;
 }
 
-export function saysDontKnow(text: string, vocabulary: AnswerVocabulary): boolean {
+function saysDontKnow(text: string, vocabulary: AnswerVocabulary): boolean {
   const t = normalise(text).toLowerCase();
   return vocabulary.dontKnow.some((phrase) => t.includes(phrase));
 }
 
 /** The first decisive word wins: "No, I'm afraid not" is no, "Yes, we are" yes, "Absolutely not" no. */
-export function readBoolean(text: string, vocabulary: AnswerVocabulary): boolean | null {
+function readBoolean(text: string, vocabulary: AnswerVocabulary): boolean | null {
   const words = normalise(text).toLowerCase().match(/[\p{L}\p{M}']+/gu) ?? [];
   for (let i = 0; i < words.length; i += 1) {
     if (vocabulary.no.includes(words[i])) return false;
@@ -70,7 +70,7 @@ function readDigits(token: string, decimalSeparator: '.' | ','): number {
 }
 
 /** The first number in the reply, in digits or as a number word (zero to twenty). */
-export function readNumber(text: string, vocabulary: AnswerVocabulary): number | null {
+function readNumber(text: string, vocabulary: AnswerVocabulary): number | null {
   const t = normalise(text);
   const digits = /\d+(?:[.,]\d+)*/.exec(t);
   const words = patterns(vocabulary).numberWord?.exec(t) ?? null;
@@ -79,7 +79,7 @@ export function readNumber(text: string, vocabulary: AnswerVocabulary): number |
 }
 
 /** The value part of the reply: without leading interjections ("Well,"), lead-ins ("It's") and closing punctuation. */
-export function readString(text: string, vocabulary: AnswerVocabulary): string | null {
+function readString(text: string, vocabulary: AnswerVocabulary): string | null {
   const { interjection, leadIn } = patterns(vocabulary);
   let value = normalise(text);
   for (let before = ''; before !== value;) {

@@ -13,7 +13,7 @@ export interface TranscriptLine {
 const SPEAKERS = new Map(Object.entries(SPEAKER_LABEL).map(([speaker, label]) => [label, speaker as Speaker]));
 
 /** `Speaker: text` lines; lines of another shape are not turns and are skipped. */
-export function readTranscript(transcript: string): TranscriptLine[] {
+function readTranscript(transcript: string): TranscriptLine[] {
   return transcript.split('\n').flatMap((line) => {
     const m = /^(\w+): ?(.*)$/.exec(line.trim());
     const speaker = m && SPEAKERS.get(m[1]);

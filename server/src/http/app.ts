@@ -32,7 +32,7 @@ export interface AppOptions {
   metrics?: ServiceMetrics;
 }
 
-export function defaultHandlers(deps: AppDeps): Handlers {
+function defaultHandlers(deps: AppDeps): Handlers {
   return {
     ...readCallHandlers(deps),
     getCallRecording: recordingHandler(deps),

@@ -13,7 +13,7 @@ import { ApiError } from '../errors/api-error.js';
 import { executorFor } from '../store/prepared-query.js';
 import type { Store } from '../store/store.js';
 
-export const API_PREFIX = '/v1/agent';
+const API_PREFIX = '/v1/agent';
 
 export const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 

@@ -11,7 +11,7 @@ import type { OpenApiDocument } from './openapi-document.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-export const DOCUMENT_ID = 'openapi';
+const DOCUMENT_ID = 'openapi';
 
 export interface SchemaOptions {
   /** SVC_WEBHOOK_ALLOW_PRIVATE: accept http and loopback webhook URLs (local development only). */

@@ -26,7 +26,7 @@ export interface IdempotencySweeper {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_SWEEP_EVERY_MS = 10 * 60 * 1000;
+const DEFAULT_SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 export function startIdempotencySweeper({ store, clock, logger, everyMs = DEFAULT_SWEEP_EVERY_MS, chunk = 500 }: IdempotencySweeperOptions): IdempotencySweeper {
   let stopped = false;

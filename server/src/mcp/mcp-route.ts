@@ -13,7 +13,7 @@ import type { AppDeps } from '../http/app-deps.js';
 import { authenticate } from '../http/key-gate.js';
 import type { OpenApiDocument } from '../http/openapi-document.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
 /** This service as reached on the request's own socket (never the public address, which may be a proxy). */
 function selfUrl(ctx: Context): string {

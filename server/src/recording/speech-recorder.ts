@@ -16,7 +16,7 @@ export const DEFAULT_VOICES: Readonly<Record<Speaker, VoiceStyle>> = {
 };
 
 /** espeak-ng's voice when the call's language is one it lacks. */
-export const FALLBACK_LANGUAGE = 'en-us';
+const FALLBACK_LANGUAGE = 'en-us';
 /** A turn cut at its end fades out over 10 ms instead of clicking. */
 const FADE_MS = 10;
 /** A turn longer than its slot is spoken up to this much faster (numbers and pauses outrun the words-per-minute timing). */

@@ -2,8 +2,8 @@
 // folder: sqlite/ (the embedded default, better-sqlite3 in WAL mode, with its speed-ups) and postgres/ (a pool, for
 // several processes sharing one database). Nothing outside store/ knows which one it has: callers use kysely
 // (`db`) for ordinary queries, and the methods below where the drivers differ.
-import { Kysely, Migrator, sql, type Transaction } from 'kysely';
-import { migrationProvider } from './migrations/index.js';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type Transaction } from 'kysely';
+import { migrationProvider, migrations } from './migrations/index.js';
 import type { Executor } from './prepared-query.js';
 import type { Database } from './schema.js';
 import { openPostgres, type PoolSettings } from './postgres/postgres-driver.js';
@@ -94,8 +94,30 @@ export async function migrate(store: Store): Promise<void> {
   }
 }
 
+/**
+ * How many of this build's migrations the store lacks, read from kysely's migration table in the connection's
+ * schema. One small query: the Migrator's getMigrations introspects every table of every schema first, which is
+ * costly for a readiness probe run every few seconds and fails when another schema is dropped meanwhile.
+ */
+export async function pendingMigrations(store: Store): Promise<number> {
+  let names: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(store.db);
+    names = rows.map((r) => r.name);
+  } catch (err) {
+    if (isMissingTable(err)) return Object.keys(migrations).length;
+    throw err;
+  }
+  const applied = new Set(names);
+  return Object.keys(migrations).filter((name) => !applied.has(name)).length;
+}
+
+function isMissingTable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e.code === '42P01' || /no such table/.test(e.message ?? '');
+}
+
 /** True when every migration this build knows has been applied. */
 export async function migrationsApplied(store: Store): Promise<boolean> {
-  const all = await (await migrator(store)).getMigrations();
-  return all.every((m) => m.executedAt !== undefined);
+  return (await pendingMigrations(store)) === 0;
 }

@@ -32,11 +32,29 @@ export async function recordLineEvent(
   });
 }
 
-/** The events for a carrier reference after the first `seen`, in arrival order. */
-export async function readLineEvents(db: Kysely<Database>, ref: string, seen: number): Promise<LineEvent[]> {
-  const rows = await db.selectFrom('carrier_events').selectAll().where('carrier_ref', '=', ref).orderBy('created_at').orderBy('id').offset(seen).limit(1000).execute();
-  return rows.map((r): LineEvent => {
-    if (r.kind === 'ended') return { kind: 'ended', at: Number(r.at), outcome: r.outcome as Extract<LineEvent, { kind: 'ended' }>['outcome'], error: (r.error ?? undefined) as never };
-    return { kind: r.kind as 'answered' | 'dropped' | 'hung_up', at: Number(r.at) };
+export interface InboxEntry {
+  event: LineEvent;
+  /** What the callback route kept of the callback (its payload), or null. */
+  payload: unknown;
+}
+
+/** The inbox's entries for a carrier reference after the first `seen`, in arrival order. */
+export async function readInbox(db: Kysely<Database>, ref: string, seen: number): Promise<InboxEntry[]> {
+  const rows = await db
+    .selectFrom('carrier_events')
+    .select(['kind', 'outcome', 'error', 'at', 'payload_json'])
+    .where('carrier_ref', '=', ref)
+    .orderBy('created_at')
+    .orderBy('id')
+    .offset(seen)
+    .limit(1000)
+    .execute();
+  return rows.map((r) => {
+    const at = Number(r.at);
+    const event: LineEvent =
+      r.kind === 'ended'
+        ? { kind: 'ended', at, outcome: r.outcome as Extract<LineEvent, { kind: 'ended' }>['outcome'], ...(r.error ? { error: r.error as never } : {}) }
+        : { kind: r.kind as 'answered' | 'dropped' | 'hung_up', at };
+    return { event, payload: r.payload_json ? (JSON.parse(r.payload_json) as unknown) : null };
   });
 }

@@ -6,8 +6,8 @@ import { fieldLabel, fieldType, type FieldType } from './field-label.js';
 
 export const END_CALL_TOOL = 'end_call';
 /** Twilio's media streams are 8 kHz mu-law; the realtime API takes and gives the same, so audio is not converted. */
-export const LINE_AUDIO_FORMAT = 'g711_ulaw';
-export const TRANSCRIPTION_MODEL = 'whisper-1';
+const LINE_AUDIO_FORMAT = 'g711_ulaw';
+const TRANSCRIPTION_MODEL = 'whisper-1';
 
 /** A call placed with language `auto` mirrors whoever answers: the brief's language is only where it starts. */
 export type LineBrief = CallBrief & { mirrorLanguage?: boolean };

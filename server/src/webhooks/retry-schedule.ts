@@ -6,10 +6,10 @@
 export const DEFAULT_RETRY_SCHEDULE_SEC: readonly number[] = [0, 5, 300, 1800, 7200, 18000, 36000, 36000];
 
 /** Each wait is spread uniformly over ±20% so a receiver coming back is not hit by every retry at once. */
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** The longest wait a Retry-After header can impose; beyond it the receiver gets this. */
-export const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
+const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
 
 /** Parses SVC_WEBHOOK_RETRY_SCHEDULE; returns an error message (never throws) so config can wrap it. */
 export function parseRetrySchedule(raw: string): number[] | string {

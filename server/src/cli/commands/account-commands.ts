@@ -9,7 +9,7 @@ import { iso, table } from '../output.js';
 import { ACCOUNT_OPTION, accountFrom } from './account-ref.js';
 
 const MAX_MINUTES = 10_000_000;
-export const DEFAULT_PLAN_MINUTES = 1000;
+const DEFAULT_PLAN_MINUTES = 1000;
 
 export const accountCommands: Command[] = [
   {

@@ -25,7 +25,7 @@ function asset(name: string): Buffer {
   return body;
 }
 
-export const DOCS_PATH = '/docs';
+const DOCS_PATH = '/docs';
 const ASSET_PREFIX = `${DOCS_PATH}/assets/`;
 
 export function docsRoutes(policyPath: string) {

@@ -12,7 +12,7 @@ import type { ValidatedRequest } from '../request-validator.js';
 import { callNotFound } from './read-calls.js';
 
 /** A single range `bytes=a-b`, `bytes=a-` or `bytes=-n`, clamped to the file; null when unsatisfiable. */
-export function parseRange(header: string, size: number): { start: number; end: number } | null | 'ignore' {
+function parseRange(header: string, size: number): { start: number; end: number } | null | 'ignore' {
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   if (!m || (m[1] === '' && m[2] === '')) return 'ignore'; // not a form we serve: send the whole file (RFC 9110)
   if (m[1] === '') {

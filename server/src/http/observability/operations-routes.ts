@@ -3,38 +3,13 @@
 // /metrics (Prometheus text). None of them needs a key; none reveals more than aggregate counts.
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { DEFAULT_MIGRATION_TABLE, sql } from 'kysely';
-import { migrations } from '../../store/migrations/index.js';
-import type { Store } from '../../store/store.js';
+import { pendingMigrations, type Store } from '../../store/store.js';
 import type { ServiceMetrics } from './service-metrics.js';
 
 export type Readiness = { ready: true } | { ready: false; reason: 'store_unreachable' | 'migrations_pending' };
 
-/**
- * How many of this build's migrations the store lacks, read from kysely's migration table in the connection's
- * schema. One small query: kysely's own Migrator.getMigrations introspects every table of every schema first,
- * which is costly for a probe run every few seconds and fails when another schema is dropped meanwhile.
- */
-async function pendingMigrations(store: Store): Promise<number> {
-  let names: string[];
-  try {
-    const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(store.db);
-    names = rows.map((r) => r.name);
-  } catch (err) {
-    if (isMissingTable(err)) return Object.keys(migrations).length;
-    throw err;
-  }
-  const applied = new Set(names);
-  return Object.keys(migrations).filter((name) => !applied.has(name)).length;
-}
-
-function isMissingTable(err: unknown): boolean {
-  const e = err as { code?: string; message?: string };
-  return e.code === '42P01' || /no such table/.test(e.message ?? '');
-}
-
 /** A store that has not answered by then counts as unreachable: probes have short deadlines of their own. */
-export const READINESS_TIMEOUT_MS = 2000;
+const READINESS_TIMEOUT_MS = 2000;
 
 export async function readiness(store: Store, timeoutMs = READINESS_TIMEOUT_MS): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
 
-export const WEBHOOK_OUTCOMES = ['success', 'http_error', 'error'] as const;
+const WEBHOOK_OUTCOMES = ['success', 'http_error', 'error'] as const;
 
 // Process metrics (memory, CPU, event loop) are collected once per process, however many apps it builds.
 let processRegistry: Registry | undefined;

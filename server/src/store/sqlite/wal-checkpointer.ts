@@ -53,7 +53,7 @@ export interface WalCheckpointerOptions {
   onError?(message: string): void;
 }
 
-export const DEFAULT_CHECKPOINT_INTERVAL_MS = 500;
+const DEFAULT_CHECKPOINT_INTERVAL_MS = 500;
 /** The writer's own auto-checkpoint threshold while a checkpointer runs (SQLite's default is 1,000 pages). */
 export const BACKSTOP_PAGES = 4000;
 

@@ -5,7 +5,7 @@ import { connectStreamTwiml } from './media-stream.js';
 import type { CallParams } from './twilio-rest.js';
 
 /** The service's callback addresses for one call, under the public base URL. */
-export function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
+function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
   const base = publicBaseUrl.replace(/\/+$/, '');
   const id = encodeURIComponent(callId);
   return { status: `${base}/twilio/status/${id}`, amd: `${base}/twilio/amd/${id}`, recording: `${base}/twilio/recording/${id}` };

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { LineEvent } from '../carrier.js';
+import { readInbox } from '../carrier-inbox.js';
 
 export type TwilioParams = Record<string, string>;
 
@@ -62,22 +63,5 @@ export function callbackPayload(source: TwilioSource, params: TwilioParams) {
 
 /** The inbox's events for a call after the first `seen`, in arrival order, each with its source. */
 export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: number): Promise<TwilioLineEvent[]> {
-  const rows = await db
-    .selectFrom('carrier_events')
-    .select(['kind', 'outcome', 'error', 'at', 'payload_json'])
-    .where('carrier_ref', '=', ref)
-    .orderBy('created_at')
-    .orderBy('id')
-    .offset(seen)
-    .limit(1000)
-    .execute();
-  return rows.map((r) => {
-    const at = Number(r.at);
-    const event: LineEvent =
-      r.kind === 'ended'
-        ? { kind: 'ended', at, outcome: r.outcome as Extract<LineEvent, { kind: 'ended' }>['outcome'], ...(r.error ? { error: r.error as never } : {}) }
-        : { kind: r.kind as 'answered' | 'dropped' | 'hung_up', at };
-    const source = r.payload_json ? (JSON.parse(r.payload_json) as { source?: TwilioSource }).source : undefined;
-    return { source: source ?? 'status', event };
-  });
+  return (await readInbox(db, ref, seen)).map(({ event, payload }) => ({ event, source: (payload as { source?: TwilioSource } | null)?.source ?? 'status' }));
 }

@@ -46,7 +46,7 @@ export interface MediaBridge {
   close(): Promise<void>;
 }
 
-export const POLICY_VIOLATION = 1008;
+const POLICY_VIOLATION = 1008;
 
 export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaBridge {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
