@@ -1,9 +1,7 @@
 // E.164 as this service accepts it: `+`, then 7 to 15 digits, and a valid number for its country by
 // libphonenumber's full metadata.
-import { parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
-import type { NumberFacts } from './placement-worker.js';
-
-const E164_SHAPE = /^\+[1-9]\d{6,14}$/;
+import type { CountryCode, NumberType } from 'libphonenumber-js/max';
+import { numberFacts, type NumberFacts } from './placement-compute.mjs';
 
 export interface ParsedNumber {
   valid: boolean;
@@ -11,15 +9,6 @@ export interface ParsedNumber {
   type?: NumberType;
   /** Its region; absent for numbers of no country (+870, +881, ...) and numbers that do not parse. */
   country?: CountryCode;
-}
-
-/** The same parse as the placement worker's (placement-worker-thread.mjs), which tests hold to this one. */
-function parse(text: string): ParsedNumber {
-  const number = E164_SHAPE.test(text) ? parsePhoneNumberFromString(text) : undefined;
-  // With full metadata a number is valid exactly when it has a type, and finding the type is most of the cost of
-  // either: so the type is found once, and isValid() asked only of a number without one.
-  const type = number?.getType();
-  return { type, valid: type !== undefined || number?.isValid() === true, country: number?.country };
 }
 
 export function fromFacts([valid, type, country]: NumberFacts): ParsedNumber {
@@ -38,7 +27,7 @@ export function parseE164(text: string): ParsedNumber {
   const ahead = primed.get(text);
   if (ahead) return ahead;
   if (last?.text === text) return last.parsed;
-  const parsed = parse(text);
+  const parsed = fromFacts(numberFacts(text));
   last = { text, parsed };
   return parsed;
 }

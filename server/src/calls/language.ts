@@ -6,11 +6,9 @@
 // to +1 Canada is fr-CA), else from the language's home (fr-FR). Not confident: auto.
 // A placement has ELD's part done ahead on the placement worker thread (placement-ahead.ts); when the worker cannot
 // answer, the same detection runs here.
-import type { RawDetection } from './placement-worker.js';
+import { detection, newDetector, type EldDetector, type RawDetection } from './placement-compute.mjs';
 
-type Detector = (typeof import('eld/extrasmall'))['eld'];
-
-let loaded: Detector | undefined;
+let loaded: EldDetector | undefined;
 /**
  * ELD's database is an ES module of about 1 MB (a quarter of a second to load), and ELD is published for
  * `import` only, so it is imported in the background when this module loads. Callers of resolveLanguage await
@@ -67,24 +65,19 @@ function countLetters(text: string): { letters: number; hebrew: number } {
 }
 
 /** One detector per list of supported languages (in practice the catalogue's one): a subset is set once, not per call. */
-const detectors = new WeakMap<readonly string[], Detector>();
-function detectorFor(supported: readonly string[]): Detector {
+const detectors = new WeakMap<readonly string[], EldDetector>();
+function detectorFor(supported: readonly string[]): EldDetector {
   let detector = detectors.get(supported);
   if (!detector) {
     if (!loaded) throw new Error('the language detector is still loading; await languageDetectorReady');
-    detector = loaded.newInstance();
-    detector.setLanguageSubset(supported.filter((l) => l !== 'he'));
-    detectors.set(supported, detector);
+    detectors.set(supported, (detector = newDetector(loaded, eldLanguages(supported))));
   }
   return detector;
 }
 
 /** ELD's result for `text`, computed on this thread. */
 function detectInThread(text: string, supported: readonly string[]): RawDetection {
-  const result = detectorFor(supported).detect(text);
-  if (!result.language) return ['', false, 0, 0];
-  const [top = 0, runnerUp = 0] = Object.values(result.getScores() as Record<string, number>).sort((a, b) => b - a);
-  return [result.language, result.isReliable(), top, runnerUp];
+  return detection(detectorFor(supported), text);
 }
 
 /** Hebrew by its script; anything else with too few letters cannot be told. Undefined: ask ELD. */
@@ -118,11 +111,14 @@ export interface AheadDetection {
   raw: RawDetection;
 }
 
+/** The languages ELD chooses among: Hebrew is told by its script. */
+const eldLanguages = (supported: readonly string[]) => supported.filter((l) => l !== 'he');
+
 const subsets = new WeakMap<readonly string[], string>();
-/** The languages ELD chooses among, as the worker takes them (Hebrew is told by its script). */
+/** The languages ELD chooses among, as the worker takes them. */
 export function eldSubset(supported: readonly string[]): string {
   let subset = subsets.get(supported);
-  if (subset === undefined) subsets.set(supported, (subset = supported.filter((l) => l !== 'he').join(',')));
+  if (subset === undefined) subsets.set(supported, (subset = eldLanguages(supported).join(',')));
   return subset;
 }
 

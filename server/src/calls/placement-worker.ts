@@ -3,17 +3,13 @@
 // its numbers (about a twelfth). Tasks asked for in one turn of the event loop go over in one message and come
 // back in one (see placement-worker-thread.mjs for what each answers).
 //
-// Answers are raw results that the placement uses exactly as it would its own in-thread computation
-// (language.ts, caller-id.ts), and only for the very text they were computed for. Whenever the worker cannot
+// Answers are what placement-compute.mjs computes, which is also what the placement computes in-thread
+// (language.ts, caller-id.ts); it uses them only for the very text they were computed for. Whenever the worker cannot
 // answer (still starting, gone, or silent past `timeoutMs`), a task resolves null and the placement computes it
 // in-thread: it never waits on the worker for long and never fails because of it. A worker that exits is started
 // again on a later request, at most once per `restartAfterMs`; one that is silent is terminated first.
 import { Worker } from 'node:worker_threads';
-
-/** ELD's result: its language ('' for none), whether it calls itself reliable, the top and runner-up scores. */
-export type RawDetection = readonly [language: string, reliable: boolean, top: number, runnerUp: number];
-/** A number by libphonenumber's full metadata: valid, its type and its country (null for what it has not). */
-export type NumberFacts = readonly [valid: boolean, type: string | null, country: string | null];
+import type { NumberFacts, RawDetection } from './placement-compute.mjs';
 
 type Task = readonly ['lang', text: string, subset: string] | readonly ['e164', text: string];
 
