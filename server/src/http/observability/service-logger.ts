@@ -2,7 +2,7 @@
 // path, and every line is scrubbed of `svc_ak_…` and `whsec_…` values on its way out, so a secret that reaches
 // a message or an error by accident is still never written. Lines logged while a request is handled carry its
 // request id: the code that logs them passes `reqId: ctx.state.reqId` (see request-observer.ts). An
-// AsyncLocalStorage would tag them without being asked, but it cost about a tenth of a request's time.
+// AsyncLocalStorage would tag them without being asked, but its promise hooks cost every request time.
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 const SECRET_VALUE = /(svc_ak_|whsec_)[A-Za-z0-9_-]+/g;
