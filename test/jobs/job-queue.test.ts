@@ -3,7 +3,6 @@
 import { expect } from 'chai';
 import { JobQueue, LeaseLost, type QueueTable } from '../../server/src/jobs/job-queue.js';
 import type { CallRow } from '../../server/src/store/calls-repo.js';
-import { runQuery } from '../../server/src/store/prepared-query.js';
 import { insertTestCall } from '../support/calls.js';
 import { TestClock } from '../support/server.js';
 import { forEachStore, freshStore, type TestStore } from '../support/stores.js';
@@ -61,30 +60,56 @@ forEachStore('the job queue', (kind) => {
     expect(new Set(ids).size).to.equal(30);
   });
 
-  it('commits an outcome with its effects in one transaction, keeping or giving up the lease', async () => {
+  const attemptRow = (eventId: string, error: string | null = null) => ({
+    into: 'webhook_attempts' as const,
+    values: { event_id: eventId, attempt: 1, at: 0, status_code: null, latency_ms: 0, error },
+  });
+  const attempts = async () => (await ts.store.db.selectFrom('webhook_attempts').select(['event_id', 'error']).orderBy('event_id').execute()).map((a) => `${a.event_id}:${a.error}`);
+
+  it('commits an outcome with the row it inserts in one transaction, keeping or giving up the lease', async () => {
     await job(0);
     const q = queue('w1');
     const [claimed] = await q.claim(clock.now(), 1);
     const kept = await q.commit(claimed, { set: { status: 'dialing' }, keepLease: true });
     expect(kept).to.include({ status: 'dialing', lease_owner: 'w1', lease_expires_at: claimed.lease_expires_at });
-    const seen: string[] = [];
-    const done = await q.commit(kept, { set: { status: 'failed', next_run_at: null }, also: async (_ex, r) => void seen.push(r.status) });
+    const done = await q.commit(kept, { set: { status: 'failed', next_run_at: null }, insert: (r) => attemptRow(`e-${r.id}`, r.status) });
     expect(done).to.include({ status: 'failed', next_run_at: null, lease_owner: null, lease_expires_at: null });
-    expect(seen).to.deep.equal(['failed']);
+    expect(await attempts()).to.deep.equal([`e-${done.id}:failed`]);
   });
 
-  it('writes nothing, effects included, when the effects fail', async () => {
+  it('writes neither the outcome nor its row when the row cannot be inserted', async () => {
     const j = await job(0);
     const q = queue('w1');
     const [claimed] = await q.claim(clock.now(), 1);
-    const failure = await q
-      .commit(claimed, { set: { status: 'dialing' }, also: (ex) => runQuery(ex, ts.store.db.insertInto('numbers').values({ account_id: 'nobody', e164: 'x', created_at: 0 })) })
-      .then(
-        () => null,
-        (e: Error) => e,
-      );
+    await ts.store.db.insertInto('webhook_attempts').values(attemptRow('taken').values).execute();
+    const failure = await q.commit(claimed, { set: { status: 'dialing' }, insert: () => attemptRow('taken', 'again') }).catch((e: Error) => e);
     expect(failure).to.be.instanceOf(Error);
     expect(await row(j.id)).to.include({ status: 'queued', lease_owner: 'w1' });
+    expect(await attempts()).to.deep.equal(['taken:null']);
+  });
+
+  it('commits the outcomes of one turn together, and one that cannot be written fails alone', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await job(0)).id);
+    const q = queue('w1');
+    const claimed = await q.claim(clock.now(), 6);
+    await ts.store.db.insertInto('webhook_attempts').values(attemptRow('taken').values).execute();
+    clock.advance(LEASE);
+    const [lost] = await queue('w2').claim(clock.now(), 1); // one of them is taken over
+    const results = await Promise.all(
+      claimed.map((c, i) =>
+        q
+          .commit(c, { set: { status: 'dialing', next_run_at: null }, insert: () => attemptRow(i === 0 && c.id !== lost.id ? 'taken' : `e-${c.id}`) })
+          .then(
+            (r) => r.status,
+            (e: Error) => (e instanceof LeaseLost ? 'lost' : 'not written'),
+          ),
+      ),
+    );
+    expect(results).to.deep.equal(claimed.map((c, i) => (c.id === lost.id ? 'lost' : i === 0 ? 'not written' : 'dialing')));
+    const written = claimed.filter((c, i) => c.id !== lost.id && i !== 0).map((c) => `e-${c.id}:null`);
+    expect(await attempts()).to.deep.equal(['taken:null', ...written].sort());
+    for (const c of claimed) expect((await row(c.id)).status, c.id).to.equal(c.id === lost.id || c === claimed[0] ? 'queued' : 'dialing');
   });
 
   it('fences a commit by the claim itself: not after another worker took over, nor after the same worker claimed again', async () => {

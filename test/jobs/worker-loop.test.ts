@@ -118,23 +118,36 @@ describe('the worker loop', () => {
     expect(jobs.runs).to.deep.equal(['later']);
   });
 
-  it('claims in batches when asked to: only once that many slots are free', async () => {
+  it('claims ahead when asked to prefetch: a slot that frees is filled from what was claimed, then a claim refills', async () => {
     const finish: (() => void)[] = [];
     const jobs = new Jobs(clock, () => new Promise<void>((r) => finish.push(r)));
     for (let i = 0; i < 8; i++) jobs.add(`j${i}`);
-    const l = loop(jobs, { concurrency: 4, claimBatch: 2, idleMs: 10 });
+    const l = loop(jobs, { concurrency: 2, prefetch: 2, idleMs: 10 });
     l.start();
-    await until('four to run', () => jobs.running === 4);
+    await until('two to run and two claimed ahead', () => jobs.running === 2 && jobs.due.size === 4);
+    expect(jobs.claims.map((c) => c.limit)).to.deep.equal([4]);
     finish.shift()!();
-    await new Promise((r) => setTimeout(r, 40));
-    expect(jobs.claims.every((c) => c.limit >= 2)).to.equal(true);
-    expect(jobs.runs).to.have.length(4);
-    finish.shift()!();
-    await until('two more to run', () => jobs.runs.length === 6);
-    expect(jobs.claims.at(-1)!.limit).to.equal(2);
+    await until('the third to start and a claim to refill', () => jobs.runs.length === 3 && jobs.claims.length === 2);
+    // One claimed ahead is left, so the claim asks for one more, and names every job this worker holds.
+    expect(jobs.claims[1].limit).to.equal(1);
+    expect([...jobs.claims[1].running].sort()).to.deep.equal(['j1', 'j2', 'j3']);
     jobs.work = async () => {};
     while (finish.length) finish.shift()!();
     await until('the rest to run', () => jobs.runs.length === 8);
+  });
+
+  it('on stop, starts nothing it claimed ahead, and releases it', async () => {
+    const finish: (() => void)[] = [];
+    const jobs = new Jobs(clock, () => new Promise<void>((r) => finish.push(r)));
+    for (let i = 0; i < 4; i++) jobs.add(`j${i}`);
+    const l = loop(jobs, { concurrency: 1, prefetch: 2, idleMs: 10 });
+    l.start();
+    await until('one to run', () => jobs.running === 1 && jobs.due.size === 1);
+    const stopped = l.stop();
+    finish.shift()!();
+    await stopped;
+    expect(jobs.runs).to.deep.equal(['j0']);
+    expect(jobs.released).to.equal(1);
   });
 
   it('stop() claims no more, waits for the running jobs, then releases what it holds', async () => {

@@ -12,7 +12,7 @@ import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js
 import type { Analyst, EndReason } from '../analysis/analyst.js';
 import type { Clock } from '../clock.js';
 import type { CallEventName, CallStatus } from '../generated/types.gen.js';
-import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
+import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { Recorder } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
@@ -21,7 +21,7 @@ import type { Store } from '../store/store.js';
 import { CarrierRefused, type Carrier, type LineEvent } from '../telephony/carrier.js';
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
 import { briefOf, formatTranscript, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
-import { enqueueEvent } from '../webhooks/outbox.js';
+import { eventRow } from '../webhooks/outbox.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
 
 export interface EngineSettings {
@@ -151,11 +151,11 @@ export class CallEngine {
   /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
   private commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
     const event = c.event;
-    return this.queue.commit(row, {
-      set: { ...c.set, next_run_at: c.nextRunAt, updated_at: now },
-      keepLease: c.keepLease,
-      also: event ? (ex, updated) => enqueueEvent(ex, updated, event, now) : undefined,
-    });
+    const outboxRow = (updated: CallRow): NewRow | null => {
+      const values = event ? eventRow(updated, event, now) : null;
+      return values && { into: 'webhook_events', values };
+    };
+    return this.queue.commit(row, { set: { ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow });
   }
 
   private async step(row: CallRow): Promise<void> {

@@ -6,6 +6,8 @@
 //
 // The claim is the store's (Postgres skips the rows another worker is claiming); the fence is the claim's own
 // lease (owner and expiry), so a worker that claims a row again after its lease ran out cannot commit twice.
+// The tables are the calls (due at next_run_at) and the outbox (due at next_attempt_at while pending): their rows
+// are already what the work needs, so the queue names its table instead of copying each job into a table of its own.
 import type { Kysely } from 'kysely';
 import { runQuery, type Executor } from '../store/prepared-query.js';
 import type { DueClaim, Store } from '../store/store.js';
@@ -26,13 +28,26 @@ export class LeaseLost extends Error {
   }
 }
 
+/** A row written with an outcome: an outbox event, an attempt's record. */
+export interface NewRow {
+  into: 'webhook_events' | 'webhook_attempts';
+  values: Record<string, unknown>;
+}
+
 export interface Outcome<Row> {
   /** Columns to set, the due column among them (null when the job is done). */
   set: Record<string, unknown>;
   /** The job goes on after this write: keep the lease. */
   keepLease?: boolean;
-  /** Written in the same transaction, after the row (an outbox event, an attempt's record). */
-  also?(ex: Executor, row: Row): Promise<unknown>;
+  /** A row inserted in the same transaction, made from the job's row as written; null for none. */
+  insert?(row: Row): NewRow | null;
+}
+
+interface PendingCommit<Row> {
+  job: Row;
+  outcome: Outcome<Row>;
+  resolve(row: Row): void;
+  reject(err: unknown): void;
 }
 
 // The queue names its table and columns at run time, so its queries are built without kysely's column types.
@@ -40,6 +55,10 @@ type AnyDb = Kysely<any>;
 
 export class JobQueue<Row extends Leased> {
   private readonly db: AnyDb;
+  /** Commits asked for and not yet being written; a group is being written while `flushing`. */
+  private pending: PendingCommit<Row>[] = [];
+  private flushing = false;
+  private flushed: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -59,24 +78,86 @@ export class JobQueue<Row extends Leased> {
     return this.store.claimDue<Row>({ ...this.table, owner: this.owner, now, leaseMs: this.leaseMs, limit, excluding });
   }
 
-  /** Commits a job's outcome if this worker's claim on it still holds; throws LeaseLost otherwise. */
+  /**
+   * Commits a job's outcome if this worker's claim on it still holds; throws LeaseLost otherwise. Commits are
+   * written in groups, one group at a time: those asked for in one turn of the event loop, or while the previous
+   * group was being written, share one transaction (the dispatcher's records of a burst of deliveries, the engine's
+   * steps of many calls). Should that transaction fail, each is committed again on its own, so a commit that cannot
+   * be written fails alone.
+   */
   commit(job: Row, outcome: Outcome<Row>): Promise<Row> {
-    const lease = outcome.keepLease ? {} : { lease_owner: null, lease_expires_at: null };
-    const update = this.fencedUpdate(job, { ...outcome.set, ...lease }).returningAll();
+    return new Promise((resolve, reject) => {
+      this.pending.push({ job, outcome, resolve, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        this.flushed = new Promise((done) => setImmediate(() => void this.flushAll().then(done)));
+      }
+    });
+  }
+
+  /** Resolves once every commit asked for so far is written (or has failed). */
+  idle(): Promise<void> {
+    return this.flushed;
+  }
+
+  /** One group at a time: commits asked for while a group is being written make up the next one. */
+  private async flushAll(): Promise<void> {
+    while (this.pending.length > 0) {
+      const group = this.pending;
+      this.pending = [];
+      await this.flush(group);
+    }
+    this.flushing = false;
+  }
+
+  private async flush(group: PendingCommit<Row>[]): Promise<void> {
+    let rows: (Row | undefined)[];
+    try {
+      rows = await this.write(group);
+    } catch (err) {
+      if (group.length === 1) return group[0].reject(err);
+      await Promise.all(group.map((c) => this.write([c]).then(([row]) => this.settle(c, row), c.reject)));
+      return;
+    }
+    group.forEach((c, i) => this.settle(c, rows[i]));
+  }
+
+  /** The fenced updates and their rows to insert, in one transaction; undefined where a claim no longer holds. */
+  private write(group: readonly PendingCommit<Row>[]): Promise<(Row | undefined)[]> {
     return this.store.write(({ atomically }) =>
       atomically(null, async (ex) => {
-        const [row] = await runQuery<Row>(ex, update);
-        if (!row) throw new LeaseLost(this.table.table, this.keyOf(job));
-        await outcome.also?.(ex, row);
-        return row;
+        const updates = group.map(({ job, outcome }) => ({
+          key: this.keyOf(job),
+          leaseExpiresAt: job.lease_expires_at,
+          set: outcome.keepLease ? outcome.set : { ...outcome.set, lease_owner: null, lease_expires_at: null },
+        }));
+        const rows = await this.store.updateLeased<Row>(ex, this.table, this.owner, updates);
+        const inserts = group.flatMap(({ outcome }, i) => {
+          const made = rows[i] && outcome.insert?.(rows[i]);
+          return made ? [made] : [];
+        });
+        await this.insert(ex, inserts);
+        return rows;
       }),
     );
   }
 
+  /** Inserts rows, one statement for each table. */
+  private async insert(ex: Executor, rows: readonly NewRow[]): Promise<void> {
+    for (const into of new Set(rows.map((r) => r.into))) {
+      await runQuery(ex, this.db.insertInto(into).values(rows.filter((r) => r.into === into).map((r) => r.values)));
+    }
+  }
+
+  private settle(c: PendingCommit<Row>, row: Row | undefined): void {
+    if (row) c.resolve(row);
+    else c.reject(new LeaseLost(this.table.table, this.keyOf(c.job)));
+  }
+
   /** Gives up the lease on a job without changing it; it is due again at `dueAt` for whoever comes next. */
   async release(job: Row, dueAt: number): Promise<void> {
-    const update = this.fencedUpdate(job, { lease_owner: null, lease_expires_at: null, [this.table.due]: dueAt });
-    await this.store.write(({ ex }) => runQuery(ex, update));
+    const update = { key: this.keyOf(job), leaseExpiresAt: job.lease_expires_at, set: { lease_owner: null, lease_expires_at: null, [this.table.due]: dueAt } };
+    await this.store.write(({ ex }) => this.store.updateLeased(ex, this.table, this.owner, [update]));
   }
 
   /** Gives up every lease this worker holds (on shutdown): the jobs are due for whoever comes next. */
@@ -100,15 +181,5 @@ export class JobQueue<Row extends Leased> {
     if (excluding.length > 0) q = q.where(key, 'not in', excluding);
     const row = (await q.executeTakeFirst()) as { at: number | string | null } | undefined;
     return row?.at === null || row?.at === undefined ? null : Number(row.at);
-  }
-
-  /** An update of the job that holds only while this worker's claim does: the same owner, the same expiry. */
-  private fencedUpdate(job: Row, set: Record<string, unknown>) {
-    return this.db
-      .updateTable(this.table.table)
-      .set(set)
-      .where(this.table.key, '=', this.keyOf(job))
-      .where('lease_owner', '=', this.owner)
-      .where('lease_expires_at', '=', job.lease_expires_at);
   }
 }

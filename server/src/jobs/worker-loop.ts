@@ -1,7 +1,8 @@
-// The one worker loop: keeps up to `concurrency` jobs of one kind running, claims more as slots free up, and
-// sleeps until the next job is due, a job finishes, `idleMs` passes or someone nudges it. The call engine, the
-// webhook dispatcher and the sweepers each run on one. stop() drains: no new claims, the running jobs finish,
-// then the work gives up whatever it still holds, so another worker takes it over at once.
+// The one worker loop: keeps up to `concurrency` jobs of one kind running, claims more as slots free up (ahead of
+// them, when asked to prefetch), and sleeps until the next job is due, a job finishes, `idleMs` passes or someone
+// nudges it. The call engine, the webhook dispatcher and the sweepers each run on one. stop() drains: no new
+// claims, the running jobs finish, then the work gives up whatever it still holds, so another worker takes it
+// over at once.
 //
 // tick() does, without the loop, what is due now and returns how many jobs it ran: tests drive time with it.
 import { performance } from 'node:perf_hooks';
@@ -10,15 +11,20 @@ import type { Clock } from '../clock.js';
 
 /** A kind of work the loop runs. */
 export interface Work<Job> {
-  /** Claims up to `limit` due jobs, none of those named by `running` (their keys). */
-  claim(limit: number, running: readonly string[]): Promise<Job[]>;
+  /** Claims up to `limit` due jobs, none of those named by `held` (their keys: running, or claimed ahead). */
+  claim(limit: number, held: readonly string[]): Promise<Job[]>;
   key(job: Job): string;
   /** Does a job. Its failures are its own to record; a throw is logged and the job comes back with its lease. */
   run(job: Job): Promise<void>;
-  /** When the next job not in `running` can be claimed (clock time); null when none is known. */
-  nextDueAt(running: readonly string[]): Promise<number | null>;
+  /** When the next job not in `held` can be claimed (clock time); null when none is known. */
+  nextDueAt(held: readonly string[]): Promise<number | null>;
   /** After a drain: gives up whatever this worker still holds. */
   release(): Promise<unknown>;
+  /**
+   * Resolves once what finished jobs left to write is written: a job may free its slot before its outcome is
+   * committed (a delivery's record), its lease keeping it from being claimed again meanwhile.
+   */
+  settled?(): Promise<void>;
 }
 
 export interface LoopSettings {
@@ -27,10 +33,10 @@ export interface LoopSettings {
   /** The longest sleep: how soon a job made due by another process is seen. */
   idleMs: number;
   /**
-   * Claims wait until this many slots are free (or none runs), so claims come in batches under a steady stream
-   * of short jobs; default 1.
+   * Jobs claimed ahead of free slots, so that a slot is filled at once when it frees rather than after a claim;
+   * a claim is made once half of them have been started. Default 0: claims are made for free slots only.
    */
-  claimBatch?: number;
+  prefetch?: number;
   /** In tick(), a job due again at once (an immediate retry) runs again in the same tick; default false. */
   rerunInTick?: boolean;
 }
@@ -38,12 +44,94 @@ export interface LoopSettings {
 /** How long the loop waits after a fault of the store before it looks again. */
 const RETRY_AFTER_FAULT_MS = 1000;
 
+/** The jobs of one run of the loop (or of one tick): running, claimed ahead, and the claim under way. */
+class Slots<Job> {
+  readonly running = new Map<Promise<void>, string>();
+  readonly ahead: Job[] = [];
+  claiming: Promise<void> | null = null;
+  /** The last claim found fewer jobs than it asked for: nothing more is due until a job ends or time passes. */
+  drained = false;
+  fault: unknown = null;
+  started = 0;
+  /** Draining: no job is started or claimed any more; what was claimed ahead stays for release(). */
+  private closed = false;
+
+  constructor(
+    private readonly work: Work<Job>,
+    private readonly settings: LoopSettings,
+    private readonly runJob: (job: Job) => Promise<void>,
+    private readonly onEnd: () => void,
+    /** Keys never claimed in this run (a tick's jobs already run). */
+    private readonly excluded: ReadonlySet<string> = new Set(),
+  ) {}
+
+  get free(): number {
+    return this.settings.concurrency - this.running.size;
+  }
+
+  held(): string[] {
+    return [...this.running.values(), ...this.ahead.map((j) => this.work.key(j)), ...this.excluded];
+  }
+
+  /** Starts jobs claimed ahead in the free slots, and a claim when more are wanted. */
+  pump(): void {
+    if (this.closed) return;
+    while (this.free > 0 && this.ahead.length > 0) this.start(this.ahead.shift()!);
+    const prefetch = this.settings.prefetch ?? 0;
+    const want = this.free + prefetch - this.ahead.length;
+    if (this.claiming || this.drained || this.fault !== null || want <= 0 || this.ahead.length > prefetch / 2) return;
+    this.claiming = this.work
+      .claim(want, this.held())
+      .then(
+        (jobs) => {
+          this.ahead.push(...jobs);
+          this.drained = jobs.length < want;
+        },
+        (err: unknown) => {
+          this.fault = err;
+        },
+      )
+      .finally(() => {
+        this.claiming = null;
+        this.pump();
+        this.onEnd();
+      });
+  }
+
+  /** Waits for the running jobs and the claim under way, starting nothing more. */
+  async drain(): Promise<void> {
+    this.closed = true;
+    while (this.running.size > 0 || this.claiming) await this.progress();
+  }
+
+  /** Resolves when a job ends or a claim returns. */
+  progress(): Promise<unknown> {
+    return Promise.race([...this.running.keys(), ...(this.claiming ? [this.claiming] : [])]);
+  }
+
+  get idle(): boolean {
+    return this.running.size === 0 && this.ahead.length === 0 && this.claiming === null;
+  }
+
+  private start(job: Job): void {
+    this.started++;
+    const p: Promise<void> = this.runJob(job).finally(() => {
+      this.running.delete(p);
+      // What ended may have made another job due (a retry, the next step): the next claim is worth making.
+      this.drained = false;
+      this.onEnd();
+    });
+    this.running.set(p, this.work.key(job));
+  }
+}
+
 export class WorkerLoop<Job> {
-  private readonly running = new Map<Promise<void>, string>();
   private loop: Promise<void> | null = null;
   private stopping = false;
   private wake: (() => void) | null = null;
   private woken = false;
+  /** Someone outside said something became due: the next look claims even if the last found nothing. */
+  private nudged = false;
 
   constructor(
     private readonly work: Work<Job>,
@@ -61,6 +149,12 @@ export class WorkerLoop<Job> {
 
   /** Something became due (work queued in this process): look now rather than at the next poll. */
   nudge(): void {
+    this.nudged = true;
+    this.rouse();
+  }
+
+  /** Ends the loop's sleep (a job ended, a claim returned, a nudge). */
+  private rouse(): void {
     this.woken = true;
     this.wake?.();
   }
@@ -76,63 +170,69 @@ export class WorkerLoop<Job> {
 
   /** Runs the jobs due now, and any that fall due while they run, to the end; resolves with how many ran. */
   async tick(): Promise<number> {
-    const { concurrency, rerunInTick = false } = this.settings;
-    const inFlight = new Map<Promise<void>, string>();
     const ran = new Set<string>();
-    let count = 0;
-    let fault: unknown = null;
+    const slots: Slots<Job> = new Slots(
+      this.work,
+      this.settings,
+      (job) => {
+        if (!this.settings.rerunInTick) ran.add(this.work.key(job));
+        return this.runSafely(job);
+      },
+      () => {},
+      ran,
+    );
+    let settledAt = 0;
     for (;;) {
-      const free = concurrency - inFlight.size;
-      let claimed: Job[] = [];
-      if (free > 0 && fault === null) {
-        const running = [...inFlight.values(), ...(rerunInTick ? [] : ran)];
-        claimed = await this.work.claim(free, running).catch((err: unknown) => ((fault = err), []));
+      slots.pump();
+      if (!slots.idle) {
+        await slots.progress();
+        continue;
       }
-      for (const job of claimed) {
-        const key = this.work.key(job);
-        ran.add(key);
-        count++;
-        const p: Promise<void> = this.runSafely(job).finally(() => inFlight.delete(p));
-        inFlight.set(p, key);
-      }
-      if (inFlight.size === 0) break;
-      await Promise.race(inFlight.keys());
+      // Nothing runs and nothing more was due. What the jobs left to write may make one due again (an immediate
+      // retry): once it is written, look once more.
+      if (slots.fault !== null || !this.work.settled || settledAt === slots.started) break;
+      settledAt = slots.started;
+      await this.work.settled();
+      slots.drained = false;
     }
-    if (fault !== null) throw fault;
-    return count;
+    if (slots.fault !== null) throw slots.fault;
+    return slots.started;
   }
 
   private async runLoop(): Promise<void> {
-    const { concurrency, idleMs, claimBatch = 1 } = this.settings;
+    const slots: Slots<Job> = new Slots(this.work, this.settings, (job) => this.runSafely(job), () => this.rouse());
     while (!this.stopping) {
-      try {
-        const free = concurrency - this.running.size;
-        let wait = idleMs;
-        if (free >= Math.min(claimBatch, concurrency) || this.running.size === 0) {
-          const claimed = await this.work.claim(free, [...this.running.values()]);
-          for (const job of claimed) this.launch(job);
-          if (claimed.length === free) continue;
-          // A job finishing wakes the loop, so the running ones need not be counted as due.
-          const next = await this.work.nextDueAt([...this.running.values()]);
-          if (next !== null) wait = Math.min(wait, next - this.clock.now());
-        }
-        // Never spin: with a synchronous store (better-sqlite3) a loop that does not yield starves HTTP and signals.
-        if (wait > 0 && !this.stopping) await this.sleep(wait);
-        else await new Promise((resolve) => setImmediate(resolve));
-      } catch (err) {
-        this.logger.warn({ err: { message: (err as Error).message } }, 'worker loop fault; retrying');
+      slots.pump();
+      if (slots.fault !== null) {
+        this.logger.warn({ err: { message: (slots.fault as Error).message } }, 'worker loop fault; retrying');
         await this.sleep(RETRY_AFTER_FAULT_MS);
+        slots.fault = null;
+        continue;
       }
+      let wait = this.settings.idleMs;
+      if (slots.drained && slots.free > 0) {
+        // Nothing more is due now: sleep until the next job is (a job ending wakes the loop sooner).
+        try {
+          const next = await this.work.nextDueAt(slots.held());
+          if (next !== null) wait = Math.min(wait, next - this.clock.now());
+        } catch (err) {
+          slots.fault = err;
+          continue;
+        }
+        if (wait <= 0) {
+          slots.drained = false;
+          // Never spin: with a synchronous store (better-sqlite3) a loop that does not yield starves HTTP and signals.
+          await new Promise((resolve) => setImmediate(resolve));
+          continue;
+        }
+      }
+      const timedOut = await this.sleep(wait);
+      // The next job's time has come, or something new is due: look again.
+      if (timedOut || this.nudged) slots.drained = false;
+      this.nudged = false;
     }
-    await Promise.all(this.running.keys());
-  }
-
-  private launch(job: Job): void {
-    const p: Promise<void> = this.runSafely(job).finally(() => {
-      this.running.delete(p);
-      this.nudge();
-    });
-    this.running.set(p, this.work.key(job));
+    await slots.drain();
+    await this.work.settled?.();
   }
 
   private async runSafely(job: Job): Promise<void> {
@@ -143,21 +243,24 @@ export class WorkerLoop<Job> {
     }
   }
 
-  /** Sleeps `ms`, or less when nudged; a nudge that came since the last sleep ends this one at once. */
-  private sleep(ms: number): Promise<void> {
+  /**
+   * Sleeps `ms`, or less when roused; a rousing that came since the last sleep ends this one at once. Resolves
+   * true when the whole time passed.
+   */
+  private sleep(ms: number): Promise<boolean> {
     if (this.woken) {
       this.woken = false;
-      return Promise.resolve();
+      return Promise.resolve(false);
     }
     return new Promise((resolve) => {
-      const done = () => {
+      const done = (timedOut: boolean) => {
         clearTimeout(timer);
         this.wake = null;
         this.woken = false;
-        resolve();
+        resolve(timedOut);
       };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
+      const timer = setTimeout(() => done(true), ms);
+      this.wake = () => done(false);
     });
   }
 }
@@ -169,7 +272,7 @@ export class WorkerLoop<Job> {
 export function periodicWork(name: string, everyMs: number, clock: Clock, run: () => Promise<void>): Work<string> {
   let nextAt = performance.now() + everyMs;
   return {
-    claim: async (_limit, running) => (running.length === 0 && performance.now() >= nextAt ? [name] : []),
+    claim: async (_limit, held) => (held.length === 0 && performance.now() >= nextAt ? [name] : []),
     key: () => name,
     run: async () => {
       nextAt = performance.now() + everyMs;

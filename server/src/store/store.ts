@@ -29,6 +29,12 @@ export interface Store {
   /** Leases due rows of a queue table (see due-claims.ts); Postgres skips rows another worker is claiming. */
   claimDue<Row>(claim: DueClaim): Promise<Row[]>;
   /**
+   * Updates leased rows of a queue table on a write unit's executor, each only while this worker's claim on it
+   * holds; returns each row as written, or undefined where the claim no longer holds. Postgres writes the rows of
+   * one shape (the same columns set) in one statement.
+   */
+  updateLeased<Row>(ex: Executor, table: { table: QueueTableName; key: string }, owner: string, updates: readonly LeasedUpdate[]): Promise<(Row | undefined)[]>;
+  /**
    * Runs `fn` in a transaction that holds the lock named `key` to its end, so that processes run it one after
    * another: Postgres takes an advisory lock; SQLite's transactions take the database's write lock when they begin.
    */
@@ -53,9 +59,12 @@ export interface WriteScope {
  */
 export type WriteUnit<T> = (scope: WriteScope) => Promise<T>;
 
+/** The tables whose rows are jobs of the queue (jobs/job-queue.ts). */
+export type QueueTableName = 'calls' | 'webhook_events';
+
 /** Rows of a queue table that are due, to be leased by one worker (jobs/job-queue.ts builds these). */
 export interface DueClaim {
-  table: 'calls' | 'webhook_events';
+  table: QueueTableName;
   /** The table's key column and the column that says when a row is next due. */
   key: string;
   due: string;
@@ -67,6 +76,14 @@ export interface DueClaim {
   limit: number;
   /** Keys never claimed: jobs this worker still runs. */
   excluding: readonly string[];
+}
+
+/** One leased row's new columns, fenced by the claim that leased it. */
+export interface LeasedUpdate {
+  key: string;
+  /** The claim's lease expiry, as claimed. */
+  leaseExpiresAt: number | null;
+  set: Record<string, unknown>;
 }
 
 export type StoreTarget = ({ sqlitePath: string; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);

@@ -14,7 +14,6 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
-import { PARAM, statement, type Executor } from '../store/prepared-query.js';
 import type { WebhookEventsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { afterFailure, outcomeOf, refused, unsignable, type AttemptOutcome, type DeliveryRules } from './delivery-rules.js';
@@ -60,17 +59,6 @@ interface Delivery {
 /** The outbox as a queue: an event is due at next_attempt_at while it is pending. */
 const OUTBOX: QueueTable = { table: 'webhook_events', key: 'event_id', due: 'next_attempt_at', only: { column: 'state', value: 'pending' } };
 
-const insertAttempt = statement((db) =>
-  db.insertInto('webhook_attempts').values({
-    event_id: PARAM,
-    attempt: PARAM as never,
-    at: PARAM as never,
-    status_code: PARAM as never,
-    latency_ms: PARAM as never,
-    error: PARAM as never,
-  }),
-);
-
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
   const { store, clock, config } = deps;
   const logger = deps.logger ?? pino({ level: 'silent' });
@@ -115,7 +103,10 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     try {
       await queue.commit(event, {
         set: { attempts: attempt, state: a.state, next_attempt_at: a.nextAttemptAt, last_status: a.statusCode, last_error: a.error, delivered_at: a.deliveredAt },
-        also: (ex: Executor) => insertAttempt(ex, event.event_id, attempt, at, a.statusCode, Math.round(latencyMs), a.error),
+        insert: () => ({
+          into: 'webhook_attempts',
+          values: { event_id: event.event_id, attempt, at, status_code: a.statusCode, latency_ms: Math.round(latencyMs), error: a.error },
+        }),
       });
       return true;
     } catch (err) {
@@ -124,6 +115,10 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     }
   }
 
+  /**
+   * Sends one attempt; its slot is free again once the response is in, while the record is written with the
+   * others of its group (the event's lease keeps it from being claimed again until then).
+   */
   async function deliver(delivery: Delivery): Promise<void> {
     const { event } = delivery;
     const at = clock.now();
@@ -135,17 +130,16 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       logger.error({ eventId: event.event_id, err: (e as Error).message }, 'webhook attempt failed');
       return;
     }
-    let recorded: boolean;
-    try {
-      recorded = await record(event, outcome, at, performance.now() - started);
-    } catch (e) {
+    const attempt = outcome;
+    void record(event, attempt, at, performance.now() - started).then(
+      (recorded) => {
+        if (attempt.state === 'delivered' && recorded) return;
+        // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
+        logger.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: attempt.statusCode, error: attempt.error, state: attempt.state, recorded }, 'webhook attempt');
+      },
       // A store fault while recording: the lease runs out and the event is delivered again.
-      logger.error({ eventId: event.event_id, err: (e as Error).message }, 'webhook attempt not recorded');
-      return;
-    }
-    if (outcome.state === 'delivered' && recorded) return;
-    // The event id and the error only: the URL may carry the receiver's own tokens, and no secret is logged.
-    logger.warn({ eventId: event.event_id, attempt: event.attempts + 1, status: outcome.statusCode, error: outcome.error, state: outcome.state, recorded }, 'webhook attempt');
+      (e: Error) => logger.error({ eventId: event.event_id, err: e.message }, 'webhook attempt not recorded'),
+    );
   }
 
   const loop = new WorkerLoop<Delivery>(
@@ -160,10 +154,11 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       run: deliver,
       nextDueAt: (running) => queue.nextDueAt(running),
       release: () => queue.releaseAll(),
+      settled: () => queue.idle(),
     },
-    // Claims come in half-batches, so a steady stream of deliveries costs few claims; a failed attempt due again
-    // at once (an immediate retry) is made within the same tick.
-    { concurrency, idleMs: deps.idleMs ?? 500, claimBatch: Math.ceil(concurrency / 2), rerunInTick: true },
+    // A batch is claimed ahead while the current one is being sent, so a slot that frees is filled at once; a
+    // failed attempt due again at once (an immediate retry) is made within the same tick.
+    { concurrency, idleMs: deps.idleMs ?? 500, prefetch: concurrency, rerunInTick: true },
     clock,
     logger,
   );

@@ -1,11 +1,10 @@
 // A store with one tenant (account, key, number) and helpers to write calls and their events the way the
-// engine does: a call row, then enqueueEvent.
+// engine does: a call row, then its event's outbox row.
 import type { CallEventName } from '../../../server/src/generated/types.gen.js';
 import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
 import type { CallRow } from '../../../server/src/store/calls-repo.js';
 import type { Store } from '../../../server/src/store/store.js';
-import { enqueueEvent } from '../../../server/src/webhooks/outbox.js';
-import { executorFor } from '../../../server/src/store/prepared-query.js';
+import { eventRow } from '../../../server/src/webhooks/outbox.js';
 import { insertTestCall } from '../../support/calls.js';
 import type { TestTenant } from '../../support/server.js';
 
@@ -26,9 +25,10 @@ export async function seedFixture(store: Store, now: number): Promise<Fixture> {
     secret: row.webhook_secret,
     async event(url, overrides = {}, name = 'call.completed') {
       const call = await insertTestCall(store, tenant, { created_at: now, updated_at: now, webhook_url: url, ...overrides });
-      const eventId = await enqueueEvent(executorFor(store.db), call, name, now);
-      if (!eventId) throw new Error('no event was enqueued');
-      return { call, eventId };
+      const row = eventRow(call, name, now);
+      if (!row) throw new Error('no event was enqueued');
+      await store.db.insertInto('webhook_events').values(row).execute();
+      return { call, eventId: row.event_id };
     },
   };
 }

@@ -4,9 +4,10 @@
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { claimQuery } from '../due-claims.js';
-import { executorFor } from '../prepared-query.js';
+import { updateLeasedRows } from '../leased-updates.js';
+import { executorFor, type Executor } from '../prepared-query.js';
 import type { Database } from '../schema.js';
-import type { Store, WriteScope } from '../store.js';
+import type { LeasedUpdate, QueueTableName, Store, WriteScope } from '../store.js';
 
 /** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
 export interface PoolSettings {
@@ -55,6 +56,7 @@ export function openPostgres(target: PostgresTarget): Store {
     read: async (text, params) => (await db.executeQuery(CompiledQuery.raw(text, params as unknown[]))).rows as never[],
     write: (unit) => unit(scope),
     claimDue: (claim) => claimQuery(db, claim, (due) => due.forUpdate().skipLocked()).execute() as Promise<never[]>,
+    updateLeased: (ex, table, owner, updates) => updateLeasedByShape(db, ex, table, owner, updates),
     locked: (key, fn) =>
       db.transaction().execute(async (trx) => {
         await advisoryLock(trx, key);
@@ -62,4 +64,42 @@ export function openPostgres(target: PostgresTarget): Store {
       }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Leased rows that set the same columns are written by one statement: each row's new values come as JSON, typed
+ * by the table's own row type (jsonb_populate_record), so a burst of the dispatcher's records costs one round trip
+ * rather than one each. A shape of one row is updated on its own.
+ */
+async function updateLeasedByShape<Row>(
+  db: Kysely<Database>,
+  ex: Executor,
+  table: { table: QueueTableName; key: string },
+  owner: string,
+  updates: readonly LeasedUpdate[],
+): Promise<(Row | undefined)[]> {
+  const shapes = new Map<string, number[]>();
+  updates.forEach((u, i) => {
+    const shape = Object.keys(u.set).sort().join(',');
+    shapes.set(shape, [...(shapes.get(shape) ?? []), i]);
+  });
+  const written = new Map<string, Row>();
+  for (const [shape, indexes] of shapes) {
+    const rows = indexes.map((i) => updates[i]);
+    if (rows.length === 1) {
+      const [row] = await updateLeasedRows<Row>(ex, table, owner, rows);
+      if (row) written.set(rows[0].key, row);
+      continue;
+    }
+    const t = sql.table(table.table);
+    const items = JSON.stringify(rows.map((u) => ({ k: u.key, fence: u.leaseExpiresAt, item: u.set })));
+    const assignments = sql.join(shape.split(',').map((c) => sql`${sql.ref(c)} = r.${sql.ref(c)}`));
+    const query = sql<Row>`update ${t} as t set ${assignments}
+      from jsonb_to_recordset(${items}::jsonb) as v(k text, fence bigint, item jsonb)
+      cross join lateral jsonb_populate_record(null::${t}, v.item) as r
+      where t.${sql.ref(table.key)} = v.k and t.lease_owner = ${owner} and t.lease_expires_at = v.fence
+      returning t.*`.compile(db);
+    for (const r of (await ex.run(query.sql, query.parameters)) as Row[]) written.set((r as Record<string, string>)[table.key], r);
+  }
+  return updates.map((u) => written.get(u.key));
 }

@@ -9,6 +9,7 @@ import { Kysely } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { claimQuery } from '../due-claims.js';
+import { updateLeasedRows } from '../leased-updates.js';
 import { runQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
@@ -59,6 +60,7 @@ export function openSqlite(target: SqliteTarget): SqliteStore {
     write: (unit) => writeBatches.run(unit),
     // One writer: there is no other worker's claim to skip. The claim joins the turn's write batch.
     claimDue: (claim) => writeBatches.run(({ ex }) => runQuery(ex, claimQuery(db, claim, (due) => due))),
+    updateLeased: (ex, table, owner, updates) => updateLeasedRows(ex, table, owner, updates),
     // Transactions begin IMMEDIATE (fifo-dialect.ts): the write lock is held from the start, whatever the key.
     locked: (_key, fn) => db.transaction().execute(fn),
     close: async () => {
