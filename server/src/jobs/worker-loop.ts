@@ -221,7 +221,7 @@ export class WorkerLoop<Job> {
         }
         if (wait <= 0) {
           slots.drained = false;
-          // Never spin: with a synchronous store (better-sqlite3) a loop that does not yield starves HTTP and signals.
+          // Never spin: with a store that answers synchronously, a loop that does not yield starves HTTP and signals.
           await new Promise((resolve) => setImmediate(resolve));
           continue;
         }
