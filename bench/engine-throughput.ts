@@ -10,7 +10,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore, type Store } from '../server/src/store/store.js';
+import { type Store } from '../server/src/store/store.js';
+import { openStore } from '../server/src/store/open-store.js';
 import { median } from './support/harness.js';
 import { seedBenchStore } from './support/seed.js';
 

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { addNumber, createAccount, createKey } from '../server/src/accounts/accounts-repo.js';
-import { migrate, openStore } from '../server/src/store/store.js';
+import { migrate } from '../server/src/store/store.js';
+import { openStore } from '../server/src/store/open-store.js';
 import { load, printTable, startTarget, type Row, type Sample } from './support/harness.js';
 import { seedBenchStore } from './support/seed.js';
 

@@ -16,7 +16,7 @@ import { systemClock } from '../server/src/clock.js';
 import { loadConfig } from '../server/src/config.js';
 import { createEngine } from '../server/src/engine/default-engine.js';
 import { createApp } from '../server/src/http/app.js';
-import { storeFor } from '../server/src/store/open-configured.js';
+import { storeFor } from '../server/src/store/open-store.js';
 import { migrate } from '../server/src/store/store.js';
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);

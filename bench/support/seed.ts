@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
 import { isE164 } from '../../server/src/calls/caller-id.js';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 
 export interface Seeded {
   dataDir: string;

@@ -10,7 +10,7 @@ import { systemClock } from '../../server/src/clock.js';
 import { loadConfig } from '../../server/src/config.js';
 import { createApp } from '../../server/src/http/app.js';
 import { serviceLogger } from '../../server/src/http/observability/service-logger.js';
-import { storeFor } from '../../server/src/store/open-configured.js';
+import { storeFor } from '../../server/src/store/open-store.js';
 
 const target = process.env.BENCH_TARGET;
 let app: Koa;

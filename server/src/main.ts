@@ -10,10 +10,11 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
-import { configuredTelephony, type Attachment } from './telephony/telephony.js';
+import { type Attachment } from './telephony/telephony.js';
+import { configuredTelephony } from './telephony/configured-telephony.js';
 import { serviceLogger } from './http/observability/service-logger.js';
 import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
-import { storeFor } from './store/open-configured.js';
+import { storeFor } from './store/open-store.js';
 import { migrate } from './store/store.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { seedDevAccount } from '../../server/src/accounts/dev-seed.js';
 import { loadConfig } from '../../server/src/config.js';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 import { PG_URL, postgresAvailable } from '../support/stores.js';
 
 const FIXED_KEY = 'svc_ak_dev_seed_race_0123456789abcdef';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../server/src/cli/run-cli.js';
 import { loadConfig } from '../../server/src/config.js';
-import { storeFor } from '../../server/src/store/open-configured.js';
+import { storeFor } from '../../server/src/store/open-store.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { freshStore, type StoreKind } from '../support/stores.js';
 import { TestClock } from '../support/server.js';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '../../server/src/accounts/secrets.js';
 import { createAccount } from '../../server/src/accounts/accounts-repo.js';
-import { migrate, openStore } from '../../server/src/store/store.js';
+import { migrate } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 
 const BIN = new URL('../../bin/svc.js', import.meta.url).pathname;
 

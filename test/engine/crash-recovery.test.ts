@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 import { insertTestCall } from '../support/calls.js';
 
 const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));

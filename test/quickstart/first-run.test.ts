@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -4,8 +4,9 @@ import { expect } from 'chai';
 import { sql } from 'kysely';
 import { loadConfig } from '../../server/src/config.js';
 import { migrations } from '../../server/src/store/migrations/index.js';
-import { storeFor } from '../../server/src/store/open-configured.js';
-import { migrate, migrationsApplied, openStore, type Store } from '../../server/src/store/store.js';
+import { storeFor } from '../../server/src/store/open-store.js';
+import { migrate, migrationsApplied, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 import { emptySchema, requirePostgres, type EmptySchema } from './support/pg-schema.js';
 
 describe('Postgres pooling and migrations from several processes', function () {

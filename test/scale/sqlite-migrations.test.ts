@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { migrations } from '../../server/src/store/migrations/index.js';
-import { migrationsApplied, openStore } from '../../server/src/store/store.js';
+import { migrationsApplied } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 
 const MIGRATE_ONCE = fileURLToPath(new URL('./support/migrate-once.ts', import.meta.url));
 

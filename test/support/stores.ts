@@ -2,7 +2,8 @@
 // Without Postgres the Postgres suites are skipped, unless SVC_TEST_POSTGRES=required (CI), where they fail.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 
 export const PG_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export type StoreKind = 'sqlite' | 'postgres';

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { migrate, openStore, type Store } from '../../server/src/store/store.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
 import { seedFixture } from './support/outbox-fixture.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 

@@ -10,7 +10,8 @@
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
-import { PARAM, statement, type Executor } from '../store/prepared-query.js';
+import { PARAM, statement } from '../store/prepared-query.js';
+import type { Executor } from '../store/store.js';
 
 export type RateLimitSettings = Pick<Config, 'defaultRateLimit' | 'rateWindowSec' | 'unauthRateLimit'>;
 

@@ -23,8 +23,8 @@ import {
   type IdempotencyRow,
   type StoredResponse,
 } from '../store/idempotency-repo.js';
-import { PARAM, statement, type Executor } from '../store/prepared-query.js';
-import type { WriteUnit } from '../store/store.js';
+import { PARAM, statement } from '../store/prepared-query.js';
+import type { Executor, WriteUnit } from '../store/store.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
 import { withParsedNumbers } from './caller-id.js';

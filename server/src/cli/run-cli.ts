@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { scrubSecrets } from '../http/observability/service-logger.js';
-import { storeFor } from '../store/open-configured.js';
+import { storeFor } from '../store/open-store.js';
 import { migrate } from '../store/store.js';
 import { CliFailure, UsageError } from './cli-error.js';
 import type { Command, CommandOptions, OptionValues } from './command.js';

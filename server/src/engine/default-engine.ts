@@ -13,7 +13,7 @@ import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
 import { CallEngine, type EngineSettings, type RecordingStore } from './call-engine.js';
 import type { Carrier } from '../telephony/carrier.js';
 import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
-import { configuredTelephony } from '../telephony/telephony.js';
+import { configuredTelephony } from '../telephony/configured-telephony.js';
 import { SpeechRecorder } from '../recording/speech-recorder.js';
 import { writeRecording } from '../recording/write-recording.js';
 

@@ -16,7 +16,7 @@ import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
 import { mcpRoute } from '../mcp/mcp-route.js';
-import { configuredTelephony } from '../telephony/telephony.js';
+import { configuredTelephony } from '../telephony/configured-telephony.js';
 
 /** A client that went away mid-response. */
 const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);

@@ -9,8 +9,8 @@
 // The tables are the calls (due at next_run_at) and the outbox (due at next_attempt_at while pending): their rows
 // are already what the work needs, so the queue names its table instead of copying each job into a table of its own.
 import type { Kysely } from 'kysely';
-import { runQuery, type Executor } from '../store/prepared-query.js';
-import type { DueClaim, Store } from '../store/store.js';
+import { runQuery } from '../store/prepared-query.js';
+import type { Executor, DueClaim, Store } from '../store/store.js';
 
 /** A queue table: its name, key and due column, and which rows are jobs at all. */
 export type QueueTable = Pick<DueClaim, 'table' | 'key' | 'due' | 'only'>;

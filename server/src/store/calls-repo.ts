@@ -2,8 +2,8 @@
 import type { Selectable } from 'kysely';
 import type { CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
 import type { CallsTable } from './schema.js';
-import { PARAM, perStore, preparedQuery, statement, type Executor } from './prepared-query.js';
-import type { Store } from './store.js';
+import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
+import type { Executor, Store } from './store.js';
 
 export type CallRow = Selectable<CallsTable>;
 

@@ -3,8 +3,9 @@
 // response, or is deleted when the outcome must not be replayed (429, 5xx). The statements run on an Executor,
 // so they can run inside a write batch (write-batches.ts).
 import type { Kysely, Selectable } from 'kysely';
-import { PARAM, statement, type Executor } from './prepared-query.js';
+import { PARAM, statement } from './prepared-query.js';
 import type { Database, IdempotencyKeysTable } from './schema.js';
+import type { Executor } from './store.js';
 
 export type IdempotencyRow = Selectable<IdempotencyKeysTable>;
 

@@ -2,8 +2,8 @@
 // still the claim's (due-claims.ts). Each row on its own here, by a statement compiled once per shape (the
 // columns it sets); the Postgres driver writes rows of the same shape in one statement instead
 // (postgres/postgres-driver.ts).
-import { PARAM, statement, type Executor, type Statement } from './prepared-query.js';
-import type { LeasedUpdate, QueueTableName } from './store.js';
+import { PARAM, statement, type Statement } from './prepared-query.js';
+import type { Executor, LeasedUpdate, QueueTableName } from './store.js';
 
 const byShape = new Map<string, Statement<unknown>>();
 

@@ -8,7 +8,7 @@
 // write batch (write-batches.ts).
 import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { Store } from './store.js';
+import type { Executor, Store } from './store.js';
 
 /** Stands for a parameter while the query is built. */
 export const PARAM = '\u0000param\u0000';
@@ -58,11 +58,6 @@ export function perStore<Q>(compile: (store: Store) => Q): (store: Store) => Q {
   };
 }
 
-/** Runs compiled SQL. `compiler`: the kysely instance whose dialect the SQL is compiled for. */
-export interface Executor {
-  readonly compiler: Kysely<Database>;
-  run(sql: string, params: readonly unknown[]): Promise<unknown[]>;
-}
 
 const kyselyExecutors = new WeakMap<Kysely<Database>, Executor>();
 

@@ -1,13 +1,10 @@
 // The Store port: what the service asks of its database, whichever it is. Two drivers implement it, each in its
 // folder: sqlite/ (the embedded default, better-sqlite3 in WAL mode, with its speed-ups) and postgres/ (a pool, for
-// several processes sharing one database). Nothing outside store/ knows which one it has: callers use kysely
-// (`db`) for ordinary queries, and the methods below where the drivers differ.
+// several processes sharing one database); open-store.ts picks one. Nothing outside store/ knows which one it has:
+// callers use kysely (`db`) for ordinary queries, and the methods below where the drivers differ.
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
-import type { Executor } from './prepared-query.js';
 import type { Database } from './schema.js';
-import { openPostgres, type PoolSettings } from './postgres/postgres-driver.js';
-import { openSqlite, type CheckpointSettings } from './sqlite/sqlite-driver.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -40,6 +37,12 @@ export interface Store {
    */
   locked<T>(key: string, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Runs compiled SQL. `compiler`: the kysely instance whose dialect the SQL is compiled for. */
+export interface Executor {
+  readonly compiler: Kysely<Database>;
+  run(sql: string, params: readonly unknown[]): Promise<unknown[]>;
 }
 
 export interface WriteScope {
@@ -84,13 +87,6 @@ export interface LeasedUpdate {
   /** The claim's lease expiry, as claimed. */
   leaseExpiresAt: number | null;
   set: Record<string, unknown>;
-}
-
-export type StoreTarget = ({ sqlitePath: string; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);
-export type { CheckpointSettings, PoolSettings };
-
-export function openStore(target: StoreTarget): Store {
-  return 'sqlitePath' in target ? openSqlite(target) : openPostgres(target);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The telephone line, as a wing of the house: each carrier's folder (sandbox/, twilio/) builds a Telephony of the
 // same shape — the Carrier the engine dials through, the HTTP routes the carrier calls back on, and whatever
 // must attach to the HTTP server itself (Twilio's media streams) — and the composition root mounts what it gets
-// without knowing which carrier it is.
+// (configured-telephony.ts) without knowing which carrier it is.
 import type { Server } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
@@ -9,8 +9,6 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { Carrier } from './carrier.js';
-import { sandboxTelephony } from './sandbox/sandbox-telephony.js';
-import { twilioTelephony } from './twilio/twilio-telephony.js';
 
 /** What a carrier's routes and attachments may use. */
 export interface TelephonyDeps {
@@ -31,9 +29,4 @@ export interface Telephony {
   routes?(deps: TelephonyDeps): Middleware;
   /** Attaches to the HTTP server (WebSocket upgrades); null when this configuration needs nothing there. */
   attach?(server: Server, deps: TelephonyDeps): Attachment | null;
-}
-
-/** SVC_CARRIER: the sandbox's simulated line, or Twilio's. */
-export function configuredTelephony(config: Config, store: Store): Telephony {
-  return config.carrier === 'twilio' ? twilioTelephony(config, store) : sandboxTelephony(config, store);
 }

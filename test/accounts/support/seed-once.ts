@@ -2,7 +2,7 @@
 // the seed as JSON. Used to start several seeders at once on one SQLite file.
 import { seedDevAccount } from '../../../server/src/accounts/dev-seed.js';
 import { loadConfig } from '../../../server/src/config.js';
-import { storeFor } from '../../../server/src/store/open-configured.js';
+import { storeFor } from '../../../server/src/store/open-store.js';
 import { migrate } from '../../../server/src/store/store.js';
 
 const config = loadConfig();

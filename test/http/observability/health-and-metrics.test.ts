@@ -5,7 +5,8 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { readiness } from '../../../server/src/http/observability/operations-routes.js';
 import { Migrator } from 'kysely';
 import { migrationProvider, migrations } from '../../../server/src/store/migrations/index.js';
-import { migrate, openStore } from '../../../server/src/store/store.js';
+import { migrate } from '../../../server/src/store/store.js';
+import { openStore } from '../../../server/src/store/open-store.js';
 import { forEachStore, freshStore, PG_URL, postgresAvailable, type TestStore } from '../../support/stores.js';
 import { observedApp, type ObservedApp } from './observed-app.js';
 

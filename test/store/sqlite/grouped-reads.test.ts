@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openStore } from '../../../server/src/store/store.js';
+import { migrate } from '../../../server/src/store/store.js';
+import { openStore } from '../../../server/src/store/open-store.js';
 import { openSqlite, type SqliteStore } from '../../../server/src/store/sqlite/sqlite-driver.js';
 import { isStoreFault } from '../../../server/src/store/store-fault.js';
 

@@ -7,7 +7,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { migrate, openStore } from '../../../server/src/store/store.js';
+import { migrate } from '../../../server/src/store/store.js';
+import { openStore } from '../../../server/src/store/open-store.js';
 import { BACKSTOP_PAGES, WalCheckpointer, type CheckpointResult } from '../../../server/src/store/sqlite/wal-checkpointer.js';
 
 describe('the WAL checkpointer', () => {

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../../server/src/store/store.js';
 import { openSqlite, type SqliteStore } from '../../../server/src/store/sqlite/sqlite-driver.js';
-import type { Executor } from '../../../server/src/store/prepared-query.js';
-import type { WriteScope } from '../../../server/src/store/store.js';
+import type { Executor, WriteScope } from '../../../server/src/store/store.js';
 
 const addAccount = (ex: Executor, name: string) =>
   ex.run('insert into accounts (id, name, plan_minutes, default_caller_id, created_at) values (?, ?, 10, null, 1)', [name, name]);

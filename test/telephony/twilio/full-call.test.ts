@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import Stripe from 'stripe';
-import { configuredTelephony } from '../../../server/src/telephony/telephony.js';
+import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { encodeWav } from '../../../server/src/recording/encode-wav.js';
 import type { Attachment } from '../../../server/src/telephony/telephony.js';
 import { createWebhookDispatcher } from '../../../server/src/webhooks/dispatcher.js';

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { configuredTelephony } from '../../../server/src/telephony/telephony.js';
+import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import type { Attachment } from '../../../server/src/telephony/telephony.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';

@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { configuredTelephony } from '../../../server/src/telephony/telephony.js';
+import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { configuredTwilioRest } from '../../../server/src/telephony/twilio/twilio-rest.js';
 import { twilioCallbacks } from '../../../server/src/telephony/twilio/callbacks.js';
 import type { CallRow } from '../../../server/src/store/calls-repo.js';

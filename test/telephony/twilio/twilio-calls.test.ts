@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
 import { appendTurn, recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
 import { AMD_WAIT_MS } from '../../../server/src/telephony/twilio/twilio-carrier.js';
-import { configuredTelephony } from '../../../server/src/telephony/telephony.js';
+import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { encodeWav } from '../../../server/src/recording/encode-wav.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';

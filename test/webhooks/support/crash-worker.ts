@@ -1,7 +1,7 @@
 // A webhook worker process for the crash test: the real dispatcher over a SQLite file, with short leases so a
 // killed worker's claims run out quickly. Usage: node --import tsx crash-worker.ts <sqlite path>
 import { systemClock } from '../../../server/src/clock.js';
-import { openStore } from '../../../server/src/store/store.js';
+import { openStore } from '../../../server/src/store/open-store.js';
 import { createWebhookDispatcher } from '../../../server/src/webhooks/dispatcher.js';
 
 const store = openStore({ sqlitePath: process.argv[2] });

@@ -5,9 +5,9 @@ import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'k
 import pg from 'pg';
 import { claimQuery } from '../due-claims.js';
 import { updateLeasedRows } from '../leased-updates.js';
-import { executorFor, type Executor } from '../prepared-query.js';
+import { executorFor } from '../prepared-query.js';
 import type { Database } from '../schema.js';
-import type { LeasedUpdate, QueueTableName, Store, WriteScope } from '../store.js';
+import type { Executor, LeasedUpdate, QueueTableName, Store, WriteScope } from '../store.js';
 
 /** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
 export interface PoolSettings {

@@ -14,9 +14,8 @@
 // store.db, which would wait for the lock forever) and await nothing but its scope's statements.
 import type SQLite from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { Executor } from '../prepared-query.js';
 import type { Database } from '../schema.js';
-import type { WriteScope, WriteUnit } from '../store.js';
+import type { Executor, WriteScope, WriteUnit } from '../store.js';
 import type { FifoLock } from './fifo-dialect.js';
 
 type Outcome = { value: unknown } | { err: unknown };
