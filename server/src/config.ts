@@ -78,6 +78,8 @@ export interface Config {
   /** The realtime speech endpoint's WebSocket URL (SVC_REALTIME_URL), OpenAI-compatible; `?model=` is added. */
   realtimeUrl: string;
   realtimeModel: string;
+  /** SVC_REALTIME_PROTOCOL: the realtime interface the endpoint speaks, GA (the default) or beta. */
+  realtimeProtocol: 'ga' | 'beta';
   /** SVC_REALTIME_API_KEY: a secret, required when agent is realtime. */
   realtimeApiKey: string | null;
   /** The telephone line (SVC_CARRIER): the offline sandbox, or Twilio. */
@@ -184,7 +186,10 @@ function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSett
   return { carrier, twilioAccountSid, twilioAuthToken, twilioApiBaseUrl };
 }
 
-type RealtimeSettings = Pick<Config, 'agent' | 'realtimeUrl' | 'realtimeModel' | 'realtimeApiKey'>;
+type RealtimeSettings = Pick<Config, 'agent' | 'realtimeUrl' | 'realtimeModel' | 'realtimeProtocol' | 'realtimeApiKey'>;
+
+/** The model each realtime interface names unless SVC_REALTIME_MODEL does: the GA model, or the beta preview. */
+const REALTIME_MODEL: Record<Config['realtimeProtocol'], string> = { ga: 'gpt-realtime', beta: 'gpt-4o-realtime-preview' };
 
 // The key is a secret, and the URL might carry one: no message here repeats either.
 function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
@@ -201,7 +206,9 @@ function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
     // The realtime agent hears the callee through Twilio's media stream; the sandbox has no audio to give it.
     if ((env.SVC_CARRIER?.trim() || 'sandbox') !== 'twilio') throw new ConfigError('SVC_AGENT=realtime needs a real line: set SVC_CARRIER=twilio');
   }
-  return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || 'gpt-4o-realtime-preview', realtimeApiKey };
+  const realtimeProtocol = env.SVC_REALTIME_PROTOCOL?.trim() || 'ga';
+  if (realtimeProtocol !== 'ga' && realtimeProtocol !== 'beta') throw new ConfigError(`SVC_REALTIME_PROTOCOL must be ga or beta, got "${realtimeProtocol}"`);
+  return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || REALTIME_MODEL[realtimeProtocol], realtimeProtocol, realtimeApiKey };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -2,6 +2,11 @@
 // 127.0.0.1:0. It plays the model and its transcriber from a script: agent turns are spoken as mu-law audio
 // deltas with their transcript; a callee turn is "heard" once enough of the caller's audio has arrived, and comes
 // back as speech_started/stopped and a completed transcription; end_call is a function call; drop cuts the socket.
+//
+// It speaks one interface, GA (the default) or beta, and refuses the other's shapes as the real servers do: an
+// OpenAI-Beta header on the GA server, or its absence on the beta one, closes the socket at once; a session.update
+// in the other interface's shape (or asking for other audio than G.711 mu-law) gets an invalid_request_error and
+// the socket closed, so a client speaking the wrong interface never gets a turn.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -19,8 +24,37 @@ export type RealtimeStep =
 
 export interface FakeRealtimeOptions {
   script: RealtimeStep[];
-  /** The GA event names (response.output_audio.delta, …) instead of the beta ones. */
-  gaNames?: boolean;
+  /** The interface the server speaks; GA by default. */
+  protocol?: 'ga' | 'beta';
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Why a session.update is not in the interface's shape, or null when it is. */
+export function sessionShapeProblem(protocol: 'ga' | 'beta', session: unknown): { param: string; message: string } | null {
+  if (!isObject(session)) return { param: 'session', message: 'session must be an object.' };
+  const flat = ['modalities', 'voice', 'input_audio_format', 'output_audio_format', 'input_audio_transcription', 'turn_detection'];
+  if (protocol === 'ga') {
+    const beta = flat.find((k) => k in session);
+    if (beta) return { param: `session.${beta}`, message: `Unknown parameter: 'session.${beta}'.` };
+    if (session.type !== 'realtime') return { param: 'session.type', message: "Missing required parameter: 'session.type'." };
+    const audio = isObject(session.audio) ? session.audio : {};
+    const input = isObject(audio.input) ? audio.input : {};
+    const output = isObject(audio.output) ? audio.output : {};
+    for (const [where, side] of [['input', input], ['output', output]] as const) {
+      const format = isObject(side.format) ? side.format : {};
+      if (format.type !== 'audio/pcmu') return { param: `session.audio.${where}.format`, message: `This line carries G.711 mu-law: audio.${where}.format must be { type: 'audio/pcmu' }.` };
+    }
+    return null;
+  }
+  for (const ga of ['type', 'audio', 'output_modalities']) {
+    if (ga in session) return { param: `session.${ga}`, message: `Unknown parameter: 'session.${ga}'.` };
+  }
+  if (session.input_audio_format !== 'g711_ulaw' || session.output_audio_format !== 'g711_ulaw') {
+    return { param: 'session.input_audio_format', message: 'This line carries G.711 mu-law: both formats must be g711_ulaw.' };
+  }
+  return null;
 }
 
 export interface RealtimeConnectionSeen {
@@ -33,6 +67,8 @@ export interface RealtimeConnectionSeen {
   /** Agent audio bytes sent as deltas. */
   sentAudioBytes: number;
   closed: boolean;
+  /** Why the server refused this client, when it did. */
+  refused?: string;
 }
 
 export class FakeRealtime extends EventEmitter {
@@ -64,10 +100,12 @@ export class FakeRealtime extends EventEmitter {
 
   private serve(ws: WebSocket, seen: RealtimeConnectionSeen, options: FakeRealtimeOptions): void {
     this.connections.push(seen);
+    const protocol = options.protocol ?? 'ga';
     const steps = [...options.script];
-    const names = options.gaNames
-      ? { delta: 'response.output_audio.delta', transcript: 'response.output_audio_transcript.done' }
-      : { delta: 'response.audio.delta', transcript: 'response.audio_transcript.done' };
+    const names =
+      protocol === 'ga'
+        ? { delta: 'response.output_audio.delta', transcript: 'response.output_audio_transcript.done' }
+        : { delta: 'response.audio.delta', transcript: 'response.audio_transcript.done' };
     let ids = 0;
     let eventIds = 0;
     let bytesSinceTurn = 0;
@@ -86,13 +124,16 @@ export class FakeRealtime extends EventEmitter {
           steps.shift();
           const itemId = `item_agent_${++ids}`;
           const audio = muLawTone(step.audioBytes ?? 1600, 440);
-          emit({ type: 'response.output_item.added', response_id: responseId, item: { id: itemId, type: 'message', role: 'assistant' } });
+          const item = { id: itemId, type: 'message', role: 'assistant' };
+          emit({ type: 'response.output_item.added', response_id: responseId, item });
+          if (protocol === 'ga') emit({ type: 'conversation.item.added', item });
           for (let at = 0; at < audio.length; at += 800) {
             const chunk = audio.subarray(at, at + 800);
             seen.sentAudioBytes += chunk.length;
             emit({ type: names.delta, response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta: chunk.toString('base64') });
           }
           emit({ type: names.transcript, response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, transcript: step.agent });
+          if (protocol === 'ga') emit({ type: 'conversation.item.done', item: { ...item, status: 'completed' } });
         } else if ('endCall' in step) {
           steps.shift();
           const itemId = `item_call_${++ids}`;
@@ -126,7 +167,13 @@ export class FakeRealtime extends EventEmitter {
       respond();
     };
 
-    emit({ type: 'session.created', session: { id: 'sess_1', object: 'realtime.session' } });
+    const beta = seen.headers['openai-beta'] === 'realtime=v1';
+    if (beta !== (protocol === 'beta')) {
+      seen.refused = protocol === 'ga' ? 'beta header on the GA interface' : 'no beta header on the beta interface';
+      ws.close(1008, seen.refused);
+      return;
+    }
+    emit({ type: 'session.created', session: protocol === 'ga' ? { type: 'realtime', id: 'sess_1', object: 'realtime.session' } : { id: 'sess_1', object: 'realtime.session' } });
     ws.on('message', (data: RawData) => {
       let event: Record<string, unknown> & { type: string };
       try {
@@ -136,8 +183,15 @@ export class FakeRealtime extends EventEmitter {
         return;
       }
       seen.received.push(event);
-      if (event.type === 'session.update') emit({ type: 'session.updated', session: event.session });
-      else if (event.type === 'response.create') respond();
+      if (seen.refused) return;
+      if (event.type === 'session.update') {
+        const problem = sessionShapeProblem(protocol, event.session);
+        if (problem) {
+          seen.refused = problem.message;
+          emit({ type: 'error', error: { type: 'invalid_request_error', code: 'unknown_parameter', ...problem } });
+          ws.close(1008, 'invalid session');
+        } else emit({ type: 'session.updated', session: event.session });
+      } else if (event.type === 'response.create') respond();
       else if (event.type === 'input_audio_buffer.append') hear(Buffer.from(String(event.audio), 'base64').length);
       this.emit('change');
     });

@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { Agent, AnyAgent } from '../voice-agent/agent.js';
-import { RealtimeAgent } from '../voice-agent/realtime-agent.js';
+import { configuredRealtimeAgent } from '../voice-agent/realtime-agent.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';
 import type { Analyst } from '../analysis/analyst.js';
 import { LlmAnalyst } from '../analysis/llm-analyst.js';
@@ -33,7 +33,7 @@ function configuredAnalyst(config: Config): Analyst {
 /** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
 function configuredAgent(config: Config, store: Store): AnyAgent {
   if (config.agent !== 'realtime') return sandboxAgent();
-  return new RealtimeAgent(store.db, { url: config.realtimeUrl, model: config.realtimeModel, apiKey: config.realtimeApiKey! });
+  return configuredRealtimeAgent(config, store.db);
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */

@@ -3,11 +3,13 @@
 // the line ends. The two sides share only the store, so the bridge and the engine may run in different processes.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
 import type { TimedTurn } from './conversation.js';
 import type { LiveAgent } from './agent.js';
 import { appendTurn, recordedTurns } from './recorded-turns.js';
 import type { LineBrief } from './realtime-instructions.js';
+import { realtimeProtocol } from './realtime-protocol.js';
 import { RealtimeSession, type AgentLine, type RealtimeConnection } from './realtime-session.js';
 
 export class RealtimeAgent implements LiveAgent {
@@ -27,4 +29,9 @@ export class RealtimeAgent implements LiveAgent {
   open(brief: LineBrief, line: AgentLine, logger: Logger): RealtimeSession {
     return new RealtimeSession(brief, line, (seq, turn) => appendTurn(this.db, brief.callId, seq, turn), this.connection, logger);
   }
+}
+
+/** The realtime agent as configured (SVC_REALTIME_URL, _MODEL, _PROTOCOL and _API_KEY). */
+export function configuredRealtimeAgent(config: Config, db: Kysely<Database>): RealtimeAgent {
+  return new RealtimeAgent(db, { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey! });
 }

@@ -1,13 +1,18 @@
-// What the realtime model is told: the session.update that sets its instructions (objective, context, language,
-// and each requested field by name and meaning), the call's voice, mu-law audio both ways as the phone line
-// carries it, input transcription, server-side turn detection, and the end_call tool it hangs up with.
+// What the realtime model is told to do on a call: its instructions (objective, context, language, and each
+// requested field by name and meaning) and the end_call tool it hangs up with. How they are sent is the
+// interface's (realtime-protocol.ts).
 import type { CallBrief } from './conversation.js';
 import { fieldLabel, fieldType, type FieldType } from './field-label.js';
 
 export const END_CALL_TOOL = 'end_call';
-/** Twilio's media streams are 8 kHz mu-law; the realtime API takes and gives the same, so audio is not converted. */
-const LINE_AUDIO_FORMAT = 'g711_ulaw';
-const TRANSCRIPTION_MODEL = 'whisper-1';
+
+/** The end_call function as the model is offered it (the same in both interfaces). */
+export const END_CALL_FUNCTION = {
+  type: 'function',
+  name: END_CALL_TOOL,
+  description: 'Hang up the phone call. Call it only after you have said goodbye.',
+  parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
+} as const;
 
 /** A call placed with language `auto` mirrors whoever answers: the brief's language is only where it starts. */
 export type LineBrief = CallBrief & { mirrorLanguage?: boolean };
@@ -48,27 +53,7 @@ export function realtimeInstructions(brief: LineBrief): string {
   return lines.join('\n');
 }
 
-export function sessionUpdate(brief: LineBrief) {
-  return {
-    type: 'session.update',
-    session: {
-      modalities: ['audio', 'text'],
-      instructions: realtimeInstructions(brief),
-      voice: brief.voice,
-      input_audio_format: LINE_AUDIO_FORMAT,
-      output_audio_format: LINE_AUDIO_FORMAT,
-      // The language hint (ISO 639-1) helps the transcriber, unless the callee's language is not known yet.
-      input_audio_transcription: brief.mirrorLanguage ? { model: TRANSCRIPTION_MODEL } : { model: TRANSCRIPTION_MODEL, language: brief.language.split('-')[0].toLowerCase() },
-      turn_detection: { type: 'server_vad' },
-      tools: [
-        {
-          type: 'function',
-          name: END_CALL_TOOL,
-          description: 'Hang up the phone call. Call it only after you have said goodbye.',
-          parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
-        },
-      ],
-      tool_choice: 'auto',
-    },
-  };
+/** The transcriber's language hint (ISO 639-1), unless the callee's language is not known yet. */
+export function transcriptionLanguage(brief: LineBrief): string | undefined {
+  return brief.mirrorLanguage ? undefined : brief.language.split('-')[0].toLowerCase();
 }

@@ -5,7 +5,8 @@
 import type { Logger } from 'pino';
 import { WebSocket, type RawData } from 'ws';
 import type { Speaker, TimedTurn } from './conversation.js';
-import { END_CALL_TOOL, sessionUpdate, type LineBrief } from './realtime-instructions.js';
+import { END_CALL_TOOL, type LineBrief } from './realtime-instructions.js';
+import type { RealtimeProtocol } from './realtime-protocol.js';
 
 const BYTES_PER_MS = 8;
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
@@ -29,6 +30,8 @@ export interface RealtimeConnection {
   url: string;
   model: string;
   apiKey: string;
+  /** The interface the server speaks: GA (the default) or beta. */
+  protocol: RealtimeProtocol;
   /** How long after end_call the goodbye may keep playing before the line is hung up anyway. */
   endGraceMs?: number;
 }
@@ -79,9 +82,9 @@ export class RealtimeSession {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     const url = new URL(conn.url);
     url.searchParams.set('model', conn.model);
-    this.ws = new WebSocket(url, { headers: { Authorization: `Bearer ${conn.apiKey}`, 'OpenAI-Beta': 'realtime=v1' } });
+    this.ws = new WebSocket(url, { headers: { Authorization: `Bearer ${conn.apiKey}`, ...conn.protocol.headers } });
     this.ws.on('open', () => {
-      this.ws.send(JSON.stringify(sessionUpdate(brief)));
+      this.ws.send(JSON.stringify(conn.protocol.sessionUpdate(brief)));
       // The agent speaks first: the callee has just picked up.
       this.ws.send(JSON.stringify({ type: 'response.create' }));
       for (const m of this.queue.splice(0)) this.ws.send(m);
@@ -153,8 +156,7 @@ export class RealtimeSession {
       case 'conversation.item.input_audio_transcription.completed':
         if (itemId) this.said(itemId, 'callee', str(e.transcript));
         break;
-      case 'response.audio.delta':
-      case 'response.output_audio.delta': {
+      case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
         if (!itemId || delta === null || this.ending) break;
         const u = this.utterance(itemId, 'agent', this.positionMs);
@@ -167,8 +169,7 @@ export class RealtimeSession {
         this.line.mark(name);
         break;
       }
-      case 'response.audio_transcript.done':
-      case 'response.output_audio_transcript.done':
+      case this.conn.protocol.events.audioTranscriptDone:
         if (itemId) this.said(itemId, 'agent', str(e.transcript));
         break;
       case 'response.function_call_arguments.done':

@@ -19,17 +19,59 @@ forEachStore('media bridge', (kind) => {
   let h: BridgeHarness;
   afterEach(() => h?.close());
 
-  it('opens a realtime session with the instructions, the voice, mu-law both ways, transcription, server VAD and the end_call tool', async () => {
+  const END_CALL = {
+    type: 'function',
+    name: 'end_call',
+    description: 'Hang up the phone call. Call it only after you have said goodbye.',
+    parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
+  };
+
+  /** The first connection's session.update, once the session has asked for the first response. */
+  async function openedSession(): Promise<{ headers: Record<string, unknown>; url: string; session: Record<string, unknown> }> {
+    await h.realtime.until(() => h.realtime.connections[0]?.received.some((e) => e.type === 'response.create') ?? false);
+    const conn = h.realtime.connections[0];
+    expect(conn.received.map((e) => e.type).slice(0, 2)).to.deep.equal(['session.update', 'response.create']);
+    expect(conn.refused).to.equal(undefined);
+    return { headers: conn.headers, url: conn.url, session: conn.received[0].session as Record<string, unknown> };
+  }
+
+  function expectInstructions(session: Record<string, unknown>): void {
+    const instructions = session.instructions as string;
+    expect(instructions).to.include('Objective: Ask whether the shop is open on Sunday.');
+    expect(instructions).to.include('Context: The customer wants to drop off a parcel.');
+    expect(instructions).to.include('- open_sunday (yes or no): whether the shop is open on Sunday');
+    expect(instructions).to.include('Speak American English (en-US) throughout');
+    expect(instructions).to.include('call the end_call function');
+  }
+
+  it('opens a GA realtime session: no beta header, the voice, mu-law audio objects, transcription and server VAD under audio, the end_call tool', async () => {
     h = await startBridge(kind, { script: [{ agent: GREETING }] });
     const id = await h.placeCall();
     await h.stream(id);
-    await h.realtime.until(() => h.realtime.connections[0]?.received.some((e) => e.type === 'response.create') ?? false);
-    const conn = h.realtime.connections[0];
-    expect(conn.url).to.equal('/v1/realtime?model=gpt-test-realtime');
-    expect(conn.headers.authorization).to.equal(`Bearer ${REALTIME_KEY}`);
-    expect(conn.headers['openai-beta']).to.equal('realtime=v1');
-    expect(conn.received.map((e) => e.type).slice(0, 2)).to.deep.equal(['session.update', 'response.create']);
-    const session = conn.received[0].session as Record<string, unknown>;
+    const { headers, url, session } = await openedSession();
+    expect(url).to.equal('/v1/realtime?model=gpt-test-realtime');
+    expect(headers.authorization).to.equal(`Bearer ${REALTIME_KEY}`);
+    expect(headers['openai-beta']).to.equal(undefined);
+    expect(session).to.deep.include({
+      type: 'realtime',
+      output_modalities: ['audio'],
+      audio: {
+        input: { format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'en' }, turn_detection: { type: 'server_vad' } },
+        output: { format: { type: 'audio/pcmu' }, voice: 'coral' },
+      },
+      tool_choice: 'auto',
+    });
+    expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
+    expect(session.tools).to.deep.equal([END_CALL]);
+    expectInstructions(session);
+  });
+
+  it('opens a beta realtime session behind OpenAI-Beta: realtime=v1, with its flat fields and g711_ulaw both ways', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }], protocol: 'beta' });
+    const id = await h.placeCall();
+    await h.stream(id);
+    const { headers, session } = await openedSession();
+    expect(headers['openai-beta']).to.equal('realtime=v1');
     expect(session).to.deep.include({
       modalities: ['audio', 'text'],
       voice: 'coral',
@@ -39,21 +81,23 @@ forEachStore('media bridge', (kind) => {
       turn_detection: { type: 'server_vad' },
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([
-      {
-        type: 'function',
-        name: 'end_call',
-        description: 'Hang up the phone call. Call it only after you have said goodbye.',
-        parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
-      },
-    ]);
-    const instructions = session.instructions as string;
-    expect(instructions).to.include('Objective: Ask whether the shop is open on Sunday.');
-    expect(instructions).to.include('Context: The customer wants to drop off a parcel.');
-    expect(instructions).to.include('- open_sunday (yes or no): whether the shop is open on Sunday');
-    expect(instructions).to.include('Speak American English (en-US) throughout');
-    expect(instructions).to.include('call the end_call function');
+    expect(session.tools).to.deep.equal([END_CALL]);
+    expectInstructions(session);
   });
+
+  for (const [svc, server] of [['ga', 'beta'], ['beta', 'ga']] as const) {
+    it(`gets no turn from a server of the other interface (${svc} against ${server}): it hangs up, the model lost`, async () => {
+      h = await startBridge(kind, { script: [{ agent: GREETING }], protocol: svc, serverProtocol: server });
+      const id = await h.placeCall();
+      const hungUp = h.nextHangUp();
+      const peer = await h.stream(id);
+      await hungUp;
+      expect(h.realtime.connections[0].refused).to.be.a('string');
+      expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
+      expect(peer.mediaBytes).to.equal(0);
+      expect(await recordedTurns(h.db, id)).to.deep.equal([]);
+    });
+  }
 
   it('carries mu-law audio both ways, byte for byte', async () => {
     h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 4000 }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
@@ -109,8 +153,8 @@ forEachStore('media bridge', (kind) => {
     expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['end_call']);
   });
 
-  it('accepts the newer realtime event names for audio and the agent transcript', async () => {
-    h = await startBridge(kind, { script: CONVERSATION, gaNames: true });
+  it('speaks the beta interface when told to (SVC_REALTIME_PROTOCOL=beta): its session, its audio and transcript events', async () => {
+    h = await startBridge(kind, { script: CONVERSATION, protocol: 'beta' });
     const id = await h.placeCall();
     const hungUp = h.nextHangUp();
     const peer = await h.stream(id);

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
 import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
+import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { EndReason } from '../../../server/src/voice-agent/realtime-session.js';
 import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
@@ -37,14 +38,26 @@ export interface BridgeHarness {
   close(): Promise<void>;
 }
 
-export async function startBridge(kind: StoreKind, opts: { script: RealtimeStep[]; gaNames?: boolean; env?: Record<string, string>; realtimeUrl?: string; startTimeoutMs?: number }): Promise<BridgeHarness> {
-  const realtime = await FakeRealtime.start({ script: opts.script, gaNames: opts.gaNames });
+export interface BridgeOptions {
+  script: RealtimeStep[];
+  /** The interface svc speaks; GA by default. */
+  protocol?: RealtimeProtocolName;
+  /** The interface the fake server speaks; svc's by default. */
+  serverProtocol?: RealtimeProtocolName;
+  env?: Record<string, string>;
+  realtimeUrl?: string;
+  startTimeoutMs?: number;
+}
+
+export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise<BridgeHarness> {
+  const protocol = opts.protocol ?? 'ga';
+  const realtime = await FakeRealtime.start({ script: opts.script, protocol: opts.serverProtocol ?? protocol });
   let realtimeAgent!: RealtimeAgent;
   // The engine's agent is built over the store the server opens, so it reads through this stand-in.
   const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id) };
   let db!: Kysely<Database>;
   const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: (store) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
-  realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', apiKey: REALTIME_KEY, endGraceMs: 60_000 });
+  realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol(protocol), apiKey: REALTIME_KEY, endGraceMs: 60_000 });
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {

@@ -10,59 +10,62 @@ import { callSidOf, startBridge, type BridgeHarness } from './media-harness.js';
 const HELLO = 'Hello, I am an AI assistant calling for a customer.';
 const QUESTION = 'Could you tell me whether the shop is open on Sunday?';
 
-forEachStore('a realtime call through the engine', (kind) => {
-  let h: BridgeHarness;
-  afterEach(() => h?.close());
+for (const protocol of ['ga', 'beta'] as const) {
+  forEachStore(`a realtime call through the engine (${protocol} interface)`, (kind) => {
+    let h: BridgeHarness;
+    afterEach(() => h?.close());
 
-  async function answered(id: string): Promise<number> {
-    const at = h.srv.clock.now() + 4000;
-    await recordLineEvent(h.db, { callId: id, ref: callSidOf(id), event: { kind: 'answered', at } }, at);
-    h.srv.clock.ms = at;
-    await h.srv.engine.tick();
-    expect((await h.srv.row(id)).status).to.equal('in_progress');
-    return at;
-  }
+    async function answered(id: string): Promise<number> {
+      const at = h.srv.clock.now() + 4000;
+      await recordLineEvent(h.db, { callId: id, ref: callSidOf(id), event: { kind: 'answered', at } }, at);
+      h.srv.clock.ms = at;
+      await h.srv.engine.tick();
+      expect((await h.srv.row(id)).status).to.equal('in_progress');
+      return at;
+    }
 
-  it('completes with the transcript, the extracted field and a summary once the model calls end_call', async () => {
-    h = await startBridge(kind, {
-      script: [
-        { agent: HELLO, audioBytes: 1600 },
-        { agent: QUESTION, audioBytes: 1600 },
-        { callee: 'Yes, we are open on Sunday.', afterBytes: 10 * FRAME_BYTES },
-        { agent: 'Thank you, that is all I needed. Goodbye.', audioBytes: 1600 },
-        { endCall: true },
-      ],
+    it('completes with the transcript, the extracted field and a summary once the model calls end_call', async () => {
+      h = await startBridge(kind, {
+        protocol,
+        script: [
+          { agent: HELLO, audioBytes: 1600 },
+          { agent: QUESTION, audioBytes: 1600 },
+          { callee: 'Yes, we are open on Sunday.', afterBytes: 10 * FRAME_BYTES },
+          { agent: 'Thank you, that is all I needed. Goodbye.', audioBytes: 1600 },
+          { endCall: true },
+        ],
+      });
+      const id = await h.placeCall();
+      const t0 = await answered(id);
+      const hungUp = h.nextHangUp();
+      const peer = await h.stream(id);
+      await peer.until(() => peer.mediaBytes === 3200);
+      peer.speak(muLawTone(10 * FRAME_BYTES, 300));
+      h.srv.clock.advance(21_000);
+      await hungUp;
+      const row = await h.srv.drive(id);
+      expect(row).to.include({ status: 'completed', started_at: t0, ended_at: t0 + 21_000, duration_sec: 21, billed_minutes: 1, error: null });
+      expect(row.transcript).to.equal(`Agent: ${HELLO}\nAgent: ${QUESTION}\nCallee: Yes, we are open on Sunday.\nAgent: Thank you, that is all I needed. Goodbye.`);
+      expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: true });
+      expect(row.summary).to.include('open on Sunday');
+      expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'end_call' }]);
     });
-    const id = await h.placeCall();
-    const t0 = await answered(id);
-    const hungUp = h.nextHangUp();
-    const peer = await h.stream(id);
-    await peer.until(() => peer.mediaBytes === 3200);
-    peer.speak(muLawTone(10 * FRAME_BYTES, 300));
-    h.srv.clock.advance(21_000);
-    await hungUp;
-    const row = await h.srv.drive(id);
-    expect(row).to.include({ status: 'completed', started_at: t0, ended_at: t0 + 21_000, duration_sec: 21, billed_minutes: 1, error: null });
-    expect(row.transcript).to.equal(`Agent: ${HELLO}\nAgent: ${QUESTION}\nCallee: Yes, we are open on Sunday.\nAgent: Thank you, that is all I needed. Goodbye.`);
-    expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: true });
-    expect(row.summary).to.include('open on Sunday');
-    expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'end_call' }]);
-  });
 
-  it('ends the call with the transcript so far when the realtime socket drops mid-call', async () => {
-    h = await startBridge(kind, { script: [{ agent: QUESTION }, { callee: 'Hang on, let me check.', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: FRAME_BYTES }] });
-    const id = await h.placeCall();
-    const t0 = await answered(id);
-    const hungUp = h.nextHangUp();
-    const peer = await h.stream(id);
-    await peer.until(() => peer.mediaBytes === 1600);
-    peer.speak(muLawTone(5 * FRAME_BYTES, 300));
-    h.srv.clock.advance(9000);
-    await hungUp;
-    const row = await h.srv.drive(id);
-    expect(row).to.include({ status: 'completed', ended_at: t0 + 9000, duration_sec: 9, error: null });
-    expect(row.transcript).to.equal(`Agent: ${QUESTION}\nCallee: Hang on, let me check.`);
-    expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: null });
-    expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
+    it('ends the call with the transcript so far when the realtime socket drops mid-call', async () => {
+      h = await startBridge(kind, { protocol, script: [{ agent: QUESTION }, { callee: 'Hang on, let me check.', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: FRAME_BYTES }] });
+      const id = await h.placeCall();
+      const t0 = await answered(id);
+      const hungUp = h.nextHangUp();
+      const peer = await h.stream(id);
+      await peer.until(() => peer.mediaBytes === 1600);
+      peer.speak(muLawTone(5 * FRAME_BYTES, 300));
+      h.srv.clock.advance(9000);
+      await hungUp;
+      const row = await h.srv.drive(id);
+      expect(row).to.include({ status: 'completed', ended_at: t0 + 9000, duration_sec: 9, error: null });
+      expect(row.transcript).to.equal(`Agent: ${QUESTION}\nCallee: Hang on, let me check.`);
+      expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: null });
+      expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
+    });
   });
-});
+}

@@ -19,8 +19,14 @@ function configError(env: Record<string, string>): string {
 }
 
 describe('realtime agent settings', () => {
-  it('default to the scripted agent and OpenAI’s realtime endpoint', () => {
-    expect(loadConfig({})).to.include({ agent: 'scripted', realtimeUrl: 'wss://api.openai.com/v1/realtime', realtimeModel: 'gpt-4o-realtime-preview', realtimeApiKey: null });
+  it('default to the scripted agent and OpenAI’s realtime endpoint, its GA interface and GA model', () => {
+    expect(loadConfig({})).to.include({ agent: 'scripted', realtimeUrl: 'wss://api.openai.com/v1/realtime', realtimeModel: 'gpt-realtime', realtimeProtocol: 'ga', realtimeApiKey: null });
+  });
+
+  it('speak the beta interface when told to, with the beta preview model unless one is named', () => {
+    expect(loadConfig({ SVC_REALTIME_PROTOCOL: 'beta' })).to.include({ realtimeProtocol: 'beta', realtimeModel: 'gpt-4o-realtime-preview' });
+    expect(loadConfig({ SVC_REALTIME_PROTOCOL: 'beta', SVC_REALTIME_MODEL: 'my-model' })).to.include({ realtimeProtocol: 'beta', realtimeModel: 'my-model' });
+    expect(configError({ SVC_REALTIME_PROTOCOL: 'v2' })).to.equal('SVC_REALTIME_PROTOCOL must be ga or beta, got "v2"');
   });
 
   it('take the URL, the model and the key', () => {

@@ -1,6 +1,14 @@
 // What the realtime model is told for a call: instructions from the brief, and the session it is given.
 import { expect } from 'chai';
-import { languageName, realtimeInstructions, sessionUpdate } from '../../../server/src/voice-agent/realtime-instructions.js';
+import { languageName, realtimeInstructions } from '../../../server/src/voice-agent/realtime-instructions.js';
+import { BETA_PROTOCOL, GA_PROTOCOL } from '../../../server/src/voice-agent/realtime-protocol.js';
+
+const END_CALL = {
+  type: 'function',
+  name: 'end_call',
+  description: 'Hang up the phone call. Call it only after you have said goodbye.',
+  parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
+};
 
 const brief = {
   callId: 'c1',
@@ -41,8 +49,11 @@ describe('realtime instructions', () => {
   it('follow the callee’s language on a call placed with language auto, and give the transcriber no language hint', () => {
     const mirrored = { ...brief, language: 'de-DE', mirrorLanguage: true };
     expect(realtimeInstructions(mirrored)).to.include('Start in German (Germany) (de-DE); if the other person speaks another language, switch to theirs and keep to it.');
-    expect(sessionUpdate(mirrored).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1' });
-    expect(sessionUpdate(brief).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1', language: 'fr' });
+    const gaInput = (b: typeof brief) => (GA_PROTOCOL.sessionUpdate(b).session.audio as { input: { transcription: unknown } }).input.transcription;
+    expect(gaInput(mirrored)).to.deep.equal({ model: 'gpt-4o-mini-transcribe' });
+    expect(gaInput(brief)).to.deep.equal({ model: 'gpt-4o-mini-transcribe', language: 'fr' });
+    expect(BETA_PROTOCOL.sessionUpdate(mirrored).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1' });
+    expect(BETA_PROTOCOL.sessionUpdate(brief).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1', language: 'fr' });
   });
 
   it('name languages in English, and give an unknown tag as it is', () => {
@@ -51,7 +62,41 @@ describe('realtime instructions', () => {
     expect(languageName('not a tag')).to.equal('not a tag');
   });
 
-  it('give the model the call’s voice and mu-law audio both ways', () => {
-    expect(sessionUpdate(brief).session).to.deep.include({ voice: 'sage', input_audio_format: 'g711_ulaw', output_audio_format: 'g711_ulaw' });
+  it('set up a GA session: type realtime, audio output, mu-law audio objects both ways, the voice, transcription and VAD nested under audio', () => {
+    expect(GA_PROTOCOL.sessionUpdate(brief)).to.deep.equal({
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        output_modalities: ['audio'],
+        instructions: realtimeInstructions(brief),
+        audio: {
+          input: { format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'fr' }, turn_detection: { type: 'server_vad' } },
+          output: { format: { type: 'audio/pcmu' }, voice: 'sage' },
+        },
+        tools: [END_CALL],
+        tool_choice: 'auto',
+      },
+    });
+    expect(GA_PROTOCOL.headers).to.deep.equal({});
+    expect(GA_PROTOCOL.events).to.deep.equal({ audioDelta: 'response.output_audio.delta', audioTranscriptDone: 'response.output_audio_transcript.done' });
+  });
+
+  it('set up a beta session with its flat fields and g711_ulaw both ways, behind the OpenAI-Beta header', () => {
+    expect(BETA_PROTOCOL.sessionUpdate(brief)).to.deep.equal({
+      type: 'session.update',
+      session: {
+        modalities: ['audio', 'text'],
+        instructions: realtimeInstructions(brief),
+        voice: 'sage',
+        input_audio_format: 'g711_ulaw',
+        output_audio_format: 'g711_ulaw',
+        input_audio_transcription: { model: 'whisper-1', language: 'fr' },
+        turn_detection: { type: 'server_vad' },
+        tools: [END_CALL],
+        tool_choice: 'auto',
+      },
+    });
+    expect(BETA_PROTOCOL.headers).to.deep.equal({ 'OpenAI-Beta': 'realtime=v1' });
+    expect(BETA_PROTOCOL.events).to.deep.equal({ audioDelta: 'response.audio.delta', audioTranscriptDone: 'response.audio_transcript.done' });
   });
 });

@@ -4,7 +4,7 @@
 // through the REST API.
 import type { Config } from '../../config.js';
 import type { Store } from '../../store/store.js';
-import { RealtimeAgent } from '../../voice-agent/realtime-agent.js';
+import { configuredRealtimeAgent } from '../../voice-agent/realtime-agent.js';
 import type { Telephony } from '../telephony.js';
 import { twilioCallbacks } from './callbacks.js';
 import { attachMediaBridge } from './media-bridge.js';
@@ -22,7 +22,7 @@ export function twilioTelephony(config: Config, store: Store): Telephony {
         ? null
         : attachMediaBridge(server, {
             db: store.db,
-            agent: new RealtimeAgent(store.db, { url: config.realtimeUrl, model: config.realtimeModel, apiKey: config.realtimeApiKey! }),
+            agent: configuredRealtimeAgent(config, store.db),
             streamSecret: secret,
             hangUp: ({ callSid }) => rest.endCall(callSid),
             logger: logger.child({ part: 'media' }),

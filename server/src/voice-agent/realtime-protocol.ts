@@ -1,0 +1,84 @@
+// The two interfaces of OpenAI's realtime WebSocket: the generally available one (the default) and the beta one
+// that came before it, kept behind SVC_REALTIME_PROTOCOL=beta for servers that still speak only it. They differ in
+// how the session is set up and in the names of the events that carry the model's audio and its transcript; the
+// rest of a call (input_audio_buffer.append, response.create, conversation.item.truncate, speech_started and
+// speech_stopped, the input transcription's completed event, function calls, errors) is the same in both.
+//
+// GA, per the Realtime API reference (https://platform.openai.com/docs/api-reference/realtime-client-events and
+// .../realtime-server-events) and the openai package's types (src/resources/realtime/realtime.ts): no OpenAI-Beta
+// header; session.update carries `session.type: "realtime"`, `output_modalities`, and the audio settings nested
+// under `audio.input` (format, transcription, turn_detection) and `audio.output` (format, voice), formats being
+// objects (`{ type: "audio/pcmu" }` for G.711 mu-law); the model's audio comes as response.output_audio.delta and
+// its words as response.output_audio_transcript.done. The GA model is `gpt-realtime` (config.ts's default).
+//
+// Beta (OpenAI-Beta: realtime=v1): flat session fields (modalities, voice, input_audio_format: "g711_ulaw", …),
+// response.audio.delta and response.audio_transcript.done; model gpt-4o-realtime-preview.
+//
+// Either way the phone line's 8 kHz mu-law goes to the model and comes back untouched: no transcoding.
+import { END_CALL_FUNCTION, realtimeInstructions, transcriptionLanguage, type LineBrief } from './realtime-instructions.js';
+
+export type RealtimeProtocolName = 'ga' | 'beta';
+
+export interface RealtimeProtocol {
+  readonly name: RealtimeProtocolName;
+  /** Headers of the WebSocket upgrade, besides Authorization. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The server events that carry the model's audio, and the transcript of what it said. */
+  readonly events: { readonly audioDelta: string; readonly audioTranscriptDone: string };
+  /** The session.update that sets the call up. */
+  sessionUpdate(brief: LineBrief): { type: 'session.update'; session: Record<string, unknown> };
+}
+
+/** What the transcriber is asked for: a model, and the language when it is known. */
+function transcription(model: string, brief: LineBrief): Record<string, string> {
+  const language = transcriptionLanguage(brief);
+  return language ? { model, language } : { model };
+}
+
+export const GA_PROTOCOL: RealtimeProtocol = {
+  name: 'ga',
+  headers: {},
+  events: { audioDelta: 'response.output_audio.delta', audioTranscriptDone: 'response.output_audio_transcript.done' },
+  sessionUpdate: (brief) => ({
+    type: 'session.update',
+    session: {
+      type: 'realtime',
+      output_modalities: ['audio'],
+      instructions: realtimeInstructions(brief),
+      audio: {
+        input: {
+          format: { type: 'audio/pcmu' },
+          transcription: transcription('gpt-4o-mini-transcribe', brief),
+          turn_detection: { type: 'server_vad' },
+        },
+        output: { format: { type: 'audio/pcmu' }, voice: brief.voice },
+      },
+      tools: [END_CALL_FUNCTION],
+      tool_choice: 'auto',
+    },
+  }),
+};
+
+export const BETA_PROTOCOL: RealtimeProtocol = {
+  name: 'beta',
+  headers: { 'OpenAI-Beta': 'realtime=v1' },
+  events: { audioDelta: 'response.audio.delta', audioTranscriptDone: 'response.audio_transcript.done' },
+  sessionUpdate: (brief) => ({
+    type: 'session.update',
+    session: {
+      modalities: ['audio', 'text'],
+      instructions: realtimeInstructions(brief),
+      voice: brief.voice,
+      input_audio_format: 'g711_ulaw',
+      output_audio_format: 'g711_ulaw',
+      input_audio_transcription: transcription('whisper-1', brief),
+      turn_detection: { type: 'server_vad' },
+      tools: [END_CALL_FUNCTION],
+      tool_choice: 'auto',
+    },
+  }),
+};
+
+export function realtimeProtocol(name: RealtimeProtocolName): RealtimeProtocol {
+  return name === 'beta' ? BETA_PROTOCOL : GA_PROTOCOL;
+}
