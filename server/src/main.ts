@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
+import { createJobRunner } from './jobs/job-runner.js';
 import { type Attachment } from './telephony/telephony.js';
 import { configuredTelephony } from './telephony/configured-telephony.js';
 import { serviceLogger } from './http/observability/service-logger.js';
@@ -42,10 +43,11 @@ async function main(): Promise<void> {
     logger.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhook URLs may be http and point at loopback or private addresses. Never use this in production.');
   }
   const runsWorkers = config.role !== 'api';
-  const telephony = configuredTelephony(config, store);
+  const telephony = configuredTelephony({ config, store, clock: systemClock, logger });
   const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), telephony.carrier) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
+  const jobs = runsWorkers ? createJobRunner({ store, clock: systemClock, logger: logger.child({ part: 'jobs' }), handlers: telephony.jobs ?? {} }) : null;
   let server: Server | null = null;
   let attachment: Attachment | null = null;
   if (config.role !== 'worker') {
@@ -57,10 +59,11 @@ async function main(): Promise<void> {
     await once(server, 'listening');
     logger.info({ url: config.publicBaseUrl, port: config.port, store: store.kind, role: config.role }, `svc listening on ${config.publicBaseUrl}`);
     // What the carrier attaches to the server itself (Twilio's media streams upgrade on the same port).
-    attachment = telephony.attach?.(server, deps) ?? null;
+    attachment = telephony.attach?.(server) ?? null;
   }
   engine?.start();
   dispatcher?.start();
+  jobs?.start();
   if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner }, 'call engine and webhook dispatcher running');
   if (config.seedDev) {
     const seed = await seedDevAccount(store, config, systemClock.now());
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
       engine?.stop(),
       dispatcher?.stop(),
       sweeper?.stop(),
+      jobs?.stop(),
     ]);
     await store.close();
   });

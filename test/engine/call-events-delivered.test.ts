@@ -13,7 +13,7 @@ import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 
 const stripe = new Stripe('sk_test_placeholder');
 const validateEvent = ajvFor(loadDocument(), { allowPrivateWebhooks: true }).compile({ $ref: pointer('components', 'schemas', 'CallEvent') });
-const PAYLOAD_KEYS = ['callId', 'durationSec', 'endedAt', 'error', 'event', 'eventId', 'extracted', 'objective', 'startedAt', 'status', 'summary', 'timestamp', 'to'];
+const PAYLOAD_KEYS = ['answeredBy', 'callId', 'durationSec', 'endedAt', 'error', 'event', 'eventId', 'extracted', 'objective', 'startedAt', 'status', 'summary', 'timestamp', 'to'];
 
 const outcomes: [string, string, string[]][] = [
   ['+14155550123', 'completed', ['call.in_progress', 'call.completed']],
@@ -61,6 +61,8 @@ forEachStore('call events delivered to a receiver', (kind) => {
       const [, status, names] = outcomes.find(([n]) => n === to)!;
       const call = (await alice.api.get(`/v1/agent/calls/${id}`)).body;
       expect(call.status, to).to.equal(status);
+      // The sandbox says a person picked up the calls it answers, and a machine its voicemail.
+      expect(call.answeredBy, to).to.equal(names[0] === 'call.in_progress' ? 'human' : status === 'voicemail' ? 'machine' : null);
       const got = rx.received.filter((r) => JSON.parse(r.body).callId === id);
       expect(got.map((r) => JSON.parse(r.body).event), to).to.deep.equal(names);
       for (const r of got) {
@@ -71,7 +73,7 @@ forEachStore('call events delivered to a receiver', (kind) => {
         expect(Object.keys(event).sort()).to.deep.equal(PAYLOAD_KEYS);
         expect(event.eventId).to.match(new RegExp(`^${id}:${String(event.event).replace('.', '\\.')}:\\d+$`));
         expect(Date.parse(String(event.timestamp))).to.equal(Number(String(event.eventId).split(':')[2]));
-        expect(event).to.include({ callId: id, to, objective: 'Ask whether the shop is open on Sunday.', startedAt: call.startedAt });
+        expect(event).to.include({ callId: id, to, objective: 'Ask whether the shop is open on Sunday.', startedAt: call.startedAt, answeredBy: call.answeredBy });
         expect(r.headers['content-type']).to.equal('application/json');
         expect(r.headers['user-agent']).to.equal('svc-webhooks/1.0');
         if (event.event === 'call.in_progress') {

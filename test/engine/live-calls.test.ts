@@ -31,7 +31,7 @@ forEachStore('live calls through the engine', (kind) => {
 
   async function setUp(env: Record<string, string> = {}, recordsCalls = false) {
     // The carrier needs the store the server opens, so it is built lazily from it.
-    srv = await startEngineServer(kind, env, { agent, carrier: (store) => (carrier = new InboxCarrier((db = store.db), { recordsCalls })) });
+    srv = await startEngineServer(kind, env, { agent, carrier: ({ store }) => (carrier = new InboxCarrier((db = store.db), { recordsCalls })) });
     alice = await srv.tenant();
   }
 

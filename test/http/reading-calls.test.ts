@@ -16,7 +16,7 @@ forEachStore('reading calls', (kind) => {
 
   describe('getCall', () => {
     it('returns the full call record of a call placed with the same key', async () => {
-      const row = await insertTestCall(srv.deps.store, alice, { created_at: Date.UTC(2026, 0, 2, 3, 4, 5), started_at: Date.UTC(2026, 0, 2, 3, 4, 6), ended_at: Date.UTC(2026, 0, 2, 3, 5, 6), recording_path: 'recordings/x.wav' });
+      const row = await insertTestCall(srv.deps.store, alice, { created_at: Date.UTC(2026, 0, 2, 3, 4, 5), started_at: Date.UTC(2026, 0, 2, 3, 4, 6), ended_at: Date.UTC(2026, 0, 2, 3, 5, 6), recording_path: 'recordings/x.wav', answered_by: 'human' });
       const res = await alice.api.get(`/v1/agent/calls/${row.id}`);
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
@@ -35,6 +35,7 @@ forEachStore('reading calls', (kind) => {
         endedAt: '2026-01-02T03:05:06.000Z',
         durationSec: 60,
         error: null,
+        answeredBy: 'human',
       });
     });
 
@@ -42,7 +43,7 @@ forEachStore('reading calls', (kind) => {
       const row = await insertTestCall(srv.deps.store, alice, { status: 'queued', summary: null, transcript: null, extracted_json: null, started_at: null, ended_at: null, duration_sec: null });
       const res = await alice.api.get(`/v1/agent/calls/${row.id}`);
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ status: 'queued', summary: null, transcript: null, extracted: null, recordingUrl: null, startedAt: null, endedAt: null, durationSec: null });
+      expect(res.body).to.include({ status: 'queued', summary: null, transcript: null, extracted: null, recordingUrl: null, startedAt: null, endedAt: null, durationSec: null, answeredBy: null });
     });
 
     it("answers another key's call with 404 not_found, exactly like a call that does not exist", async () => {

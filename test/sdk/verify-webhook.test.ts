@@ -24,6 +24,7 @@ const event: CallEvent = {
   summary: 'Open on Sunday until five.',
   extracted: { open_sunday: true, closes_at: '17:00' },
   error: null,
+  answeredBy: 'human',
 };
 const body = JSON.stringify(event);
 

@@ -37,8 +37,11 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     dial_attempted_at: null,
     carrier_ref: null,
     engine_state: null,
+    answered_by: null,
     ...overrides,
   };
-  await store.db.insertInto('calls').values(row).execute();
+  // A column added after migration 009 is written only when given, so a store rewound before it takes the row too.
+  const { answered_by, ...columns } = row;
+  await store.db.insertInto('calls').values(answered_by === null ? columns : row).execute();
   return row;
 }

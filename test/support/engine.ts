@@ -5,20 +5,19 @@ import type { AnyAgent } from '../../server/src/voice-agent/agent.js';
 import type { Analyst } from '../../server/src/analysis/analyst.js';
 import { CallEngine, type EngineSettings, type RecordingStore } from '../../server/src/engine/call-engine.js';
 import type { Carrier } from '../../server/src/telephony/carrier.js';
+import type { TelephonyDeps } from '../../server/src/telephony/telephony.js';
 import { SandboxCarrier } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
 import type { Recorder } from '../../server/src/recording/recorder.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import { defaultEngineParts, engineSettings } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
-import type { Config } from '../../server/src/config.js';
 import type { CallRow } from '../../server/src/store/calls-repo.js';
-import type { Store } from '../../server/src/store/store.js';
 import { startServer, type TestServer } from './server.js';
 import type { StoreKind } from './stores.js';
 
 export interface EngineParts {
-  /** A carrier, or a function making one over the server's store (and its config). */
-  carrier?: Carrier | ((store: Store, config: Config) => Carrier);
+  /** A carrier, or a function making one over the server's store, config, clock and the engine's logger. */
+  carrier?: Carrier | ((deps: TelephonyDeps) => Carrier);
   agent?: AnyAgent;
   analyst?: Analyst;
   recorder?: Recorder;
@@ -42,11 +41,12 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
   const { config, store } = srv.deps;
   const clock = srv.clock;
   const defaults = defaultEngineParts(config, store);
+  const logger = parts.logger ?? pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
   const engine = new CallEngine({
     store,
     clock,
-    logger: parts.logger ?? pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
-    carrier: typeof parts.carrier === 'function' ? parts.carrier(store, config) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
+    logger,
+    carrier: typeof parts.carrier === 'function' ? parts.carrier({ config, store, clock, logger }) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
     agent: parts.agent ?? defaults.agent,
     analyst: parts.analyst ?? defaults.analyst,
     recorder: parts.recorder ?? defaults.recorder,

@@ -25,7 +25,11 @@ export interface CallbackResult {
   body: string;
 }
 
-type RestFailure = { status: number; code: number; message: string };
+/** An error answer: Twilio's status, code and message, and a Retry-After header when it sends one. */
+export type RestFailure = { status: number; code: number; message: string; retryAfter?: string };
+
+/** Twilio's throttling answer: the request was never processed and is safe to retry. */
+export const TOO_MANY_REQUESTS: RestFailure = { status: 429, code: 20429, message: 'Too Many Requests' };
 
 export class FakeTwilio {
   readonly calls: FakeCall[] = [];
@@ -35,6 +39,10 @@ export class FakeTwilio {
   failNextCreate: RestFailure | null = null;
   /** The next call update (a hang-up) answers this error instead. */
   failNextUpdate: RestFailure | null = null;
+  /** The next creates, updates and recording downloads answer these errors instead, one each, in order. */
+  createFailures: RestFailure[] = [];
+  updateFailures: RestFailure[] = [];
+  recordingFailures: RestFailure[] = [];
   /** As Twilio does, follow the hang-up of an answered call with its `completed` status callback. */
   completeOnHangUp = false;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -96,12 +104,16 @@ export class FakeTwilio {
     return this.send(first(call, 'AsyncAmdStatusCallback'), { AccountSid: this.accountSid, CallSid: sid, AnsweredBy: answeredBy, MachineDetectionDuration: '2300' });
   }
 
+  /** The last recording callback sent, to send again as Twilio may. */
+  lastRecordingCallback: { url: string; params: Record<string, string> } | null = null;
+
   /** Stores the call's recording and tells RecordingStatusCallback it is ready. */
   async recordingReady(sid: string, wav: Buffer): Promise<CallbackResult> {
     const call = this.call(sid);
     const recordingSid = `RE${randomBytes(16).toString('hex')}`;
     this.recordings.set(recordingSid, wav);
-    return this.send(first(call, 'RecordingStatusCallback'), {
+    const url = first(call, 'RecordingStatusCallback');
+    const params = {
       AccountSid: this.accountSid,
       CallSid: sid,
       RecordingSid: recordingSid,
@@ -111,7 +123,9 @@ export class FakeTwilio {
       RecordingChannels: '1',
       RecordingSource: 'OutboundAPI',
       RecordingStartTime: new Date().toUTCString(),
-    });
+    };
+    this.lastRecordingCallback = { url, params };
+    return this.send(url, params);
   }
 
   /** POSTs form params to `url`; signed with the auth token unless `signature` says otherwise (null: no header). */
@@ -150,7 +164,7 @@ export class FakeTwilio {
     if (req.method === 'POST' && update) {
       const call = this.calls.find((c) => c.sid === update[1]);
       if (!call) return error(res, { status: 404, code: 20404, message: `The requested resource ${url.pathname} was not found` });
-      const failure = this.failNextUpdate;
+      const failure = this.failNextUpdate ?? this.updateFailures.shift();
       this.failNextUpdate = null;
       if (failure) return error(res, failure);
       call.updates.push(Object.fromEntries(form));
@@ -166,6 +180,8 @@ export class FakeTwilio {
     }
     const recording = new RegExp(`^${root}/Recordings/(RE[0-9a-f]{32})\\.wav$`).exec(url.pathname);
     const wav = recording && req.method === 'GET' ? this.recordings.get(recording[1]) : undefined;
+    const recordingFailure = wav && this.recordingFailures.shift();
+    if (recordingFailure) return error(res, recordingFailure);
     if (wav) {
       res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': wav.length });
       res.end(wav);
@@ -175,7 +191,7 @@ export class FakeTwilio {
   }
 
   private create(form: URLSearchParams, res: ServerResponse): void {
-    const failure = this.failNextCreate;
+    const failure = this.failNextCreate ?? this.createFailures.shift();
     this.failNextCreate = null;
     if (failure) return error(res, failure);
     const params: Record<string, string[]> = {};
@@ -233,5 +249,6 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 function error(res: ServerResponse, f: RestFailure): void {
+  if (f.retryAfter !== undefined) res.setHeader('retry-after', f.retryAfter);
   json(res, f.status, { code: f.code, message: f.message, more_info: `https://www.twilio.com/docs/errors/${f.code}`, status: f.status });
 }

@@ -83,6 +83,7 @@ forEachStore('webhook dispatcher', (kind) => {
       summary: 'The shop is open on Sunday.',
       extracted: { open_sunday: true },
       error: null,
+      answeredBy: null,
     });
     expect(() => verify(0, 'whsec_not_the_secret_of_this_key_at_all')).to.throw(/No signatures found matching/);
 

@@ -12,13 +12,14 @@ import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js
 import type { Analyst, EndReason } from '../analysis/analyst.js';
 import type { Clock } from '../clock.js';
 import type { CallEventName, CallStatus } from '../generated/types.gen.js';
+import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { Recorder } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import { CarrierRefused, type Carrier, type LineEvent } from '../telephony/carrier.js';
+import { CarrierRefused, CarrierThrottled, type Carrier, type LineEvent } from '../telephony/carrier.js';
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
 import { briefOf, formatTranscript, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
 import { eventRow } from '../webhooks/outbox.js';
@@ -53,6 +54,8 @@ export interface EngineDeps {
   settings: EngineSettings;
   /** Names this worker's leases; random by default. */
   owner?: string;
+  /** Jitter source, in [0, 1). */
+  random?: () => number;
 }
 
 /** The conversation once the call is answered: everything needed to finish it after a restart. */
@@ -68,10 +71,20 @@ interface Talk {
   live?: boolean;
 }
 
+/** A dial the carrier throttled: when the first was attempted, and how many were. */
+interface Throttle {
+  since: number;
+  tries: number;
+}
+
 interface EngineState {
   line: unknown;
   talk?: Talk;
+  throttle?: Throttle;
 }
+
+/** Dialling again after the carrier throttled: 1 s, 2 s, 4 s, … up to 30 s (Twilio allows about one call a second). */
+const DIAL_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 
 const RETRY_AFTER_FAULT_MS = 1000;
 
@@ -163,7 +176,8 @@ export class CallEngine {
       case 'queued':
         return this.dial(row);
       case 'dialing':
-        return this.followLine(row);
+        // No attempt stands and no line was dialled: the carrier throttled the last dial, so dial again.
+        return row.dial_attempted_at === null && row.carrier_ref === null ? this.dial(row) : this.followLine(row);
       case 'in_progress':
         return this.followLine(row);
       default:
@@ -180,12 +194,14 @@ export class CallEngine {
   private async dial(row: CallRow): Promise<void> {
     const { carrier, clock } = this.deps;
     const now = clock.now();
+    const throttle = (JSON.parse(row.engine_state ?? '{}') as EngineState).throttle;
     // The attempt is durable before the carrier hears of it; the lease stays on for the dial itself.
-    const attempted = await this.commit(row, now, { set: transition('queued', { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
+    const attempted = await this.commit(row, now, { set: transition(row.status as CallStatus, { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
     let dialled;
     try {
       dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id }, now);
     } catch (err) {
+      if (err instanceof CarrierThrottled) return this.throttled(attempted, throttle, err);
       const token: CallErrorToken = err instanceof CarrierRefused ? err.token : 'dial_failed';
       if (!(err instanceof CarrierRefused)) this.deps.logger.error({ err, callId: row.id }, 'carrier dial failed');
       await this.apply(attempted, { type: 'ended', at: clock.now(), outcome: 'failed', error: token }, {}, null);
@@ -198,6 +214,26 @@ export class CallEngine {
       await carrier.hangUp(dialled.ref, dialled.state, clock.now()).catch(() => {});
       throw err;
     }
+  }
+
+  /**
+   * The carrier did not take the dial (Twilio's 429): nothing was placed. The call stays dialing with no attempt
+   * standing and is dialled again on a back-off (the carrier's Retry-After when it gave one), for as long as the
+   * watchdog would wait for news of a dialled call; then it fails carrier_throttled.
+   */
+  private async throttled(row: CallRow, previous: Throttle | undefined, err: CarrierThrottled): Promise<void> {
+    const { clock, settings, carrier, random = Math.random } = this.deps;
+    const now = clock.now();
+    const throttle: Throttle = { since: previous?.since ?? row.dial_attempted_at!, tries: (previous?.tries ?? 0) + 1 };
+    const engineState = JSON.stringify({ line: null, throttle } satisfies EngineState);
+    if (now - throttle.since >= Math.round(settings.watchdogSec * 1000 * carrier.timeScale)) {
+      this.deps.logger.warn({ callId: row.id, tries: throttle.tries }, 'the carrier kept throttling the dial; the call fails');
+      await this.apply(row, { type: 'throttled_out', at: now }, { engine_state: engineState }, null);
+      return;
+    }
+    const retryAt = now + backoffMs(DIAL_BACKOFF, throttle.tries, random, err.retryAfterMs);
+    this.deps.logger.warn({ callId: row.id, tries: throttle.tries, retryAt: new Date(retryAt).toISOString() }, 'the carrier throttled the dial; dialling again later');
+    await this.apply(row, { type: 'dial_throttled', at: now }, { engine_state: engineState }, retryAt);
   }
 
   private async followLine(row: CallRow): Promise<void> {
@@ -219,13 +255,14 @@ export class CallEngine {
       current = done;
     }
     if (current.status === 'in_progress' && state.talk && now >= state.talk.endsAt) {
-      await carrier.hangUp(current.carrier_ref!, state.line, now).catch((err) => this.deps.logger.warn({ err, callId: row.id }, 'hang-up failed'));
+      // The carrier ends the line, or keeps trying durably: a step that fails here is stepped again.
+      await carrier.hangUp(current.carrier_ref!, state.line, now);
       await this.finish(current, state.talk, { type: 'conversation_over', at: now, connectedMs: state.talk.talkMs });
       return;
     }
     const watchdogAt = current.status === 'dialing' ? current.dial_attempted_at! + Math.round(settings.watchdogSec * 1000 * carrier.timeScale) : Infinity;
     if (current.status === 'dialing' && now >= watchdogAt) {
-      await carrier.hangUp(current.carrier_ref!, state.line, now).catch(() => {});
+      await carrier.hangUp(current.carrier_ref!, state.line, now);
       await this.apply(current, { type: 'carrier_silent', at: now }, { engine_state: JSON.stringify(state) }, null);
       return;
     }
@@ -242,11 +279,11 @@ export class CallEngine {
     if (e.kind === 'answered') {
       if (row.status !== 'dialing') return row;
       state.talk = await this.planTalk(row, e.at);
-      return this.apply(row, { type: 'answered', at: e.at }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true);
+      return this.apply(row, { type: 'answered', at: e.at, by: e.by }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true);
     }
     if (e.kind === 'ended') {
       if (row.status !== 'dialing') return row; // the line ended after the conversation: nothing more to say
-      await this.apply(row, { type: 'ended', at: e.at, outcome: e.outcome, error: e.error }, { engine_state: JSON.stringify(state) }, null);
+      await this.apply(row, { type: 'ended', at: e.at, outcome: e.outcome, error: e.error, by: e.by }, { engine_state: JSON.stringify(state) }, null);
       return 'terminal';
     }
     if (row.status !== 'in_progress' || !state.talk) return row;

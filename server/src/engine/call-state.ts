@@ -2,15 +2,19 @@
 // change with it, and the webhook event it emits. The runner commits all three in one transaction.
 //
 //   queued ─dial_started→ dialing ─answered→ in_progress ─conversation_over→ completed
+//   dialing ─dial_throttled→ dialing (the carrier did not take the dial: no attempt stands, dial_started again later)
 //   dialing ─ended(no_answer | voicemail | declined | failed)→ that status
 //   dialing ─interrupted→ failed (engine_interrupted: dialled, but the carrier's reference was never recorded)
 //   dialing | in_progress ─carrier_silent→ failed (carrier_timeout)
 //   in_progress ─dropped→ failed (call_dropped)
+//   dialing ─throttled_out→ failed (carrier_throttled)
+//   any status not terminal ─step_failed→ failed (engine_error: its steps kept failing)
 //
 // durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. What it bills
 // is minute-billing.ts's rule.
 import { billedMinutes } from '../accounts/minute-billing.js';
 import { terminalEvent, type TerminalStatus } from '../calls/call-status.js';
+import type { AnsweredBy } from '../telephony/carrier.js';
 import type { CallEventName, CallStatus } from '../generated/types.gen.js';
 
 /** Error tokens a failed call can carry. */
@@ -20,12 +24,17 @@ export type CallErrorToken =
   | 'carrier_rejected' // the carrier refused to place the call
   | 'carrier_unreachable' // the network could not reach the number
   | 'carrier_timeout' // the carrier went silent; the watchdog ended the call
-  | 'call_dropped'; // the line dropped after the answer
+  | 'carrier_throttled' // the carrier kept refusing the dial as too many requests (429); nothing was dialled
+  | 'call_dropped' // the line dropped after the answer
+  | 'engine_error'; // the call's steps kept failing; it was ended rather than left live
 
 export type EngineEvent =
   | { type: 'dial_started'; at: number }
-  | { type: 'answered'; at: number }
-  | { type: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken }
+  | { type: 'dial_throttled'; at: number }
+  | { type: 'throttled_out'; at: number }
+  | { type: 'answered'; at: number; by?: AnsweredBy }
+  | { type: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken; by?: AnsweredBy }
+  | { type: 'step_failed'; at: number; connectedMs: number }
   | { type: 'interrupted'; at: number }
   | { type: 'carrier_silent'; at: number; connectedMs?: number }
   | { type: 'dropped'; at: number; connectedMs: number }
@@ -38,7 +47,8 @@ export interface CallPatch {
   duration_sec?: number;
   billed_minutes?: number;
   error?: string | null;
-  dial_attempted_at?: number;
+  dial_attempted_at?: number | null;
+  answered_by?: AnsweredBy;
 }
 
 export interface Transition {
@@ -55,7 +65,10 @@ export class IllegalTransition extends Error {
 }
 
 const ALLOWED: Record<EngineEvent['type'], readonly CallStatus[]> = {
-  dial_started: ['queued'],
+  dial_started: ['queued', 'dialing'],
+  dial_throttled: ['dialing'],
+  throttled_out: ['dialing'],
+  step_failed: ['queued', 'dialing', 'in_progress'],
   answered: ['dialing'],
   ended: ['dialing'],
   interrupted: ['dialing'],
@@ -77,10 +90,20 @@ export function transition(from: CallStatus, e: EngineEvent): Transition {
   switch (e.type) {
     case 'dial_started':
       return { patch: { status: 'dialing', dial_attempted_at: e.at }, event: null };
+    case 'dial_throttled':
+      return { patch: { status: 'dialing', dial_attempted_at: null }, event: null };
+    case 'throttled_out':
+      return end('failed', e.at, 0, 'carrier_throttled');
+    case 'step_failed':
+      return end('failed', e.at, e.connectedMs, 'engine_error');
     case 'answered':
-      return { patch: { status: 'in_progress', started_at: e.at }, event: 'call.in_progress' };
-    case 'ended':
-      return end(e.outcome, e.at, 0, e.outcome === 'failed' ? (e.error ?? 'carrier_unreachable') : null);
+      // A carrier that cannot tell who picked up says so.
+      return { patch: { status: 'in_progress', started_at: e.at, answered_by: e.by ?? 'unknown' }, event: 'call.in_progress' };
+    case 'ended': {
+      const t = end(e.outcome, e.at, 0, e.outcome === 'failed' ? (e.error ?? 'carrier_unreachable') : null);
+      // Voicemail is a machine that picked up (or a fax); no other ending was answered.
+      return e.outcome === 'voicemail' ? { ...t, patch: { ...t.patch, answered_by: e.by ?? 'machine' } } : t;
+    }
     case 'interrupted':
       return end('failed', e.at, 0, 'engine_interrupted');
     case 'carrier_silent':

@@ -44,7 +44,7 @@ function sandboxAgent(): Agent {
 }
 
 /** The engine as configured; `carrier` is the configured telephony's unless given (main.ts shares its own). */
-export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, carrier: Carrier = configuredTelephony(config, store).carrier): CallEngine {
+export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, carrier: Carrier = configuredTelephony({ config, store, clock, logger }).carrier): CallEngine {
   return new CallEngine({
     store,
     clock,

@@ -142,11 +142,18 @@ export type CallRecord = {
      * place the call; `dial_failed` the carrier's API failed while dialling (whether it dialled is unknown, so the
      * call is not retried); `engine_interrupted` the service stopped between dialling and recording the carrier's
      * reference (the call is never dialled twice); `carrier_timeout` the carrier stopped reporting and the
-     * watchdog ended the call; `call_dropped` the line dropped after the answer (the transcript and recording of
-     * what was said are kept).
+     * watchdog ended the call; `carrier_throttled` the carrier kept refusing the dial as too many requests
+     * (Twilio's 429) for as long as the watchdog waits, and nothing was dialled (safe to place again);
+     * `call_dropped` the line dropped after the answer (the transcript and recording of what was said are kept);
+     * `engine_error` the service could not step the call (its steps kept failing), so it ended it rather than
+     * leave it live; what was said, if anything, is kept.
      *
      */
     error?: string | null;
+    /**
+     * Who picked the line up; null when nobody did (no answer, declined, failed before the answer, or not yet answered).
+     */
+    answeredBy?: AnsweredBy | null;
 };
 
 export type CallSummary = {
@@ -164,6 +171,12 @@ export type CallSummary = {
 export type CallList = {
     calls: Array<CallSummary>;
 };
+
+/**
+ * Who picked the line up. The set may grow; clients must tolerate unknown values.
+ *
+ */
+export type AnsweredBy = 'human' | 'machine' | 'fax' | 'unknown';
 
 export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed';
 
@@ -190,6 +203,10 @@ export type CallEventBase = {
     summary: string | null;
     extracted: ExtractedValues | null;
     error: string | null;
+    /**
+     * Who picked the line up, as on the call record; null when nobody did.
+     */
+    answeredBy: AnsweredBy | null;
 };
 
 export type CallInProgressEvent = CallEventBase & {

@@ -55,7 +55,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
     publicBaseUrl: deps.config.publicBaseUrl,
   });
 
-  const telephony = deps.telephony ?? configuredTelephony(deps.config, deps.store);
+  const telephony = deps.telephony ?? configuredTelephony(deps);
   placementWorker.start();
   const metrics = options.metrics ?? new ServiceMetrics(deps.store, deps.clock);
   const app = new Koa();
@@ -80,7 +80,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
       }
     },
     mcpRoute(deps, doc),
-    ...(telephony.routes ? [telephony.routes(deps)] : []),
+    ...(telephony.routes ? [telephony.routes] : []),
   ]);
   app.use((ctx, next) => (isApiPath(ctx.path) ? next() : outside(ctx, next)));
   app.use(keyGate(deps));

@@ -1,6 +1,6 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
 import type { Selectable } from 'kysely';
-import type { CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
+import type { AnsweredBy, CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
 import type { Executor, Store } from './store.js';
@@ -46,6 +46,7 @@ const insertQueued = statement((db) =>
     dial_attempted_at: null,
     carrier_ref: null,
     engine_state: null,
+    answered_by: null,
   }),
 );
 
@@ -112,5 +113,6 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     endedAt: iso(row.ended_at),
     durationSec: row.duration_sec,
     error: row.error,
+    answeredBy: row.answered_by as AnsweredBy | null,
   };
 }

@@ -69,6 +69,8 @@ export interface CallsTable {
   carrier_ref: string | null;
   /** Engine: the adapter's own resumable state (JSON), e.g. the sandbox's scripted outcome. */
   engine_state: string | null;
+  /** Who picked the line up: human, machine, fax or unknown; null when nobody did. */
+  answered_by: string | null;
 }
 
 export interface RateWindowsTable {
@@ -168,6 +170,25 @@ export interface AccountMinutesTable {
   minutes: number;
 }
 
+/** Timed work with no row of its own elsewhere: a hang-up to retry, a recording to fetch (jobs/job-runner.ts). */
+export interface JobsTable {
+  /** The job's key: the same work asked for twice is one job. */
+  id: string;
+  kind: string;
+  call_id: string | null;
+  payload_json: string;
+  /** pending, done or failed. */
+  state: string;
+  /** When it is next due while pending. */
+  run_at: number | null;
+  attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -182,6 +203,7 @@ export interface Database {
   call_turns: CallTurnsTable;
   account_usage: AccountUsageTable;
   account_minutes: AccountMinutesTable;
+  jobs: JobsTable;
 }
 
 export type { Generated };

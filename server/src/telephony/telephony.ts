@@ -1,16 +1,18 @@
 // The telephone line, as a wing of the house: each carrier's folder (sandbox/, twilio/) builds a Telephony of the
-// same shape — the Carrier the engine dials through, the HTTP routes the carrier calls back on, and whatever
-// must attach to the HTTP server itself (Twilio's media streams) — and the composition root mounts what it gets
-// (configured-telephony.ts) without knowing which carrier it is.
+// same shape — the Carrier the engine dials through, the HTTP routes the carrier calls back on, whatever must
+// attach to the HTTP server itself (Twilio's media streams), and the handlers of the durable jobs it leaves (a
+// hang-up to retry, a recording to fetch) — and the composition root mounts what it gets (configured-telephony.ts)
+// without knowing which carrier it is.
 import type { Server } from 'node:http';
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { JobHandler } from '../jobs/job-runner.js';
 import type { Store } from '../store/store.js';
 import type { Carrier } from './carrier.js';
 
-/** What a carrier's routes and attachments may use. */
+/** What a carrier's wing is built with. */
 export interface TelephonyDeps {
   config: Config;
   store: Store;
@@ -26,7 +28,9 @@ export interface Attachment {
 export interface Telephony {
   readonly carrier: Carrier;
   /** The routes the carrier calls back on, outside the API (Koa middleware); none when it calls nothing back. */
-  routes?(deps: TelephonyDeps): Middleware;
+  readonly routes?: Middleware;
   /** Attaches to the HTTP server (WebSocket upgrades); null when this configuration needs nothing there. */
-  attach?(server: Server, deps: TelephonyDeps): Attachment | null;
+  attach?(server: Server): Attachment | null;
+  /** Handlers of the jobs it leaves in the jobs table, by kind; the worker processes run them. */
+  readonly jobs?: Readonly<Record<string, JobHandler>>;
 }

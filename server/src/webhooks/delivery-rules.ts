@@ -2,7 +2,8 @@
 // (another status, a timeout, no connection, an address the guard refused) is a failure that is retried on the
 // schedule (retry-schedule.ts), or fails the event once the schedule is spent. A receiver's Retry-After on 429 or
 // 503 can only push the next attempt later.
-import { nextRetryDelayMs, parseRetryAfter } from './retry-schedule.js';
+import { parseRetryAfter } from '../jobs/backoff.js';
+import { nextRetryDelayMs } from './retry-schedule.js';
 import type { SendResult } from './webhook-sender.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'refused';

@@ -8,9 +8,6 @@ export const DEFAULT_RETRY_SCHEDULE_SEC: readonly number[] = [0, 5, 300, 1800, 7
 /** Each wait is spread uniformly over ±20% so a receiver coming back is not hit by every retry at once. */
 const JITTER = 0.2;
 
-/** The longest wait a Retry-After header can impose; beyond it the receiver gets this. */
-const MAX_RETRY_AFTER_MS = 24 * 3600 * 1000;
-
 /** Parses SVC_WEBHOOK_RETRY_SCHEDULE; returns an error message (never throws) so config can wrap it. */
 export function parseRetrySchedule(raw: string): number[] | string {
   const parts = raw.split(',').map((p) => p.trim());
@@ -29,21 +26,4 @@ export function nextRetryDelayMs(schedule: readonly number[], attemptsMade: numb
   if (attemptsMade >= schedule.length) return null;
   const base = schedule[attemptsMade] * 1000;
   return Math.round(base * (1 + JITTER * (2 * random() - 1)));
-}
-
-/**
- * Retry-After as a wait in ms from `now`: delta-seconds or an HTTP date (a past date is 0), capped at
- * MAX_RETRY_AFTER_MS; null when absent or unreadable.
- */
-export function parseRetryAfter(value: string | undefined, now: number): number | null {
-  if (value === undefined) return null;
-  const v = value.trim();
-  let ms: number;
-  if (/^\d+$/.test(v)) ms = Number(v) * 1000;
-  else {
-    const at = Date.parse(v);
-    if (Number.isNaN(at) || !/[a-z]/i.test(v)) return null;
-    ms = Math.max(0, at - now);
-  }
-  return Math.min(ms, MAX_RETRY_AFTER_MS);
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import Stripe from 'stripe';
 import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
+import { createJobRunner } from '../../../server/src/jobs/job-runner.js';
 import { encodeWav } from '../../../server/src/recording/encode-wav.js';
 import type { Attachment } from '../../../server/src/telephony/telephony.js';
 import { createWebhookDispatcher } from '../../../server/src/webhooks/dispatcher.js';
@@ -64,9 +65,10 @@ forEachStore('a full call on Twilio with the realtime agent', (kind) => {
       rx = await startReceiver();
       const env = { ...fake.env(), SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_PROTOCOL: protocol, SVC_REALTIME_API_KEY: 'sk-realtime-test-key-0123456789', SVC_DATA_DIR: dataDir };
       // The carrier, agent, analyst and bridge exactly as configured; only the clock and the ticking are the test's.
-      srv = await startEngineServer(kind, env, { carrier: (store, config) => configuredTelephony(config, store).carrier });
-      bridge = configuredTelephony(srv.deps.config, srv.deps.store).attach!(srv.httpServer, { ...srv.deps, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }) })!;
+      srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier });
+      bridge = configuredTelephony({ ...srv.deps, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }) }).attach!(srv.httpServer)!;
       const dispatcher = createWebhookDispatcher({ store: srv.deps.store, clock: srv.clock, config: srv.deps.config });
+      const jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger: pino({ level: 'silent' }), handlers: configuredTelephony({ ...srv.deps, logger: pino({ level: 'silent' }) }).jobs! });
       const alice = await srv.tenant();
       const secret = (await srv.deps.store.db.selectFrom('api_keys').select('webhook_secret').where('id', '=', alice.keyId).executeTakeFirstOrThrow()).webhook_secret;
 
@@ -116,8 +118,9 @@ forEachStore('a full call on Twilio with the realtime agent', (kind) => {
       expect(row).to.include({ status: 'completed', started_at: t0 + 4000, ended_at: t0 + 21_000, duration_sec: 17, error: null });
       expect(row.transcript).to.equal(`Agent: ${HELLO}\nAgent: ${QUESTION}\nCallee: Yes, we are open on Sunday.\nAgent: ${GOODBYE}`);
 
-      // Twilio's recording is ready a little later.
+      // Twilio's recording is ready a little later; a worker's job fetches it.
       expect((await fake.recordingReady(sid, WAV)).status).to.equal(204);
+      expect(await jobs.tick()).to.equal(1);
       const call = (await alice.api.get(`/v1/agent/calls/${id}`)).body;
       expect(call).to.deep.include({ status: 'completed', extracted: { open_sunday: true }, recordingUrl: `${srv.baseUrl}/v1/agent/calls/${id}/recording`, durationSec: 17, error: null });
       expect(call.summary).to.include('open on Sunday');

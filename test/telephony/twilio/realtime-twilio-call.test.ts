@@ -45,9 +45,9 @@ forEachStore('a realtime call on the Twilio carrier', (kind) => {
   async function setUp(script: RealtimeStep[]) {
     realtime = await FakeRealtime.start({ script });
     const env = { ...twilio.env(), SVC_DATA_DIR: dataDir, SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_API_KEY: KEY };
-    srv = await startEngineServer(kind, env, { carrier: (store, config) => configuredTelephony(config, store).carrier });
+    srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier });
     const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
-    bridge = configuredTelephony(srv.deps.config, srv.deps.store).attach!(srv.httpServer, { ...srv.deps, logger: logger })!;
+    bridge = configuredTelephony({ ...srv.deps, logger: logger }).attach!(srv.httpServer)!;
     const alice = await srv.tenant();
     const res = await alice.api.post('/v1/agent/calls', {
       body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] },

@@ -9,6 +9,8 @@ import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
 import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { configuredTwilioRest } from '../../../server/src/telephony/twilio/twilio-rest.js';
+import { createJobRunner } from '../../../server/src/jobs/job-runner.js';
+import { twilioJobHandlers } from '../../../server/src/telephony/twilio/twilio-jobs.js';
 import { twilioCallbacks } from '../../../server/src/telephony/twilio/callbacks.js';
 import type { CallRow } from '../../../server/src/store/calls-repo.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
@@ -28,7 +30,7 @@ forEachStore('Twilio callback routes', (kind) => {
 
   beforeEach(async () => {
     fake = await FakeTwilio.start();
-    srv = await startEngineServer(kind, fake.env(), { carrier: (store, config) => configuredTelephony(config, store).carrier, agent });
+    srv = await startEngineServer(kind, fake.env(), { carrier: (deps) => configuredTelephony(deps).carrier, agent });
     alice = await srv.tenant();
     const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask about Sunday.' } });
     id = res.body.callId;
@@ -130,9 +132,9 @@ describe('Twilio callback routes and secrets', () => {
     await fake.close();
   });
 
-  it('log refusals and a failed recording fetch without the auth token or the Basic credentials', async () => {
+  it('log refusals and a failed recording fetch (by its job) without the auth token or the Basic credentials', async () => {
     fake = await FakeTwilio.start();
-    srv = await startEngineServer('sqlite', fake.env(), { carrier: (store, config) => configuredTelephony(config, store).carrier, agent });
+    srv = await startEngineServer('sqlite', fake.env(), { carrier: (deps) => configuredTelephony(deps).carrier, agent });
     const alice = await srv.tenant();
     const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask about Sunday.' } });
     await srv.engine.tick();
@@ -141,7 +143,8 @@ describe('Twilio callback routes and secrets', () => {
     // The same routes on a second server whose logger the test reads; signatures still name the public URL.
     const lines: string[] = [];
     const logger = pino({ level: 'debug' }, new Writable({ write: (chunk, _e, cb) => void (lines.push(String(chunk)), cb()) }));
-    const app = new Koa().use(twilioCallbacks({ ...srv.deps, logger }, configuredTwilioRest(srv.deps.config)));
+    const rest = configuredTwilioRest(srv.deps.config);
+    const app = new Koa().use(twilioCallbacks({ ...srv.deps, logger }, rest));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
@@ -150,14 +153,16 @@ describe('Twilio callback routes and secrets', () => {
       const missing = `RE${'9'.repeat(32)}`;
       const rec = { AccountSid: fake.accountSid, CallSid: sid, RecordingSid: missing, RecordingStatus: 'completed', RecordingUrl: `${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Recordings/${missing}` };
       const signature = getExpectedTwilioSignature(FAKE_AUTH_TOKEN, publicUrl, rec);
-      expect(await fake.send(`${local}/twilio/recording/${id}`, rec, signature)).to.deep.equal({ status: 502, body: '{"error":"recording_fetch_failed"}' });
+      expect(await fake.send(`${local}/twilio/recording/${id}`, rec, signature)).to.deep.equal({ status: 204, body: '' });
       expect((await fake.send(`${local}/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' }, 'forged')).status).to.equal(403);
     } finally {
       server.close();
     }
+    const jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger, handlers: twilioJobHandlers({ ...srv.deps, rest, logger }) });
+    expect(await jobs.tick()).to.equal(1);
     const log = lines.join('');
     expect(lines).to.have.length(2);
-    expect(log).to.include('Twilio recording fetch failed').and.include('Twilio answered 404 (code 20404)');
+    expect(log).to.include('job to be tried again').and.include('Twilio answered 404 (code 20404)');
     expect(log).to.include('missing or invalid X-Twilio-Signature');
     expect(log).to.not.include(FAKE_AUTH_TOKEN);
     expect(log).to.not.include(Buffer.from(`${fake.accountSid}:${FAKE_AUTH_TOKEN}`).toString('base64'));

@@ -1,6 +1,7 @@
 // Calls on the Twilio carrier, end to end against a fake Twilio REST API: the engine dials through Calls.json,
 // the fake drives signed status, answering-machine and recording callbacks into the service's /twilio routes,
-// and the engine takes each call to its status. The agent is a stand-in live agent over the recorded turns.
+// and the engine takes each call to its status; the jobs runner keeps hang-ups and recording downloads going. The
+// agent is a stand-in live agent over the recorded turns.
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,10 +9,14 @@ import { join } from 'node:path';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
 import { appendTurn, recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
 import { AMD_WAIT_MS } from '../../../server/src/telephony/twilio/twilio-carrier.js';
+import { CallEngine } from '../../../server/src/engine/call-engine.js';
 import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { encodeWav } from '../../../server/src/recording/encode-wav.js';
+import { createJobRunner, type JobRunner } from '../../../server/src/jobs/job-runner.js';
+import { RECORDING_WINDOW_MS } from '../../../server/src/telephony/twilio/twilio-jobs.js';
+import { pino } from 'pino';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
-import { FakeTwilio } from '../../support/fake-twilio.js';
+import { FakeTwilio, TOO_MANY_REQUESTS } from '../../support/fake-twilio.js';
 import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -22,6 +27,7 @@ forEachStore('calls on the Twilio carrier', (kind) => {
   let srv: EngineServer;
   let alice: TestTenant;
   let dataDir: string;
+  let jobs: JobRunner;
 
   beforeEach(async () => {
     fake = await FakeTwilio.start();
@@ -35,9 +41,14 @@ forEachStore('calls on the Twilio carrier', (kind) => {
 
   async function setUp(env: Record<string, string> = {}) {
     const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId) };
-    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir, ...env }, { carrier: (store, config) => configuredTelephony(config, store).carrier, agent });
+    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir, ...env }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
+    const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+    jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger, handlers: configuredTelephony({ ...srv.deps, logger }).jobs!, random: () => 0.5 });
     alice = await srv.tenant();
   }
+
+  const jobRows = () => srv.deps.store.db.selectFrom('jobs').selectAll().orderBy('created_at').execute();
+  const creates = () => fake.requests.filter((r) => r.line.endsWith('/Calls.json')).length;
 
   /** Places a call and lets the engine dial it; returns the call id and Twilio's call sid. */
   async function placeAndDial(to = '+14155550123'): Promise<{ id: string; sid: string }> {
@@ -73,6 +84,7 @@ forEachStore('calls on the Twilio carrier', (kind) => {
       RecordingStatusCallback: [`${base}/twilio/recording/${id}`],
       RecordingStatusCallbackMethod: ['POST'],
       RecordingStatusCallbackEvent: ['completed'],
+      TimeLimit: ['660'],
     });
     expect(p.Twiml[0]).to.match(new RegExp(`^<\\?xml version="1.0" encoding="UTF-8"\\?><Response><Connect><Stream url="${base.replace('http', 'ws')}/twilio/media/${id}"><Parameter name="token" value="[A-Za-z0-9_-]{43}"/></Stream></Connect></Response>$`));
   });
@@ -104,8 +116,10 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: true });
     expect(fake.call(sid).updates, 'the line ended by itself: no hang-up').to.deep.equal([]);
 
-    // Twilio's recording is ready after the call: fetched with the account's credentials, stored, served.
+    // Twilio's recording is ready after the call: a job fetches it with the account's credentials, stores it, serves it.
     expect((await fake.recordingReady(sid, WAV)).status).to.equal(204);
+    expect((await srv.row(id)).recording_path, 'not before the job has fetched it').to.equal(null);
+    expect(await jobs.tick()).to.equal(1);
     expect(fake.requests.at(-1)).to.deep.include({ authorized: true });
     expect(fake.requests.at(-1)!.line).to.match(new RegExp(`^GET /2010-04-01/Accounts/${fake.accountSid}/Recordings/RE[0-9a-f]{32}\\.wav$`));
     expect((await srv.row(id)).recording_path).to.equal(`recordings/${id}.wav`);
@@ -153,23 +167,67 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     });
   }
 
-  it('reports the voicemail once the hang-up got through: an outage retries the step, a refusal does not hold it', async () => {
+  it('reports the voicemail at once and keeps hanging up as a job while Twilio fails; a refusal ends the hang-up', async () => {
     await setUp();
     const first = await placeAndDial();
     await fake.status(first.sid, 'in-progress');
     await fake.amd(first.sid, 'machine_end_beep');
-    fake.failNextUpdate = { status: 503, code: 20503, message: 'Service Unavailable' };
+    fake.updateFailures = [{ status: 503, code: 20503, message: 'Service Unavailable' }, { ...TOO_MANY_REQUESTS, retryAfter: '5' }];
     await srv.engine.tick();
-    expect((await srv.row(first.id)).status, 'still dialing after the failed hang-up').to.equal('dialing');
-    expect(await srv.drive(first.id)).to.include({ status: 'voicemail' });
+    expect(await srv.row(first.id)).to.include({ status: 'voicemail', answered_by: 'machine' });
+    expect(fake.call(first.sid).updates, 'the first hang-up failed').to.deep.equal([]);
+    const [job] = await jobRows();
+    expect(job).to.include({ kind: 'twilio.hang_up', state: 'pending', attempts: 0, call_id: null });
+    srv.clock.ms = job.run_at!;
+    await jobs.tick();
+    expect(await jobRows()).to.have.length(1);
+    expect((await jobRows())[0]).to.include({ state: 'pending', attempts: 1, last_error: 'Twilio answered 429 (code 20429): Too Many Requests' });
+    expect((await jobRows())[0].run_at!, "Twilio's Retry-After is honoured").to.be.at.least(srv.clock.now() + 5000);
+    srv.clock.ms = (await jobRows())[0].run_at!;
+    await jobs.tick();
+    expect((await jobRows())[0]).to.include({ state: 'done', attempts: 2, run_at: null });
     expect(fake.call(first.sid).updates).to.deep.equal([{ Status: 'completed' }]);
 
     const second = await placeAndDial();
     await fake.status(second.sid, 'in-progress');
     await fake.amd(second.sid, 'machine_start');
-    fake.failNextUpdate = { status: 400, code: 21220, message: 'Call is not in-progress. Cannot redirect.' };
+    fake.updateFailures = [{ status: 400, code: 21220, message: 'Call is not in-progress. Cannot redirect.' }];
     await srv.engine.tick();
     expect(await srv.row(second.id)).to.include({ status: 'voicemail' });
+    expect(await jobRows(), 'a refusal means the line is not live: nothing more to do').to.have.length(1);
+  });
+
+  it('stops hanging up once Twilio reports the line ended, without asking again', async () => {
+    await setUp({ SVC_MAX_CALL_DURATION_SEC: '60' });
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'in-progress');
+    await fake.amd(sid, 'human');
+    fake.updateFailures = [{ status: 500, code: 20500, message: 'Internal Server Error' }];
+    expect(await srv.drive(id)).to.include({ status: 'completed', duration_sec: 60 });
+    const updates = fake.requests.filter((r) => r.line.includes(`/Calls/${sid}.json`)).length;
+    expect(updates).to.equal(1);
+    await fake.status(sid, 'completed');
+    srv.clock.ms = (await jobRows())[0].run_at!;
+    await jobs.tick();
+    expect((await jobRows())[0]).to.include({ state: 'done' });
+    expect(fake.requests.filter((r) => r.line.includes(`/Calls/${sid}.json`)).length).to.equal(updates);
+  });
+
+  it("gives a hang-up up once Twilio's TimeLimit has ended the call by itself", async () => {
+    await setUp({ SVC_MAX_CALL_DURATION_SEC: '60' });
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'in-progress');
+    await fake.amd(sid, 'human');
+    fake.updateFailures = Array.from({ length: 100 }, () => ({ status: 503, code: 20503, message: 'Service Unavailable' }));
+    await srv.drive(id);
+    for (let i = 0; i < 100 && (await jobRows())[0].state === 'pending'; i++) {
+      srv.clock.ms = (await jobRows())[0].run_at!;
+      await jobs.tick();
+    }
+    const [job] = await jobRows();
+    expect(job.state).to.equal('failed');
+    expect(job.last_error).to.match(/^Twilio did not take the hang-up for 120 s \(its TimeLimit has ended the call\): Twilio answered 503/);
+    expect(srv.clock.now() - job.created_at).to.be.at.least(120_000);
   });
 
   it('takes a machine-detection verdict that arrives before the pick-up callback', async () => {
@@ -225,6 +283,125 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     const row = await srv.drive(id);
     expect(row).to.include({ status: 'completed', duration_sec: 60, ended_at: t0 + 60_000 });
     expect(fake.call(sid).updates).to.deep.equal([{ Status: 'completed' }]);
+  });
+
+  it('dials again after Twilio throttles the create (429), on a back-off that honours Retry-After, placing the call once', async () => {
+    await setUp();
+    fake.createFailures = [TOO_MANY_REQUESTS, { ...TOO_MANY_REQUESTS, retryAfter: '7' }];
+    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask about Sunday.' } });
+    const id: string = res.body.callId;
+    const t0 = srv.clock.now();
+    await srv.engine.tick();
+    // Nothing was placed: the call waits dialing, with no attempt standing, its back-off as its own durable state.
+    const first = await srv.row(id);
+    expect(first).to.include({ status: 'dialing', dial_attempted_at: null, carrier_ref: null });
+    expect(first.next_run_at! - t0, 'a second, ±20%').to.be.within(800, 1200);
+    expect(JSON.parse(first.engine_state!)).to.deep.equal({ line: null, throttle: { since: t0, tries: 1 } });
+    srv.clock.ms = first.next_run_at!;
+    await srv.engine.tick();
+    const second = await srv.row(id);
+    expect(second.next_run_at, 'Retry-After: 7 is longer than the 2 s back-off').to.equal(srv.clock.now() + 7000);
+    expect(creates()).to.equal(2);
+    // A worker that starts afresh (the first one gone) resumes the wait and dials once it is over.
+    const fresh = new CallEngine({ ...(srv.engine as any).deps, owner: 'worker-after-restart' });
+    await fresh.tick();
+    expect(creates(), 'not before the wait is over').to.equal(2);
+    srv.clock.ms = second.next_run_at!;
+    await fresh.tick();
+    expect(creates()).to.equal(3);
+    expect(fake.calls).to.have.length(1);
+    expect(await srv.row(id)).to.include({ status: 'dialing', carrier_ref: fake.calls[0].sid, dial_attempted_at: srv.clock.now() });
+  });
+
+  it('fails a call Twilio throttles for as long as the watchdog waits with carrier_throttled, nothing placed', async () => {
+    await setUp({ SVC_ENGINE_WATCHDOG_SEC: '30' });
+    fake.createFailures = Array.from({ length: 50 }, () => TOO_MANY_REQUESTS);
+    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask about Sunday.', webhookUrl: 'https://hooks.example.com/h' } });
+    const row = await srv.drive(res.body.callId);
+    expect(row).to.include({ status: 'failed', error: 'carrier_throttled', carrier_ref: null, started_at: null, duration_sec: 0, billed_minutes: 0, answered_by: null });
+    expect(fake.calls).to.have.length(0);
+    expect(row.ended_at! - row.created_at).to.be.at.least(30_000);
+    const events = await srv.deps.store.db.selectFrom('webhook_events').select('event').where('call_id', '=', row.id).execute();
+    expect(events.map((e) => e.event)).to.deep.equal(['call.failed']);
+  });
+
+  it('fetches a recording Twilio is not ready to give on a back-off, and the call says nothing of it until it is stored', async () => {
+    await setUp();
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'in-progress');
+    await fake.amd(sid, 'human');
+    await srv.engine.tick();
+    await fake.status(sid, 'completed');
+    await srv.drive(id);
+    fake.recordingFailures = [
+      { status: 404, code: 20404, message: 'The requested resource was not found' },
+      { ...TOO_MANY_REQUESTS, retryAfter: '120' },
+    ];
+    expect((await fake.recordingReady(sid, WAV)).status).to.equal(204);
+    const again = fake.lastRecordingCallback!;
+    expect((await fake.send(again.url, again.params)).status, 'Twilio repeats a callback: still one job').to.equal(204);
+    const tried: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      await jobs.tick();
+      const [job] = await jobRows();
+      tried.push(job.last_error);
+      expect((await alice.api.get(`/v1/agent/calls/${id}`)).body.recordingUrl, `after try ${i + 1}`).to.equal(i < 2 ? null : `${srv.baseUrl}/v1/agent/calls/${id}/recording`);
+      if (job.run_at) srv.clock.ms = job.run_at;
+    }
+    expect(tried).to.deep.equal(['Twilio answered 404 (code 20404): The requested resource was not found', 'Twilio answered 429 (code 20429): Too Many Requests', null]);
+    expect(await jobRows()).to.have.length(1);
+    expect((await jobRows())[0]).to.include({ kind: 'twilio.fetch_recording', state: 'done', attempts: 3, call_id: id });
+    const got = await alice.api.get(`/v1/agent/calls/${id}/recording`);
+    expect(Buffer.compare(got.body as Buffer, WAV)).to.equal(0);
+  });
+
+  it('gives a recording up after 90 minutes of failures, leaving the call without one', async () => {
+    await setUp();
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'completed');
+    await srv.drive(id);
+    fake.recordingFailures = Array.from({ length: 200 }, () => ({ status: 503, code: 20503, message: 'Service Unavailable' }));
+    await fake.recordingReady(sid, WAV);
+    const start = srv.clock.now();
+    for (let i = 0; i < 100 && (await jobRows())[0].state === 'pending'; i++) {
+      await jobs.tick();
+      const [job] = await jobRows();
+      if (job.run_at) srv.clock.ms = job.run_at;
+    }
+    const [job] = await jobRows();
+    expect(job.state).to.equal('failed');
+    expect(job.last_error).to.equal('no recording after 90 minutes: Twilio answered 503 (code 20503): Service Unavailable');
+    expect(srv.clock.now() - start).to.be.at.least(RECORDING_WINDOW_MS);
+    expect(job.attempts, 'tried many times over the window').to.be.at.least(10);
+    expect((await srv.row(id)).recording_path).to.equal(null);
+  });
+
+  const verdicts: [string | null, string | null, string][] = [
+    ['human', 'human', 'completed'],
+    ['unknown', 'unknown', 'completed'],
+    [null, 'unknown', 'completed'],
+    ['machine_end_beep', 'machine', 'voicemail'],
+    ['fax', 'fax', 'voicemail'],
+  ];
+  for (const [amd, answeredBy, status] of verdicts) {
+    it(`says who answered: AnsweredBy ${amd ?? '(no verdict in time)'} is ${answeredBy}`, async () => {
+      await setUp();
+      const { id, sid } = await placeAndDial();
+      await fake.status(sid, 'in-progress');
+      if (amd) await fake.amd(sid, amd);
+      else srv.clock.advance(AMD_WAIT_MS);
+      await srv.engine.tick();
+      await fake.status(sid, 'completed');
+      expect(await srv.drive(id)).to.include({ status, answered_by: answeredBy });
+      expect((await alice.api.get(`/v1/agent/calls/${id}`)).body.answeredBy).to.equal(answeredBy);
+    });
+  }
+
+  it('says nobody answered a call that was never picked up', async () => {
+    await setUp();
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'no-answer');
+    expect(await srv.drive(id)).to.include({ status: 'no_answer', answered_by: null });
   });
 
   it('fails a call Twilio refuses on create with carrier_rejected, and never dials it again', async () => {

@@ -11,6 +11,7 @@ import { m006UsageCounters } from './006-usage-counters.js';
 import { m007SplitUsageTriggers } from './007-split-usage-triggers.js';
 import { m008LeanCallIndexes } from './008-lean-call-indexes.js';
 import { m009IdempotencyExpiryIndex } from './009-idempotency-expiry-index.js';
+import { m010JobsAndAnsweredBy } from './010-jobs-and-answered-by.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '007_split_usage_triggers': m007SplitUsageTriggers,
   '008_lean_call_indexes': m008LeanCallIndexes,
   '009_idempotency_expiry_index': m009IdempotencyExpiryIndex,
+  '010_jobs_and_answered_by': m010JobsAndAnsweredBy,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -88,16 +88,17 @@ export class SandboxCarrier implements Carrier {
     switch (s.scenario) {
       case 'silent':
         return [];
-      case 'no_answer':
       case 'voicemail':
+        return [{ kind: 'ended', at: at(ring), outcome: 'voicemail', by: 'machine' }];
+      case 'no_answer':
       case 'declined':
         return [{ kind: 'ended', at: at(ring), outcome: s.scenario }];
       case 'failed':
         return [{ kind: 'ended', at: at(ring), outcome: 'failed', error: 'carrier_unreachable' }];
       case 'drops':
-        return [{ kind: 'answered', at: at(ring) }, { kind: 'dropped', at: at(ring + SANDBOX_DROP_AFTER_MS) }];
+        return [{ kind: 'answered', at: at(ring), by: 'human' }, { kind: 'dropped', at: at(ring + SANDBOX_DROP_AFTER_MS) }];
       default:
-        return [{ kind: 'answered', at: at(ring) }];
+        return [{ kind: 'answered', at: at(ring), by: 'human' }];
     }
   }
 

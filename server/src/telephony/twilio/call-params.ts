@@ -16,7 +16,7 @@ function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
  * several seconds of silence while Twilio listens, and the verdict arrives at its own callback. The carrier holds
  * the answer back until then, so a machine still ends the call as voicemail.
  */
-export function createCallParams(request: DialRequest, publicBaseUrl: string, mediaSecret: string): CallParams {
+export function createCallParams(request: DialRequest, publicBaseUrl: string, mediaSecret: string, timeLimitSec: number): CallParams {
   const urls = twilioCallbackUrls(publicBaseUrl, request.callId);
   return {
     To: request.to,
@@ -29,6 +29,8 @@ export function createCallParams(request: DialRequest, publicBaseUrl: string, me
     AsyncAmd: 'true',
     AsyncAmdStatusCallback: urls.amd,
     AsyncAmdStatusCallbackMethod: 'POST',
+    // Twilio ends the call itself this long after it is placed, should every hang-up of ours fail.
+    TimeLimit: String(timeLimitSec),
     Record: 'true',
     RecordingStatusCallback: urls.recording,
     RecordingStatusCallbackMethod: 'POST',

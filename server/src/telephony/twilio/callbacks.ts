@@ -1,7 +1,7 @@
 // Twilio's callbacks for the calls it carries, mounted only with SVC_CARRIER=twilio:
 //   POST /twilio/status/:callId     call status (initiated, ringing, answered, completed, busy, …)
 //   POST /twilio/amd/:callId        the answering-machine verdict (AnsweredBy)
-//   POST /twilio/recording/:callId  the recording is ready: fetched from Twilio and stored on the call
+//   POST /twilio/recording/:callId  the recording is ready: a job fetches it from Twilio (twilio-jobs.ts)
 // Each is form-encoded and signed with X-Twilio-Signature (HMAC-SHA1 of the public URL and the sorted
 // parameters under the auth token); anything unsigned or forged is refused with 403 and changes nothing.
 import type { Context, Next } from 'koa';
@@ -10,7 +10,7 @@ import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
 import { recordLineEvent } from '../carrier-inbox.js';
 import { amdLineEvent, callbackPayload, statusLineEvent, type TwilioParams } from './line-events.js';
 import type { TwilioRest } from './twilio-rest.js';
-import { writeRecording } from '../../recording/write-recording.js';
+import { enqueueRecordingFetch } from './twilio-jobs.js';
 import type { TelephonyDeps } from '../telephony.js';
 
 const ROUTE = /^\/twilio\/(status|amd|recording)\/([A-Za-z0-9_-]{1,128})$/;
@@ -57,21 +57,13 @@ export function twilioCallbacks(deps: TelephonyDeps, rest: TwilioRest) {
   };
 
   async function storeRecording(ctx: Context, params: TwilioParams, callId: string): Promise<void> {
-    if (params.RecordingStatus !== 'completed' || !params.RecordingUrl) {
+    if (params.RecordingStatus !== 'completed' || !params.RecordingUrl || !/^RE[0-9a-f]{32}$/i.test(params.RecordingSid ?? '')) {
       ctx.status = 204; // absent or failed: there is nothing to fetch
       return;
     }
     // Only Twilio's own API gets the account's credentials, whatever URL a callback names.
     if (!rest.isApiUrl(params.RecordingUrl)) return reply(ctx, 400, 'recording_url_not_twilio');
-    let wav: Buffer;
-    try {
-      wav = await rest.fetchRecording(params.RecordingUrl);
-    } catch (err) {
-      logger.warn({ reqId: ctx.state.reqId, callId, recordingSid: params.RecordingSid, err: { message: (err as Error).message } }, 'Twilio recording fetch failed');
-      return reply(ctx, 502, 'recording_fetch_failed');
-    }
-    const path = await writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav);
-    await store.db.updateTable('calls').set({ recording_path: path }).where('id', '=', callId).execute();
+    await enqueueRecordingFetch(deps, { callId, sid: params.CallSid, recordingUrl: params.RecordingUrl, recordingSid: params.RecordingSid });
     ctx.status = 204;
   }
 }

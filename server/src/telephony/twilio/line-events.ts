@@ -3,7 +3,7 @@
 // the carrier can tell the pick-up from the verdict that lets it through.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { LineEvent } from '../carrier.js';
+import type { AnsweredBy, LineEvent } from '../carrier.js';
 import { readInbox } from '../carrier-inbox.js';
 
 export type TwilioParams = Record<string, string>;
@@ -47,11 +47,17 @@ export function statusLineEvent(params: TwilioParams, at: number): LineEvent | n
   }
 }
 
-/** AnsweredBy → line event: a machine (machine_start, machine_end_*) or a fax is voicemail; human or unknown lets the answer through. */
+/** Twilio's AnsweredBy as the call record says it: machine_start and machine_end_* are a machine. */
+export function answeredByOf(value: string | undefined): AnsweredBy | null {
+  if (value === 'human' || value === 'unknown' || value === 'fax') return value;
+  return value?.startsWith('machine_') ? 'machine' : null;
+}
+
+/** AnsweredBy → line event: a machine or a fax is voicemail; human or unknown lets the answer through. */
 export function amdLineEvent(params: TwilioParams, at: number): LineEvent | null {
-  const by = params.AnsweredBy ?? '';
-  if (by === 'fax' || by.startsWith('machine_')) return { kind: 'ended', at, outcome: 'voicemail' };
-  if (by === 'human' || by === 'unknown') return { kind: 'answered', at };
+  const by = answeredByOf(params.AnsweredBy);
+  if (by === 'machine' || by === 'fax') return { kind: 'ended', at, outcome: 'voicemail', by };
+  if (by === 'human' || by === 'unknown') return { kind: 'answered', at, by };
   return null;
 }
 
@@ -63,5 +69,11 @@ export function callbackPayload(source: TwilioSource, params: TwilioParams) {
 
 /** The inbox's events for a call after the first `seen`, in arrival order, each with its source. */
 export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: number): Promise<TwilioLineEvent[]> {
-  return (await readInbox(db, ref, seen)).map(({ event, payload }) => ({ event, source: (payload as { source?: TwilioSource } | null)?.source ?? 'status' }));
+  return (await readInbox(db, ref, seen)).map(({ event, payload }) => {
+    const kept = payload as { source?: TwilioSource; params?: TwilioParams } | null;
+    const source = kept?.source ?? 'status';
+    // A verdict's event carries who answered, from the callback it was made of.
+    const by = source === 'amd' ? answeredByOf(kept?.params?.AnsweredBy) : null;
+    return { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event };
+  });
 }

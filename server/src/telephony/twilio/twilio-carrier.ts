@@ -7,7 +7,7 @@
 // the carrier hangs the line up. Should no verdict come, the answer goes through AMD_WAIT_MS after the pick-up.
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { CarrierRefused, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
+import { CarrierRefused, CarrierThrottled, type AnsweredBy, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
 import { createCallParams } from './call-params.js';
 import { readTwilioEvents } from './line-events.js';
 import { TwilioRest, TwilioRestError } from './twilio-rest.js';
@@ -21,6 +21,8 @@ export interface TwilioLineState {
   pickedUpAt?: number;
   humanAt?: number;
   machineAt?: number;
+  /** The answering-machine verdict: who picked up. */
+  by?: AnsweredBy;
   /** The line ended: Twilio's completed (`dropped` false) or a failure after the pick-up (`dropped` true). */
   downAt?: number;
   dropped?: boolean;
@@ -33,6 +35,10 @@ export interface TwilioCarrierOptions {
   publicBaseUrl: string;
   /** Signs the media stream's per-call token (the bridge checks it with the same secret). */
   mediaSecret: string;
+  /** The TimeLimit a call is created with: Twilio ends it there whatever happens to our hang-ups. */
+  timeLimitSec: number;
+  /** Ends a line, durably (twilio-jobs.ts). */
+  hangUp(sid: string): Promise<void>;
 }
 
 export class TwilioCarrier implements Carrier {
@@ -47,9 +53,12 @@ export class TwilioCarrier implements Carrier {
 
   async dial(request: DialRequest): Promise<Dialled> {
     try {
-      const call = await this.options.rest.createCall(createCallParams(request, this.options.publicBaseUrl, this.options.mediaSecret));
+      const params = createCallParams(request, this.options.publicBaseUrl, this.options.mediaSecret, this.options.timeLimitSec);
+      const call = await this.options.rest.createCall(params);
       return { ref: call.sid, state: { seen: 0 } satisfies TwilioLineState };
     } catch (err) {
+      // Throttled (429): Twilio never processed the request, so dialling again later places it once.
+      if (err instanceof TwilioRestError && err.status === 429) throw new CarrierThrottled(err.retryAfterMs, err.message);
       // Twilio refused the request itself (bad number, unverified caller id, …): nothing was placed, never redial.
       if (err instanceof TwilioRestError && err.status < 500) throw new CarrierRefused('carrier_rejected', err.message);
       throw err;
@@ -64,6 +73,7 @@ export class TwilioCarrier implements Carrier {
     for (const { source, event } of news) {
       if (s.done) break;
       if (source === 'amd') {
+        s.by ??= event.kind === 'answered' || event.kind === 'ended' ? event.by : undefined;
         if (event.kind === 'ended') s.machineAt ??= event.at;
         else s.humanAt ??= event.at;
       } else if (event.kind === 'answered') {
@@ -78,11 +88,12 @@ export class TwilioCarrier implements Carrier {
     }
     if (!s.done && !s.answered && s.pickedUpAt !== undefined) {
       if (s.machineAt !== undefined) {
-        if (s.downAt === undefined) await this.endMachineCall(ref);
-        events.push({ kind: 'ended', at: Math.max(s.machineAt, s.pickedUpAt), outcome: 'voicemail' });
+        if (s.downAt === undefined) await this.options.hangUp(ref);
+        events.push({ kind: 'ended', at: Math.max(s.machineAt, s.pickedUpAt), outcome: 'voicemail', by: s.by ?? 'machine' });
         s.done = true;
       } else if (s.humanAt !== undefined || s.downAt !== undefined || now >= s.pickedUpAt + AMD_WAIT_MS) {
-        events.push({ kind: 'answered', at: s.pickedUpAt });
+        // No verdict by then (or the line ended first): Twilio could not tell who answered.
+        events.push({ kind: 'answered', at: s.pickedUpAt, by: s.humanAt !== undefined ? (s.by ?? 'unknown') : 'unknown' });
         s.answered = true;
       }
     }
@@ -94,17 +105,7 @@ export class TwilioCarrier implements Carrier {
     return { events, nextCheckAt: waiting ? s.pickedUpAt! + AMD_WAIT_MS : null, state: s };
   }
 
-  // Before the voicemail is reported: an outage fails the step, which the engine retries. A refusal (4xx) means
-  // Twilio no longer has the call live, which is what the hang-up was for.
-  private async endMachineCall(ref: string): Promise<void> {
-    try {
-      await this.options.rest.endCall(ref);
-    } catch (err) {
-      if (!(err instanceof TwilioRestError && err.status < 500)) throw err;
-    }
-  }
-
   async hangUp(ref: string): Promise<void> {
-    await this.options.rest.endCall(ref);
+    await this.options.hangUp(ref);
   }
 }

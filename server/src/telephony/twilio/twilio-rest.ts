@@ -1,6 +1,7 @@
 // The slice of Twilio's REST API (2010-04-01) the carrier uses: create a call, end it, fetch a recording. A small
 // fetch client rather than the `twilio` package's, whose REST base URL cannot be pointed at a local fake.
 // Errors carry Twilio's status, code and message, never the credentials.
+import { parseRetryAfter } from '../../jobs/backoff.js';
 
 export interface TwilioCredentials {
   accountSid: string;
@@ -15,12 +16,17 @@ export interface TwilioRestOptions extends TwilioCredentials {
   timeoutMs?: number;
 }
 
-/** Twilio answered with an error status; `status` < 500 means it refused the request itself. */
+/**
+ * Twilio answered with an error status; `status` < 500 means it refused the request itself, except 429 (code
+ * 20429): Twilio is throttling, the request was never processed and is always safe to retry (after `retryAfterMs`
+ * when Twilio said).
+ */
 export class TwilioRestError extends Error {
   constructor(
     readonly status: number,
     readonly code: number | null,
     message: string,
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
     this.name = 'TwilioRestError';
@@ -98,7 +104,13 @@ async function restError(res: Response): Promise<TwilioRestError> {
   const body = (await res.json().catch(() => ({}))) as { code?: unknown; message?: unknown };
   const code = typeof body.code === 'number' ? body.code : null;
   const detail = typeof body.message === 'string' ? `: ${body.message.slice(0, 300)}` : '';
-  return new TwilioRestError(res.status, code, `Twilio answered ${res.status}${code === null ? '' : ` (code ${code})`}${detail}`);
+  const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), Date.now());
+  return new TwilioRestError(res.status, code, `Twilio answered ${res.status}${code === null ? '' : ` (code ${code})`}${detail}`, retryAfterMs);
+}
+
+/** True for a failure worth trying again: Twilio throttling (429), an outage (5xx), or no answer at all. */
+export function isRetryable(err: unknown): boolean {
+  return !(err instanceof TwilioRestError) || err.status === 429 || err.status >= 500;
 }
 
 /** The REST client for the configured account (SVC_CARRIER=twilio, so the credentials are set). */

@@ -1,30 +1,38 @@
 // The Twilio wing (SVC_CARRIER=twilio): the carrier over Twilio's REST API, the signed callbacks it reports on
-// (/twilio/...), and, with the realtime agent (SVC_AGENT=realtime), the media bridge on the API's own port, whose
-// stream tokens are signed with the Twilio auth token (the carrier puts them in the TwiML) and whose hang-ups go
-// through the REST API.
-import type { Config } from '../../config.js';
-import type { Store } from '../../store/store.js';
+// (/twilio/...), the jobs that keep a hang-up or a recording's download going (twilio-jobs.ts), and, with the
+// realtime agent (SVC_AGENT=realtime), the media bridge on the API's own port, whose stream tokens are signed with
+// the Twilio auth token (the carrier puts them in the TwiML) and whose hang-ups are the carrier's own.
 import { configuredRealtimeAgent } from '../../voice-agent/realtime-agent.js';
-import type { Telephony } from '../telephony.js';
+import type { Telephony, TelephonyDeps } from '../telephony.js';
 import { twilioCallbacks } from './callbacks.js';
 import { attachMediaBridge } from './media-bridge.js';
 import { TwilioCarrier } from './twilio-carrier.js';
+import { hangUpDurably, TIME_LIMIT_GRACE_SEC, twilioJobHandlers, type TwilioJobDeps } from './twilio-jobs.js';
 import { configuredTwilioRest } from './twilio-rest.js';
 
-export function twilioTelephony(config: Config, store: Store): Telephony {
+export function twilioTelephony(deps: TelephonyDeps): Telephony {
+  const { config, store, logger } = deps;
   const rest = configuredTwilioRest(config);
   const secret = config.twilioAuthToken!;
+  const jobDeps: TwilioJobDeps = { ...deps, rest };
   return {
-    carrier: new TwilioCarrier(store.db, { rest, publicBaseUrl: config.publicBaseUrl, mediaSecret: secret }),
-    routes: (deps) => twilioCallbacks(deps, rest),
-    attach: (server, { logger }) =>
+    carrier: new TwilioCarrier(store.db, {
+      rest,
+      publicBaseUrl: config.publicBaseUrl,
+      mediaSecret: secret,
+      timeLimitSec: config.maxCallDurationSec + TIME_LIMIT_GRACE_SEC,
+      hangUp: (sid) => hangUpDurably(jobDeps, null, sid),
+    }),
+    routes: twilioCallbacks(deps, rest),
+    jobs: twilioJobHandlers(jobDeps),
+    attach: (server) =>
       config.agent !== 'realtime'
         ? null
         : attachMediaBridge(server, {
             db: store.db,
             agent: configuredRealtimeAgent(config, store.db),
             streamSecret: secret,
-            hangUp: ({ callSid }) => rest.endCall(callSid),
+            hangUp: ({ callId, callSid }) => hangUpDurably(jobDeps, callId, callSid),
             logger: logger.child({ part: 'media' }),
           }),
   };
