@@ -9,6 +9,7 @@ export type { WaitForCallOptions } from './wait-for-call.js';
 export { verifyWebhook, WebhookVerificationError, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SEC } from './verify-webhook.js';
 export type { WebhookVerificationReason, VerifyWebhookOptions } from './verify-webhook.js';
 export type {
+  AnsweredBy,
   CallCompletedEvent,
   CallDeclinedEvent,
   CallEvent,
