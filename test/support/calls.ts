@@ -38,10 +38,11 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     carrier_ref: null,
     engine_state: null,
     answered_by: null,
+    failed_steps: 0,
     ...overrides,
   };
-  // A column added after migration 009 is written only when given, so a store rewound before it takes the row too.
-  const { answered_by, ...columns } = row;
-  await store.db.insertInto('calls').values(answered_by === null ? columns : row).execute();
+  // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
+  const { answered_by, failed_steps, ...columns } = row;
+  await store.db.insertInto('calls').values({ ...columns, ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }) }).execute();
   return row;
 }

@@ -86,7 +86,14 @@ interface EngineState {
 /** Dialling again after the carrier throttled: 1 s, 2 s, 4 s, … up to 30 s (Twilio allows about one call a second). */
 const DIAL_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 
-const RETRY_AFTER_FAULT_MS = 1000;
+/**
+ * A call whose steps fail this many times in a row ends failed (engine_error) rather than stay live for ever: with
+ * the back-off between them (1 s doubling to 30 s, ±20%) that is about a minute and a half of trying. A store that cannot be
+ * reached at all fails no step (nothing is claimed), so an outage does not end calls; a step that fails while the
+ * store answers (a value it cannot store, a part that throws) does.
+ */
+const MAX_FAILED_STEPS = 8;
+const FAILED_STEP_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 
 /** The calls as a queue: a call is due at next_run_at, and done (null) once terminal. */
 const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at' };
@@ -149,16 +156,44 @@ export class CallEngine {
   }
 
   private async stepSafely(row: CallRow): Promise<void> {
+    const { logger, clock, random = Math.random } = this.deps;
     try {
       await this.step(row);
     } catch (err) {
       if (err instanceof LeaseLost) {
-        this.deps.logger.warn({ callId: row.id }, err.message);
+        logger.warn({ callId: row.id }, err.message);
         return;
       }
-      this.deps.logger.error({ err, callId: row.id, status: row.status }, 'engine step failed; will retry');
-      await this.queue.release(row, this.deps.clock.now() + RETRY_AFTER_FAULT_MS).catch(() => {});
+      const failures = row.failed_steps + 1;
+      if (failures >= MAX_FAILED_STEPS) {
+        logger.error({ err, callId: row.id, status: row.status, failures }, 'engine steps keep failing; the call ends failed (engine_error)');
+        try {
+          await this.endFailing(row, failures);
+          return;
+        } catch (e) {
+          if (e instanceof LeaseLost) return;
+          logger.error({ err: e, callId: row.id }, 'could not end the failing call; trying again');
+        }
+      } else {
+        logger.error({ err, callId: row.id, status: row.status, failures }, 'engine step failed; will retry');
+      }
+      await this.queue.release(row, clock.now() + backoffMs(FAILED_STEP_BACKOFF, failures, random), { failed_steps: failures }).catch(() => {});
     }
+  }
+
+  /**
+   * Ends a call that cannot be stepped: failed, engine_error, with its terminal event, writing nothing else of it
+   * (what a step failed to write is left out). A dialled line is hung up; an answered call bills its connected
+   * time up to now (at most the maximum duration), and its reserved minute is released with its status.
+   */
+  private async endFailing(row: CallRow, failures: number): Promise<void> {
+    const { carrier, clock, settings, logger } = this.deps;
+    const now = clock.now();
+    if (row.carrier_ref !== null) {
+      await carrier.hangUp(row.carrier_ref, (JSON.parse(row.engine_state ?? '{}') as EngineState).line, now).catch((err: unknown) => logger.error({ err, callId: row.id }, 'hang-up failed'));
+    }
+    const connectedMs = row.status === 'in_progress' && row.started_at !== null ? Math.min(settings.maxCallDurationSec * 1000, Math.max(0, Math.round((now - row.started_at) / carrier.timeScale))) : 0;
+    await this.apply(row, { type: 'step_failed', at: now, connectedMs }, { failed_steps: failures }, null);
   }
 
   /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
@@ -168,7 +203,9 @@ export class CallEngine {
       const values = event ? eventRow(updated, event, now) : null;
       return values && { into: 'webhook_events', values };
     };
-    return this.queue.commit(row, { set: { ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow });
+    // A step that gets to its end clears the count of those that failed before it.
+    const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
+    return this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow });
   }
 
   private async step(row: CallRow): Promise<void> {

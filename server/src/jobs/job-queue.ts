@@ -154,9 +154,12 @@ export class JobQueue<Row extends Leased> {
     else c.reject(new LeaseLost(this.table.table, this.keyOf(c.job)));
   }
 
-  /** Gives up the lease on a job without changing it; it is due again at `dueAt` for whoever comes next. */
-  async release(job: Row, dueAt: number): Promise<void> {
-    const update = { key: this.keyOf(job), leaseExpiresAt: job.lease_expires_at, set: { lease_owner: null, lease_expires_at: null, [this.table.due]: dueAt } };
+  /**
+   * Gives up the lease on a job without doing it; it is due again at `dueAt` for whoever comes next. `set`: what
+   * the job keeps of the failure (a count of failed tries).
+   */
+  async release(job: Row, dueAt: number, set: Record<string, unknown> = {}): Promise<void> {
+    const update = { key: this.keyOf(job), leaseExpiresAt: job.lease_expires_at, set: { ...set, lease_owner: null, lease_expires_at: null, [this.table.due]: dueAt } };
     await this.store.write(({ ex }) => this.store.updateLeased(ex, this.table, this.owner, [update]));
   }
 

@@ -71,6 +71,8 @@ export interface CallsTable {
   engine_state: string | null;
   /** Who picked the line up: human, machine, fax or unknown; null when nobody did. */
   answered_by: string | null;
+  /** Engine: the call's steps that failed in a row (0 after one that did not); past a bound the call ends. */
+  failed_steps: Generated<number>;
 }
 
 export interface RateWindowsTable {

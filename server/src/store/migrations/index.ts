@@ -12,6 +12,7 @@ import { m007SplitUsageTriggers } from './007-split-usage-triggers.js';
 import { m008LeanCallIndexes } from './008-lean-call-indexes.js';
 import { m009IdempotencyExpiryIndex } from './009-idempotency-expiry-index.js';
 import { m010JobsAndAnsweredBy } from './010-jobs-and-answered-by.js';
+import { m011FailedSteps } from './011-failed-steps.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '008_lean_call_indexes': m008LeanCallIndexes,
   '009_idempotency_expiry_index': m009IdempotencyExpiryIndex,
   '010_jobs_and_answered_by': m010JobsAndAnsweredBy,
+  '011_failed_steps': m011FailedSteps,
 };
 
 export const migrationProvider: MigrationProvider = {
