@@ -164,7 +164,11 @@ forEachStore('placement limits and idempotency', (kind) => {
       it(`rejects ${what} with 400 invalid_idempotency_key`, async () => {
         const res = await alice.api.post('/v1/agent/calls', { body: ok, headers: { 'idempotency-key': value } });
         expect(res.status).to.equal(400);
-        expect(res.body.error).to.equal('invalid_idempotency_key');
+        // One plain sentence, not the header's whole documentation.
+        expect(res.body).to.deep.equal({
+          error: 'invalid_idempotency_key',
+          message: 'The Idempotency-Key header is not 1 to 255 printable ASCII characters.',
+        });
         expect(await callCount()).to.equal(0);
       });
     }

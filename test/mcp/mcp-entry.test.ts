@@ -59,7 +59,14 @@ describe('the /mcp entry of the service', () => {
   it('refuses a body over the size limit with 413 payload_too_large', async () => {
     const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body: 'x'.repeat(70 * 1024) });
     expect(res.status).to.equal(413);
-    expect((await res.json()).error).to.equal('payload_too_large');
+    expect(await res.json()).to.deep.equal({ error: 'payload_too_large', message: 'The request body is larger than 64 KiB.' });
+  });
+
+  it('refuses a body that is not UTF-8 with 415 unsupported_media_type, as the API does', async () => {
+    const body = Buffer.concat([Buffer.from(initialize.replace('curl', 'caf')), Buffer.from([0xe9])]);
+    const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body });
+    expect(res.status).to.equal(415);
+    expect(await res.json()).to.deep.equal({ error: 'unsupported_media_type', message: 'The request body is not valid UTF-8; send JSON encoded as UTF-8.' });
   });
 });
 

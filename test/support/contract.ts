@@ -76,8 +76,8 @@ export interface RequestOptions {
   key?: string | null;
   headers?: Record<string, string>;
   body?: unknown;
-  /** Send this exact text as the body. */
-  rawBody?: string;
+  /** Send this exact text, or these exact bytes, as the body. */
+  rawBody?: string | Uint8Array;
 }
 
 /** A fetch-based client for tests; every response goes through assertContract. */
@@ -86,8 +86,8 @@ export function apiClient(baseUrl: string, defaultKey?: string) {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? defaultKey : opts.key;
     if (key) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined;
-    if (opts.rawBody !== undefined) body = opts.rawBody;
+    let body: BodyInit | undefined;
+    if (opts.rawBody !== undefined) body = typeof opts.rawBody === 'string' ? opts.rawBody : new Blob([new Uint8Array(opts.rawBody)]);
     else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] ??= 'application/json';

@@ -48,6 +48,9 @@ export type FieldDefinition = {
     description?: string;
 };
 
+/**
+ * Every string (and every key) must be well-formed Unicode without U+0000 (NUL); a string holding U+0000 or a lone surrogate such as `�` gives 400 with its property's token.
+ */
 export type PlaceCallRequest = {
     /**
      * Destination in E.164 format, for example `+14155550123`; must be a valid number for its country.

@@ -1,7 +1,9 @@
 // Validates a request against its operation in openapi.yaml and turns the first failure into the spec's token.
 // The tokens come from the document: `x-error` on a parameter or property, `x-error-missing` for a property
 // that is absent, null or blank, `x-error-additional` for unknown properties, and `x-error-order` for which
-// failure wins when several apply.
+// failure wins when several apply. Text is checked here too, whatever the schema says: a string (or key) holding
+// U+0000 or a lone surrogate is refused with its top-level property's token, because Postgres cannot store the
+// first and neither store can store the second as UTF-8; refusing both at the door keeps the stores alike.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import type { ErrorToken } from '../generated/types.gen.js';
@@ -64,7 +66,7 @@ export function compileRequestValidator(
       }
       if (Array.isArray(raw)) throw parameterError(param, `${param.name} must be given once.`);
       const value = coerce(raw, param.schema);
-      if (value === undefined || !validate(value)) throw parameterError(param, describeParameter(param));
+      if (value === undefined || !validate(value)) throw parameterError(param, describeParameter(param, messages));
       if (param.in === 'query') out.query[param.name] = value;
       else out.headers[param.name.toLowerCase()] = value as string;
     }
@@ -74,8 +76,10 @@ export function compileRequestValidator(
       if (!validateBody || !bodySchema) return;
       if (parts.body === undefined) {
         if (op.requestBody?.required) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
-      } else if (!validateBody(parts.body)) {
-        throw bodyError(bodySchema, parts.body, validateBody.errors ?? [], messages);
+      } else {
+        const valid = validateBody(parts.body);
+        const faults = textFaults(parts.body);
+        if (!valid || faults.length > 0) throw bodyError(bodySchema, parts.body, valid ? [] : (validateBody.errors ?? []), faults, messages);
       }
     }
   };
@@ -88,12 +92,14 @@ function coerce(raw: string, schema: Schema): unknown {
   return raw;
 }
 
-function describeParameter(param: Parameter): string {
+/** One plain sentence: the token's own description in openapi.yaml, never the parameter's whole documentation. */
+function describeParameter(param: Parameter, messages: Record<string, string>): string {
   const s = param.schema;
   if (s.type === 'integer' && s.minimum !== undefined && s.maximum !== undefined) {
     return `${param.name} must be an integer from ${s.minimum} to ${s.maximum}.`;
   }
-  return `${param.name} is not valid: ${param.schema.description ?? (param as { description?: string }).description ?? 'see the API reference'}`;
+  const token = param['x-error'];
+  return (token && messages[token]) || `${param.name} is not valid.`;
 }
 
 function parameterError(param: Parameter, message: string): ApiError {
@@ -102,7 +108,42 @@ function parameterError(param: Parameter, message: string): ApiError {
 
 const isBlank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
 
-function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], messages: Record<string, string>): ApiError {
+interface TextFault {
+  /** Path from the body's root, e.g. ['fields', '0', 'description']. */
+  segments: string[];
+  message: string;
+}
+
+const FAULTY_TEXT = /\u0000|\p{Cs}/u; // with the u flag, \p{Cs} matches only a surrogate that is not half of a pair
+
+/** The first faulty string (value or key) under each top-level property. */
+function textFaults(body: unknown): TextFault[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [];
+  const faults: TextFault[] = [];
+  for (const [prop, value] of Object.entries(body)) {
+    const found = findFault(value, [prop]);
+    if (found) faults.push(found);
+  }
+  return faults;
+}
+
+function findFault(value: unknown, segments: string[]): TextFault | undefined {
+  if (typeof value === 'string') return FAULTY_TEXT.test(value) ? { segments, message: faultMessage(segments, value) } : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (FAULTY_TEXT.test(key)) return { segments, message: `A key in \`${segments.join('.')}\` ${faultKind(key)}.` };
+    const found = findFault(inner, [...segments, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+const faultKind = (text: string) =>
+  text.includes('\u0000') ? 'contains U+0000 (NUL), which text fields must not hold' : 'contains a lone surrogate, which is not valid Unicode text';
+
+const faultMessage = (segments: string[], text: string) => `\`${segments.join('.')}\` ${faultKind(text)}.`;
+
+function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults: TextFault[], messages: Record<string, string>): ApiError {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
   }
@@ -113,6 +154,8 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], message
   const consider = (token: string | undefined, message: string) => {
     if (token && (!best || rank(token) < rank(best.token))) best = { token, message };
   };
+  // Faulty text first: for a property that also breaks its schema (a NUL in `to`), the fault is the clearer message.
+  for (const fault of faults) consider(schema.properties?.[fault.segments[0]]?.['x-error'] ?? schema['x-error-additional'], fault.message);
   for (const e of errors) {
     if (e.instancePath === '') {
       if (e.keyword === 'required') {

@@ -3,13 +3,13 @@
 // very service, on the socket the request came in on, with the caller's key: tenant scoping, rate limits,
 // validation and error tokens are exactly the API's, with no second implementation to drift.
 import type { Context, Next } from 'koa';
-import getRawBody from 'raw-body';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createToolServer } from '../../../sdk/src/mcp/tool-server.js';
 import { SvcClient } from '../../../sdk/src/svc-client.js';
 import { rateLimitHeaders } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AppDeps } from '../http/app-deps.js';
+import { readUtf8Body } from '../http/json-body.js';
 import { authenticate } from '../http/key-gate.js';
 import type { OpenApiDocument } from '../http/openapi-document.js';
 
@@ -33,10 +33,7 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
     // The same key check, and the same throttling of bad keys, as the /v1/agent gate.
     const caller = await authenticate(ctx, deps, 'The tool server needs an agent API key: send Authorization: Bearer svc_ak_<secret>.');
     ctx.set(rateLimitHeaders(caller.reported));
-    const body = await getRawBody(ctx.req, { limit: deps.config.maxBodyBytes, encoding: 'utf8' }).catch((err: { type?: string }) => {
-      if (err.type === 'entity.too.large') throw new ApiError(413, 'payload_too_large', `The body is larger than ${deps.config.maxBodyBytes} bytes.`);
-      throw err;
-    });
+    const body = await readUtf8Body(ctx, deps.config.maxBodyBytes);
     const headers = new Headers();
     for (const name of ['content-type', 'accept', 'mcp-protocol-version']) if (ctx.get(name)) headers.set(name, ctx.get(name));
     const request = new Request(new URL(ctx.originalUrl, 'http://svc.internal'), { method: 'POST', headers, body });
