@@ -34,6 +34,8 @@ export interface Config {
   /** Failed-authentication requests allowed per client address per window. */
   unauthRateLimit: number;
   maxBodyBytes: number;
+  /** Slow clients: how long the server waits for a request's headers, for the whole request, and between requests. */
+  httpTimeouts: HttpTimeouts;
   /** SVC_WEBHOOK_ALLOW_PRIVATE=1: accept http and loopback webhook URLs. Local development and tests only. */
   webhookAllowPrivate: boolean;
   /** Seconds before each webhook delivery attempt (the first is 0); SVC_WEBHOOK_RETRY_SCHEDULE. */
@@ -92,6 +94,15 @@ export interface Config {
   twilioApiBaseUrl: string;
 }
 
+export interface HttpTimeouts {
+  /** SVC_HTTP_HEADERS_TIMEOUT_MS: from a request's first byte to the end of its headers. */
+  headersMs: number;
+  /** SVC_HTTP_REQUEST_TIMEOUT_MS: from a request's first byte to the end of its body. */
+  requestMs: number;
+  /** SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS: how long an idle kept-alive connection stays open for the next request. */
+  keepAliveMs: number;
+}
+
 export class ConfigError extends Error {}
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
@@ -99,6 +110,18 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   if (raw === undefined || raw === '') return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer of at least ${min}, got "${raw}"`);
   return Number(raw);
+}
+
+function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const timeouts = {
+    headersMs: int(env, 'SVC_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1),
+    requestMs: int(env, 'SVC_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1),
+    keepAliveMs: int(env, 'SVC_HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1),
+  };
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new ConfigError('SVC_HTTP_HEADERS_TIMEOUT_MS must not exceed SVC_HTTP_REQUEST_TIMEOUT_MS: the headers are part of the request');
+  }
+  return timeouts;
 }
 
 function retrySchedule(env: NodeJS.ProcessEnv): number[] {
@@ -243,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateWindowSec: int(env, 'SVC_RATE_WINDOW_SEC', 60, 1),
     unauthRateLimit: int(env, 'SVC_UNAUTH_RATE_LIMIT', 60, 1),
     maxBodyBytes: 64 * 1024,
+    httpTimeouts: httpTimeouts(env),
     webhookAllowPrivate: env.SVC_WEBHOOK_ALLOW_PRIVATE === '1' || env.SVC_WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookRetrySchedule: retrySchedule(env),
     webhookTimeoutMs: int(env, 'SVC_WEBHOOK_TIMEOUT_MS', 15000, 1),

@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
+import { createHttpServer } from './http/http-server.js';
 import { createJobRunner } from './jobs/job-runner.js';
 import { type Attachment } from './telephony/telephony.js';
 import { configuredTelephony } from './telephony/configured-telephony.js';
@@ -54,7 +55,8 @@ async function main(): Promise<void> {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
     const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, onCallQueued: engine ? () => engine.nudge() : undefined };
     const app = createApp(deps);
-    server = app.listen(config.port, config.host);
+    server = createHttpServer(config.httpTimeouts, logger, app.callback());
+    server.listen(config.port, config.host);
     // The banner below says the service is running: it is printed only once it listens.
     await once(server, 'listening');
     logger.info({ url: config.publicBaseUrl, port: config.port, store: store.kind, role: config.role }, `svc listening on ${config.publicBaseUrl}`);

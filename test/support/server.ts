@@ -1,6 +1,6 @@
 // Starts the real HTTP app on a loopback port over a fresh store, with a clock the test can move.
 import type { AddressInfo } from 'node:net';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { pino } from 'pino';
 import { createAccount, createKey, addNumber } from '../../server/src/accounts/accounts-repo.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
@@ -8,6 +8,7 @@ import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
 import { loadConfig, type Config } from '../../server/src/config.js';
 import { createApp, type AppOptions } from '../../server/src/http/app.js';
 import type { AppDeps } from '../../server/src/http/app-deps.js';
+import { createHttpServer } from '../../server/src/http/http-server.js';
 import { apiClient, type ApiClient } from './contract.js';
 import { freshStore, type StoreKind, type TestStore } from './stores.js';
 
@@ -47,11 +48,12 @@ let tenantCount = 0;
 export async function startServer(kind: StoreKind, env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestServer> {
   const testStore = await freshStore(kind);
   const clock = new TestClock();
-  const server: Server = createServer();
+  const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+  // The server main.ts runs, with the timeouts env asks for.
+  const server: Server = createHttpServer(loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', ...env }).httpTimeouts, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_PUBLIC_BASE_URL: baseUrl, ...env });
-  const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
   // SVC_IRSF_PATH in env replaces the shipped list, as in main.ts.
   const deps: AppDeps = { config, store: testStore.store, clock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: config.irsfPath ? IrsfList.load(config.irsfPath) : irsf };
   server.on('request', createApp(deps, options).callback());

@@ -156,6 +156,38 @@ forEachStore('webhook dispatcher', (kind) => {
     expect(await event(eventId)).to.include({ state: 'gone', attempts: 1, last_status: 410, last_error: 'HTTP 410 Gone: the receiver asked for no more deliveries' });
   });
 
+  it("after a 410 Gone sends none of the same call's later events to that URL, and still sends other calls' events", async () => {
+    const r = await receiver((i) => ({ status: i === 0 ? 410 : 204 }));
+    const { call, eventId: first } = await fx.event(r.url, {}, 'call.in_progress');
+    const d = make();
+    expect(await d.tick()).to.equal(1);
+    clock.advance(1000);
+    const later = await fx.laterEvent(call, 'call.completed', clock.now());
+    const { eventId: otherCall } = await fx.event(r.url);
+    expect(await d.tick()).to.equal(2);
+    expect(r.received.map((x) => JSON.parse(x.body).eventId)).to.deep.equal([first, otherCall]);
+    expect(await event(first)).to.include({ state: 'gone', last_status: 410 });
+    expect(await event(later)).to.include({ state: 'gone', attempts: 1, last_status: null, last_error: 'not sent: this URL answered 410 Gone to an earlier event of this call' });
+    expect((await attempts(later)).map((a) => [a.status_code, a.error])).to.deep.equal([[null, 'not sent: this URL answered 410 Gone to an earlier event of this call']]);
+    expect(await event(otherCall)).to.include({ state: 'delivered', last_status: 204 });
+    clock.advance(48 * 3600_000);
+    expect(await d.tick()).to.equal(0);
+    expect(r.received).to.have.length(2);
+  });
+
+  it('after a 410 Gone does not retry an earlier event of the same call that was waiting for its next attempt', async () => {
+    const r = await receiver((i) => ({ status: i === 0 ? 500 : i === 1 ? 410 : 204 }));
+    const { call, eventId: waiting } = await fx.event(r.url, {}, 'call.in_progress');
+    const d = make();
+    expect(await d.tick()).to.equal(1); // 500: due again in 5 s
+    const gone = await fx.laterEvent(call, 'call.completed', clock.now());
+    expect(await d.tick()).to.equal(1); // 410
+    clock.advance(5000);
+    expect(await d.tick()).to.equal(1); // the retry is not sent
+    expect(r.received.map((x) => JSON.parse(x.body).eventId)).to.deep.equal([waiting, gone]);
+    expect(await event(waiting)).to.include({ state: 'gone', attempts: 2, last_status: null });
+  });
+
   it('treats a redirect as a failure and never follows it', async () => {
     const target = await startReceiver();
     try {

@@ -4,6 +4,7 @@ import compose from 'koa-compose';
 import { readFileSync } from 'node:fs';
 import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from './openapi-document.js';
 import { errorMiddleware } from './error-middleware.js';
+import { isClientGone } from './http-server.js';
 import { isApiPath, keyGate } from './key-gate.js';
 import { allowedMethods, operationRouter, type Handler, type Handlers } from './operation-router.js';
 import type { AppDeps } from './app-deps.js';
@@ -17,9 +18,6 @@ import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
 import { mcpRoute } from '../mcp/mcp-route.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
-
-/** A client that went away mid-response. */
-const CLIENT_GONE = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
 
@@ -91,7 +89,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   // of Koa's default stack trace on stderr. Koa reports a broken body stream twice; it is logged once.
   const logged = new WeakSet<object>();
   app.on('error', (err: NodeJS.ErrnoException, ctx?: Koa.Context) => {
-    if ((err.code && CLIENT_GONE.has(err.code)) || logged.has(err)) return;
+    if (isClientGone(err) || logged.has(err)) return;
     logged.add(err);
     deps.logger.error({ err, reqId: ctx?.state?.reqId }, 'response failed');
   });

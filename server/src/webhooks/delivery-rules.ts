@@ -1,4 +1,5 @@
-// What one delivery attempt means for its event: a 2xx delivers it, a 410 Gone ends its deliveries, anything else
+// What one delivery attempt means for its event: a 2xx delivers it, a 410 Gone ends its deliveries and those of
+// every later event of the same call to the same URL (they end gone without being sent), anything else
 // (another status, a timeout, no connection, an address the guard refused) is a failure that is retried on the
 // schedule (retry-schedule.ts), or fails the event once the schedule is spent. A receiver's Retry-After on 429 or
 // 503 can only push the next attempt later.
@@ -45,6 +46,11 @@ export function outcomeOf(rules: DeliveryRules, attemptsMade: number, result: Se
 /** An attempt that never left: the endpoint's address is refused for good (the SSRF guard). */
 export function refused(error: string, now: number): AttemptOutcome {
   return { statusCode: null, error, state: 'refused', nextAttemptAt: now, deliveredAt: null };
+}
+
+/** An event not sent because its receiver answered 410 Gone to an earlier event of the same call. */
+export function goneBefore(now: number): AttemptOutcome {
+  return { statusCode: null, error: 'not sent: this URL answered 410 Gone to an earlier event of this call', state: 'gone', nextAttemptAt: now, deliveredAt: null };
 }
 
 /** An event that cannot be signed any more: its API key is gone. */

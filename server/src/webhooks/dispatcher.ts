@@ -16,8 +16,9 @@ import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { WebhookEventsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
-import { afterFailure, outcomeOf, refused, unsignable, type AttemptOutcome, type DeliveryRules } from './delivery-rules.js';
+import { afterFailure, goneBefore, outcomeOf, refused, unsignable, type AttemptOutcome, type DeliveryRules } from './delivery-rules.js';
 import { checkEndpoint, RefusedDestination, systemResolver, type CheckedEndpoint, type Resolver } from './endpoint-guard.js';
+import { goneReceivers, receiverOf } from './outbox.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { defaultRequest, sendDelivery, USER_AGENT, type RequestFn } from './webhook-sender.js';
 
@@ -50,10 +51,12 @@ export interface WebhookDispatcher {
 
 type EventRow = Selectable<WebhookEventsTable>;
 
-/** An event to deliver, with the secrets of its key (read for the whole claim at once). */
+/** An event to deliver, with the secrets of its key and its receiver's 410, if any (read for the whole claim at once). */
 interface Delivery {
   event: EventRow;
   key: SigningKey | undefined;
+  /** Its URL answered 410 Gone to an earlier event of the same call. */
+  receiverGone: boolean;
 }
 
 /** The outbox as a queue: an event is due at next_attempt_at while it is pending. */
@@ -72,7 +75,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     https: new https.Agent({ keepAlive: true, maxSockets: concurrency }),
   };
 
-  async function prepare({ event, key }: Delivery, at: number): Promise<{ endpoint: CheckedEndpoint; secrets: string[] } | AttemptOutcome> {
+  async function prepare({ event, key, receiverGone }: Delivery, at: number): Promise<{ endpoint: CheckedEndpoint; secrets: string[] } | AttemptOutcome> {
+    if (receiverGone) return goneBefore(at);
     if (!key) return unsignable(at);
     try {
       return { endpoint: await checkEndpoint(event.url, { allowPrivate: config.webhookAllowPrivate, resolver }), secrets: signingSecrets(key, at) };
@@ -147,8 +151,9 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       async claim(limit, running) {
         const events = await queue.claim(clock.now(), limit, running);
         if (events.length === 0) return [];
-        const keys = new Map((await loadSigningKeys(store.db, [...new Set(events.map((e) => e.api_key_id))])).map((k) => [k.id, k]));
-        return events.map((event) => ({ event, key: keys.get(event.api_key_id) }));
+        const [signing, gone] = await Promise.all([loadSigningKeys(store.db, [...new Set(events.map((e) => e.api_key_id))]), goneReceivers(store.db, events)]);
+        const keys = new Map(signing.map((k) => [k.id, k]));
+        return events.map((event) => ({ event, key: keys.get(event.api_key_id), receiverGone: gone.has(receiverOf(event)) }));
       },
       key: (d) => d.event.event_id,
       run: deliver,

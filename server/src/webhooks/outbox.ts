@@ -1,9 +1,9 @@
 // The outbox: an event is a row written in the same transaction as the status change that caused it, so a call
 // can never reach a status without its event (and never gets an event for a status it did not commit).
-import type { Insertable } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { CallEventName } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
-import type { WebhookEventsTable } from '../store/schema.js';
+import type { Database, WebhookEventsTable } from '../store/schema.js';
 import { buildEventPayload } from './event-payload.js';
 
 /** The outbox row of `event` for the call as it stands after the change, or null when it has no webhookUrl. */
@@ -28,3 +28,12 @@ export function eventRow(call: CallRow, event: CallEventName, builtAt: number): 
     created_at: builtAt,
   };
 }
+
+/** `call_id url` of the receivers that answered 410 Gone to an event of these calls: they get no more of them. */
+export async function goneReceivers(db: Kysely<Database>, events: readonly { call_id: string }[]): Promise<Set<string>> {
+  const callIds = [...new Set(events.map((e) => e.call_id))];
+  const rows = await db.selectFrom('webhook_events').select(['call_id', 'url']).where('call_id', 'in', callIds).where('state', '=', 'gone').execute();
+  return new Set(rows.map((r) => receiverOf(r)));
+}
+
+export const receiverOf = (event: { call_id: string; url: string }) => `${event.call_id} ${event.url}`;

@@ -1,6 +1,7 @@
 // Errors Koa meets after the middleware has returned (a broken response stream) are one log line, and a client
 // that hung up is none: nothing is printed raw to stderr.
 import { expect } from 'chai';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { freshStore, type TestStore } from '../../support/stores.js';
 import { observedApp, type ObservedApp } from './observed-app.js';
@@ -57,4 +58,40 @@ describe('errors after the middleware', () => {
     await getCall();
     expect(errors()).to.deep.equal([]);
   });
+});
+
+describe('a client that hangs up mid-body', () => {
+  let ts: TestStore;
+  let app: ObservedApp;
+  beforeEach(async () => {
+    ts = await freshStore('sqlite');
+    app = await observedApp(ts.store);
+  });
+  afterEach(async () => {
+    await app.close();
+    await ts.drop();
+  });
+
+  /** Sends the headers and the start of a body promising 100 bytes, then closes (end) or resets (destroy). */
+  async function hangUp(how: 'end' | 'destroy'): Promise<void> {
+    const { key } = await app.tenant();
+    const { hostname, port } = new URL(app.baseUrl);
+    const socket = connect(Number(port), hostname);
+    socket.on('error', () => {});
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(`POST /v1/agent/calls HTTP/1.1\r\nHost: svc\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"to":`);
+    await new Promise((r) => setTimeout(r, 100));
+    socket[how]();
+    for (let i = 0; i < 100 && !app.lines.some((l) => l.includes('"msg":"request"')); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  for (const how of ['end', 'destroy'] as const) {
+    it(`is not logged at warn or error level when it closes the connection (${how})`, async () => {
+      await hangUp(how);
+      const records = app.lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(records.map((r) => r.msg)).to.include('request');
+      expect(records.filter((r) => r.level >= 40)).to.deep.equal([]);
+    });
+  }
 });

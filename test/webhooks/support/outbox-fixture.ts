@@ -13,6 +13,8 @@ export interface Fixture {
   secret: string;
   /** Writes a completed call with this webhookUrl and its call.completed event; returns the eventId. */
   event(url: string, overrides?: Partial<CallRow>, name?: CallEventName): Promise<{ call: CallRow; eventId: string }>;
+  /** Writes another event of the same call, built at `at`; returns its eventId. */
+  laterEvent(call: CallRow, name: CallEventName, at: number): Promise<string>;
 }
 
 export async function seedFixture(store: Store, now: number): Promise<Fixture> {
@@ -29,6 +31,11 @@ export async function seedFixture(store: Store, now: number): Promise<Fixture> {
       if (!row) throw new Error('no event was enqueued');
       await store.db.insertInto('webhook_events').values(row).execute();
       return { call, eventId: row.event_id };
+    },
+    async laterEvent(call, name, at) {
+      const row = eventRow(call, name, at)!;
+      await store.db.insertInto('webhook_events').values(row).execute();
+      return row.event_id;
     },
   };
 }
