@@ -57,6 +57,18 @@ forEachStore('reading calls', (kind) => {
       expect(theirs.body.message.replace(row.id, 'ID')).to.equal(missing.body.message.replace('00000000-0000-4000-8000-000000000000', 'ID'));
     });
 
+    it('finds a call by its id in capitals or mixed case (a UUID is the same whatever its case), and still only for its key', async () => {
+      const row = await insertTestCall(srv.deps.store, alice);
+      expect(row.id).to.match(/^[0-9a-f-]{36}$/);
+      const mixed = [...row.id].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+      for (const id of [row.id.toUpperCase(), mixed]) {
+        const res = await alice.api.get(`/v1/agent/calls/${id}`);
+        expect(res.status).to.equal(200);
+        expect(res.body.id).to.equal(row.id);
+        expect((await bob.api.get(`/v1/agent/calls/${id}`)).status).to.equal(404);
+      }
+    });
+
     it('answers an id that is not a UUID with 404 not_found', async () => {
       const res = await alice.api.get('/v1/agent/calls/not-a-uuid');
       expect(res.status).to.equal(404);

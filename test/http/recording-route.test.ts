@@ -63,6 +63,16 @@ forEachStore('recording route', (kind) => {
     expect((res.body as Buffer).equals(wav)).to.equal(true);
   });
 
+  it('serves the recording for the call id in capitals too', async () => {
+    await recordedCall();
+    const shouted = path.replace(/[0-9a-f-]{36}/, (id) => id.toUpperCase());
+    expect(shouted).to.not.equal(path);
+    const res = await alice.api.get(shouted);
+    expect(res.status).to.equal(200);
+    expect((res.body as Buffer).equals(wav)).to.equal(true);
+    expect((await bob.api.get(shouted)).status).to.equal(404);
+  });
+
   it('answers Range bytes=0-43 with 206 and exactly the 44-byte RIFF header', async () => {
     await recordedCall();
     const res = await alice.api.get(path, { headers: { range: 'bytes=0-43' } });

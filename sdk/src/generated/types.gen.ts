@@ -248,7 +248,7 @@ export type CallFailedEvent = CallEventBase & {
 export type CallEvent = CallInProgressEvent | CallCompletedEvent | CallNoAnswerEvent | CallVoicemailEvent | CallDeclinedEvent | CallFailedEvent;
 
 /**
- * The callId returned at placement. An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+ * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
  */
 export type CallId = string;
 
@@ -431,7 +431,7 @@ export type GetCallData = {
     body?: never;
     path: {
         /**
-         * The callId returned at placement. An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
          */
         id: string;
     };
@@ -493,7 +493,7 @@ export type GetCallRecordingData = {
     };
     path: {
         /**
-         * The callId returned at placement. An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
          */
         id: string;
     };

@@ -68,8 +68,9 @@ const reads = perStore((store) => ({
   ),
 }));
 
+/** The key's call with this id; a UUID names one call whatever the case of its hex digits (ids are stored lowercase). */
 export async function findCallForKey(store: Store, apiKeyId: string, id: string): Promise<CallRow | undefined> {
-  return (await reads(store).findForKey(id, apiKeyId))[0];
+  return (await reads(store).findForKey(id.toLowerCase(), apiKeyId))[0];
 }
 
 export async function listCallsForKey(store: Store, apiKeyId: string, limit: number): Promise<CallSummaryRow[]> {
