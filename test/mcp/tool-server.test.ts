@@ -55,7 +55,7 @@ for (const transport of ['http', 'stdio'] as const) {
       const row = await srv.drive(callId);
       const done = await callTool(mcp, 'wait_for_call', { id: callId, timeoutSec: 5, intervalSec: 0.1 });
       expect(done.isError).to.equal(false);
-      expect(done.value).to.deep.include({ id: callId, status: 'completed', summary: row.summary, extracted: JSON.parse(row.extracted_json!) });
+      expect(done.value).to.deep.include({ id: callId, status: 'completed', summary: row.summary, extracted: JSON.parse(row.extracted_json!), answeredBy: 'human' });
       expect(Object.keys(done.value.extracted).sort()).to.deep.equal(['closing_time', 'open_sunday']);
       expect(done.value.transcript).to.match(/^Callee: /);
       const listed = await callTool(mcp, 'list_calls', { limit: 1 });

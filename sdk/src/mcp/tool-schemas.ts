@@ -79,7 +79,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     },
     {
       name: 'get_call',
-      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript and extracted fields.`,
+      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript, extracted fields and who answered (answeredBy: human, machine, fax or unknown).`,
       inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
     },
     {
@@ -91,7 +91,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       name: 'wait_for_call',
       description:
         'Waits until a call has ended (completed, no_answer, voicemail, declined or failed) and returns its record with summary, ' +
-        'transcript and extracted fields. If it has not ended within timeoutSec, returns a wait_timeout error: call again to keep waiting.',
+        'transcript, extracted fields and answeredBy (human, machine, fax or unknown; null when nobody answered). If it has not ended within timeoutSec, returns a wait_timeout error: call again to keep waiting.',
       inputSchema: {
         type: 'object',
         properties: {
