@@ -112,7 +112,7 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): n
   return Number(raw);
 }
 
-function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+export function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   const timeouts = {
     headersMs: int(env, 'SVC_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1),
     requestMs: int(env, 'SVC_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1),

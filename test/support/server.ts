@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { createAccount, createKey, addNumber } from '../../server/src/accounts/accounts-repo.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
-import { loadConfig, type Config } from '../../server/src/config.js';
+import { httpTimeouts, loadConfig, type Config } from '../../server/src/config.js';
 import { createApp, type AppOptions } from '../../server/src/http/app.js';
 import type { AppDeps } from '../../server/src/http/app-deps.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';
@@ -50,7 +50,7 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
   const clock = new TestClock();
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
   // The server main.ts runs, with the timeouts env asks for.
-  const server: Server = createHttpServer(loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', ...env }).httpTimeouts, logger);
+  const server: Server = createHttpServer(httpTimeouts(env), logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_PUBLIC_BASE_URL: baseUrl, ...env });

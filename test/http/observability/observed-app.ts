@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../../server/src/calls/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../../server/src/calls/irsf.js';
-import { loadConfig } from '../../../server/src/config.js';
+import { httpTimeouts, loadConfig } from '../../../server/src/config.js';
 import { createApp, type AppOptions } from '../../../server/src/http/app.js';
 import { createHttpServer } from '../../../server/src/http/http-server.js';
 import type { AppDeps } from '../../../server/src/http/app-deps.js';
@@ -29,7 +29,7 @@ export async function observedApp(store: Store, options: AppOptions = {}): Promi
   const lines: string[] = [];
   const logger = serviceLogger({ level: 'debug', destination: { write: (line: string) => void lines.push(line) } });
   const clock = new TestClock();
-  const server = createHttpServer(loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data' }).httpTimeouts, logger);
+  const server = createHttpServer(httpTimeouts({}), logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_PUBLIC_BASE_URL: baseUrl });
