@@ -35,9 +35,40 @@ forEachStore('placement limits and idempotency', (kind) => {
       expect((await post(ok)).status).to.equal(202);
     });
 
-    it('counts rejected placements against the window too', async () => {
-      for (let i = 0; i < 10; i++) expect((await post({ to: ok.to })).status).to.equal(400);
+    it('counts only placed calls: 30 rejected requests spend nothing, and each reports the window as it stands', async () => {
+      for (let i = 0; i < 30; i++) {
+        const res = await post(i % 2 ? { to: ok.to } : { ...ok, to: '+19005550100' }); // a missing objective; a premium-rate number
+        expect(res.status).to.equal(400);
+        expect(res.headers.get('ratelimit-remaining')).to.equal('10');
+      }
+      for (let i = 0; i < 10; i++) expect((await post(ok)).status).to.equal(202);
       expect((await post(ok)).status).to.equal(429);
+      expect(await callCount()).to.equal(10);
+    });
+
+    it('does not count a placement refused at the minute cap', async () => {
+      const bob = await srv.tenant({ planMinutes: 1 });
+      await insertTestCall(srv.deps.store, bob, { ended_at: srv.clock.now() - 1000, duration_sec: 60, billed_minutes: 1 });
+      for (let i = 0; i < 12; i++) expect((await post(ok, undefined, bob)).body.error).to.equal('over_minute_cap');
+      const row = await srv.deps.store.db.selectFrom('rate_windows').selectAll().where('bucket', '=', `key:${bob.keyId}`).executeTakeFirst();
+      expect(row?.count ?? 0).to.equal(0);
+    });
+
+    it('answers 429 before looking at the body once the window is full', async () => {
+      for (let i = 0; i < 10; i++) expect((await post(ok)).status).to.equal(202);
+      const res = await post({ to: ok.to });
+      expect(res.status).to.equal(429);
+      expect(res.body.error).to.equal('rate_limited');
+      expect(res.headers.get('ratelimit-remaining')).to.equal('0');
+    });
+
+    it('is exact under concurrency with rejected requests mixed in: 100 at once, half invalid, place exactly 10', async () => {
+      const results = await Promise.all(Array.from({ length: 100 }, (_x, i) => post(i % 2 ? ok : { to: ok.to })));
+      expect(results.filter((r) => r.status === 202)).to.have.length(10);
+      for (const r of results) expect(r.status === 202 ? 'placed' : r.body.error).to.be.oneOf(['placed', 'rate_limited', 'objective_required']);
+      expect(await callCount()).to.equal(10);
+      const row = await srv.deps.store.db.selectFrom('rate_windows').selectAll().where('bucket', '=', `key:${alice.keyId}`).executeTakeFirstOrThrow();
+      expect(Number(row.count)).to.equal(10);
     });
 
     it('is exact under concurrency: 100 simultaneous placements with one key accept exactly 10', async () => {

@@ -1,12 +1,16 @@
 // Rate limiting, the whole rule. Requests are counted in fixed windows that start at multiples of their length in
 // epoch time, kept in the store (rate_windows), so every process sees one count:
-// - an API key's window: its own limit (or SVC_DEFAULT_RATE_LIMIT) per SVC_RATE_WINDOW_SEC, bucket `key:<key id>`.
-//   A placement consumes it; every other request only reports it (read with the key itself, see accounts-repo.ts);
-// - a request without a valid key counts against its client address's window (SVC_UNAUTH_RATE_LIMIT), so keys
-//   cannot be guessed at speed;
+// - an API key's window: its own limit (or SVC_DEFAULT_RATE_LIMIT) per SVC_RATE_WINDOW_SEC, bucket `key:<key id>`,
+//   counts calls placed: only an accepted placement (202) consumes it, in the transaction that inserts its call, so
+//   a rejected request (a 400 being fixed, a guardrail, the minute cap) spends nothing. A placement made while the
+//   window is full is 429 before anything else is checked. Every other request only reports the window (read
+//   with the key itself, see accounts-repo.ts);
+// - a request without a valid key counts against its client address's window (SVC_UNAUTH_RATE_LIMIT), every such
+//   request consuming it, so keys cannot be guessed at speed;
 // - a request past its window's limit is 429 rate_limited with Retry-After: the seconds to the window's reset;
 // - every /v1/agent response carries the RateLimit-* headers of the window that applied to it.
-// Consuming is one atomic upsert, exact under any concurrency and across processes.
+// Consuming is one atomic upsert (conditional on room, for a key's window), exact under any concurrency and across
+// processes.
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -70,6 +74,40 @@ const upsert = statement((db) =>
     .returning(['count']),
 );
 
+/** The upsert that counts an accepted call only while the window has room: no row comes back when it is full. */
+const upsertWithinLimit = statement((db) =>
+  db
+    .insertInto('rate_windows')
+    .values({ bucket: PARAM, window_start: PARAM as unknown as number, count: 1 })
+    .onConflict((oc) =>
+      oc
+        .column('bucket')
+        .doUpdateSet({
+          count: sql<number>`case when rate_windows.window_start = excluded.window_start then rate_windows.count + 1 else 1 end`,
+          window_start: sql<number>`excluded.window_start`,
+        })
+        .where((eb) => eb.or([eb('rate_windows.window_start', '<>', eb.ref('excluded.window_start')), eb('rate_windows.count', '<', PARAM as unknown as number)])),
+    )
+    .returning(['count']),
+);
+
+/**
+ * Counts one accepted request against the window if it has room, and returns its state; throws 429 rate_limited
+ * when it is full. Run it in the transaction that makes the request's effect, so a rollback gives the room back.
+ */
+export async function consumeWithinLimit(ex: Executor, w: RateWindow, nowMs: number, what: string): Promise<WindowState> {
+  const start = windowStart(nowMs, w.windowSec);
+  const [row] = await upsertWithinLimit(ex, w.bucket, start, w.limit);
+  const consumed = row ? state(w, Number(row.count), start, nowMs) : null;
+  if (!consumed) throw new RateLimited(state(w, w.limit, start, nowMs), what);
+  return consumed;
+}
+
+/** 429 rate_limited when the window has no room left for one more (its state as last read). */
+export function checkRoom(w: WindowState, what: string): void {
+  if (w.count >= w.limit) throw new RateLimited(w, what);
+}
+
 /** Counts one request against the window. It is allowed when the state's count is at most its limit. */
 export async function consumeWindow(ex: Executor, w: RateWindow, nowMs: number): Promise<WindowState> {
   const start = windowStart(nowMs, w.windowSec);
@@ -86,10 +124,19 @@ export function windowFromRow(rowStart: number | null, rowCount: number | null, 
 
 /** Throws 429 rate_limited when the consumed window is past its limit; `what` names what is counted. */
 export function checkWindow(w: WindowState, what: string): void {
-  if (w.count <= w.limit) return;
-  throw new ApiError(429, 'rate_limited', `Too many ${what}: the limit is ${w.limit} per ${w.windowSec} seconds. Retry after ${w.resetSec} seconds.`, {
-    'Retry-After': String(w.resetSec),
-  });
+  if (w.count > w.limit) throw new RateLimited(w, what);
+}
+
+/** The 429 of a window with no room; `window` is its state, for the RateLimit-* headers. */
+export class RateLimited extends ApiError {
+  constructor(
+    readonly window: WindowState,
+    what: string,
+  ) {
+    super(429, 'rate_limited', `Too many ${what}: the limit is ${window.limit} per ${window.windowSec} seconds. Retry after ${window.resetSec} seconds.`, {
+      'Retry-After': String(window.resetSec),
+    });
+  }
 }
 
 /** The five rate-limit headers of the spec for a window's state (Retry-After comes with the 429 itself). */

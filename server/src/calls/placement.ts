@@ -1,18 +1,19 @@
 // A placement as one unit of write work (write-batches.ts), in this order:
 // 1. with an Idempotency-Key, claim it; a key already claimed is answered from its record (a replay, 422 for
 //    another body, 409 while its first request is still running);
-// 2. count the request against the key's rate-limit window (429 past the limit);
+// 2. a key whose rate-limit window is full (as the gate read it) is 429 at once;
 // 3. validate the body, resolve the defaults and apply the guardrails (400s, see prepare-placement.ts);
-// 4. atomically, on one read of the account: check the caller id is the account's (400) and the minute cap
-//    (429), and insert the queued call with its idempotency record.
+// 4. atomically: count the call against the window if it still has room (429 if not), then, on one read of the
+//    account, check the caller id is the account's (400) and the minute cap (429), and insert the queued call
+//    with its idempotency record. A rejection here rolls the count back: only placed calls spend the window.
 // Validation and guardrail rejections are stored under the key and replayed like successes; 429s are not, and
 // neither is a fault (the key is released, or on SQLite the unit's savepoint rolled back). Expected rejections
-// are returned, not thrown, so the window they spent and the record they leave are kept.
+// are returned, not thrown, so the record they leave is kept.
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { PlaceCallRequest, PlaceCallResponse } from '../generated/types.gen.js';
 import { accountsWithUsage, billingPeriod, checkMinuteCap, usageOf } from '../accounts/minute-billing.js';
-import { checkWindow, consumeWindow, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
+import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import { insertQueuedCall } from '../store/calls-repo.js';
 import {
@@ -34,6 +35,8 @@ import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-pl
 export interface PlacementRequest {
   key: ApiKeyRow;
   window: RateWindow;
+  /** The key's window as the gate read it. */
+  seen: WindowState;
   /** The Idempotency-Key, unquoted; null without one. */
   idemKey: string | null;
   /** requestFingerprint of the body when there is an idempotency key. */
@@ -67,19 +70,19 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
     if (idemKey && !(await claimIdempotencyKey(ex, key.id, idemKey, req.fingerprint, req.now, ports.idempotencyTtlMs))) {
       return answerFromRecord(await findIdempotencyRecord(ex, key.id, idemKey), req.fingerprint);
     }
-    let window: WindowState | undefined;
     try {
-      window = await consumeWindow(ex, req.window, req.now);
-      checkWindow(window, 'calls');
+      checkRoom(req.seen, 'calls');
       const call = withParsedNumbers(req.ahead?.numbers, () => {
         req.checkBody();
         return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest, req.ahead?.language);
       });
-      const response = await atomically(key.account_id, (tx) => insertWithinCap(tx, key, call, idemKey, req.now));
-      return { kind: 'placed', window, response };
+      return await atomically(key.account_id, async (tx) => {
+        const window = await consumeWithinLimit(tx, req.window, req.now, 'calls');
+        return { kind: 'placed', window, response: await insertWithinCap(tx, key, call, idemKey, req.now) };
+      });
     } catch (err) {
       if (idemKey) await settleKey(ex, req, idemKey, err);
-      if (err instanceof ApiError) return { kind: 'rejected', window, error: err };
+      if (err instanceof ApiError) return { kind: 'rejected', window: err instanceof RateLimited ? err.window : req.seen, error: err };
       throw err;
     }
   };

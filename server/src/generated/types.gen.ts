@@ -388,7 +388,8 @@ export type PlaceCallErrors = {
         error?: 'idempotency_key_reused';
     };
     /**
-     * `rate_limited`: too many calls per minute for this key; Retry-After equals RateLimit-Reset (at least 1).
+     * `rate_limited`: the key has placed as many calls as its window allows (only accepted placements count; a
+     * rejected request spends nothing); Retry-After equals RateLimit-Reset (at least 1).
      * `over_minute_cap`: the account's outbound minutes for the billing period are used up (minutes used plus
      * minutes reserved by calls in flight); Retry-After is the number of seconds until the next period.
      *

@@ -21,14 +21,14 @@ export function placeCallHandler(deps: AppDeps) {
 
   return async function placeCall(ctx: Context, req: ValidatedRequest): Promise<void> {
     const caller = ctx.state.caller as ApiCaller;
-    const { key, window } = caller;
+    const { key, window, reported } = caller;
     const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
     const fingerprint = idemKey ? requestFingerprint(req.body) : '';
     // Language detection and number parsing, on the placement worker while this thread serves other requests.
     const ahead = await placementAhead(req.body, deps.catalogue.languages);
     await languageDetectorReady;
     const outcome = await store.write(
-      placementUnit(ports, { key, window, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId, ahead }),
+      placementUnit(ports, { key, window, seen: reported, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId, ahead }),
     );
     if (outcome.kind !== 'replayed' && outcome.window) caller.reported = outcome.window;
     if (outcome.kind === 'rejected') throw outcome.error;
