@@ -63,14 +63,15 @@ export class SvcClient {
   private readonly retry: RetryPolicy;
   private readonly sleep: Sleep;
   private readonly now: () => number;
+  /** The service's root, named in the error when it cannot be reached. */
+  readonly baseUrl: string;
 
   constructor(options: SvcClientOptions) {
     if (typeof options?.apiKey !== 'string' || options.apiKey === '') {
       throw new TypeError('SvcClient needs an API key: new SvcClient({ apiKey: process.env.SVC_API_KEY }).');
     }
-    this.client = createClient(
-      createConfig({ baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''), fetch: options.fetch, auth: options.apiKey }),
-    );
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.client = createClient(createConfig({ baseUrl: this.baseUrl, fetch: options.fetch, auth: options.apiKey }));
     this.retry = new RetryPolicy(options.retries, options.random ?? Math.random);
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? Date.now;
@@ -144,7 +145,7 @@ export class SvcClient {
       if (signal?.aborted) throw signal.reason;
       const cause = result.error;
       const detail = cause instanceof Error ? `${cause.message}${cause.cause instanceof Error ? ` (${cause.cause.message})` : ''}` : String(cause);
-      throw new SvcNetworkError(`The request to the service failed before any answer: ${detail}. Is the service running at the baseUrl?`, { cause });
+      throw new SvcNetworkError(`The request to the service failed before any answer: ${detail}. Is the service running at ${this.baseUrl}?`, { cause });
     }
     if (!response.ok) throw SvcApiError.fromResponse(response, result.error);
     return { data: result.data as T, rateLimit: rateLimitInfo(response.headers), response };

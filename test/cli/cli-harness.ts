@@ -66,6 +66,7 @@ export async function cliHarness(kind: StoreKind): Promise<CliHarness> {
       err: (t) => void (err += t),
       now: clock.now,
       serve: async (role) => void served.push(role),
+      mcp: async () => (served.push('mcp'), 0),
     });
     let json: unknown;
     try {

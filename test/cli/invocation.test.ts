@@ -25,7 +25,7 @@ describe('svc CLI invocation', () => {
   });
 
   it('names unknown commands and subcommands with exit 2', async () => {
-    expect(await cli.run('frobnicate')).to.include({ code: 2, err: 'svc: unknown command "frobnicate"; commands: serve, accounts, plan, usage, keys, webhook-secret, numbers\nRun "svc --help" for usage.\n' });
+    expect(await cli.run('frobnicate')).to.include({ code: 2, err: 'svc: unknown command "frobnicate"; commands: serve, mcp, accounts, plan, usage, keys, webhook-secret, numbers\nRun "svc --help" for usage.\n' });
     expect(await cli.run('keys')).to.include({ code: 2, err: 'svc: "keys" needs a subcommand: create, list, revoke\nRun "svc --help" for usage.\n' });
     expect(await cli.run('keys', 'delete', 'x')).to.include({ code: 2, err: 'svc: unknown subcommand "keys delete"; "keys" takes create, list, revoke\nRun "svc --help" for usage.\n' });
   });
@@ -37,9 +37,17 @@ describe('svc CLI invocation', () => {
 
   it('refuses a bad store setting with exit 2', async () => {
     let err = '';
-    const code = await runCli(['accounts', 'list'], { env: { DATABASE_URL: 'mysql://db/svc' }, out: () => {}, err: (t) => void (err += t), now: () => 0, serve: async () => {} });
+    const code = await runCli(['accounts', 'list'], { env: { DATABASE_URL: 'mysql://db/svc' }, out: () => {}, err: (t) => void (err += t), now: () => 0, serve: async () => {}, mcp: async () => 0 });
     expect(code).to.equal(2);
     expect(err).to.equal('svc: DATABASE_URL must be a postgres:// URL; leave it unset for the embedded SQLite store\n');
+  });
+
+  it('passes mcp through to the stdio tool server, and refuses an argument with exit 2', async () => {
+    expect((await cli.run('mcp', '--help')).out).to.equal('Usage: svc mcp\n\nRuns the tool (MCP) server over stdio, against SVC_BASE_URL (default http://localhost:8080) with the key SVC_API_KEY.\n');
+    expect(cli.served).to.deep.equal([]);
+    expect((await cli.run('mcp')).code).to.equal(0);
+    expect(cli.served).to.deep.equal(['mcp']);
+    expect(await cli.run('mcp', 'extra')).to.include({ code: 2, err: 'svc: unexpected argument "extra"\nRun "svc mcp --help" for usage.\n' });
   });
 
   it('passes serve through with the chosen role, both by default, and refuses an unknown role with exit 2', async () => {

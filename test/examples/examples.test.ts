@@ -135,26 +135,56 @@ describe('examples against a live service', function () {
     expect(JSON.parse(stdout)).to.include({ status: 'completed', to: '+14155550123' });
   });
 
-  it('mcp-config.json starts the svc-mcp bin of @svc/sdk with the variables it reads, and points at /mcp', async () => {
-    const { mcpServers } = JSON.parse(readFileSync('examples/mcp-config.json', 'utf8'));
-    const sdk = JSON.parse(readFileSync('sdk/package.json', 'utf8'));
-    expect(mcpServers.svc.command).to.equal('npx');
-    expect(mcpServers.svc.args).to.deep.equal(['-y', sdk.name]);
-    expect(Object.keys(sdk.bin)).to.deep.equal(['svc-mcp']); // a package's only bin is what `npx <package>` runs
-    expect(Object.keys(mcpServers.svc.env)).to.deep.equal(['SVC_API_KEY', 'SVC_BASE_URL']);
+  /** The shipped mcp-config.json with its placeholders filled in, as a user fills them in. */
+  function mcpConfig(base = baseUrl) {
+    const text = readFileSync('examples/mcp-config.json', 'utf8')
+      .replaceAll('/absolute/path/to/svc', process.cwd())
+      .replaceAll('svc_ak_replace_with_your_key', KEY)
+      .replaceAll('http://localhost:8080', base);
+    return JSON.parse(text).mcpServers;
+  }
 
-    // Both entries, with the key and address of this service, as an assistant would launch them.
-    const stdio = new Client({ name: 'config-test', version: '1.0.0' });
-    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'sdk/src/mcp/svc-mcp.ts'], env: { ...getDefaultEnvironment(), ...clientEnv() } }));
+  /** The stdio entry exactly as an assistant launches it: its command, args and env, from a folder outside the repository. */
+  async function stdioFromConfig(base = baseUrl): Promise<{ client: Client; cwd: string }> {
+    const { svc } = mcpConfig(base);
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-mcp-cwd-'));
+    const client = new Client({ name: 'config-test', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: svc.command, args: svc.args, env: { ...getDefaultEnvironment(), ...svc.env }, cwd, stderr: 'pipe' }));
+    return { client, cwd };
+  }
+
+  it('mcp-config.json as shipped: the stdio entry (npx svc mcp) and the /mcp entry both list the tools, and stdio places a call', async () => {
+    const servers = mcpConfig();
+    expect(Object.keys(servers)).to.deep.equal(['svc', 'svc-http']);
+    expect(Object.keys(servers.svc.env)).to.deep.equal(['SVC_API_KEY', 'SVC_BASE_URL']);
+    const { client: stdio, cwd } = await stdioFromConfig();
     const http = new Client({ name: 'config-test', version: '1.0.0' });
-    const url = new URL(new URL(mcpServers['svc-http'].url).pathname, baseUrl);
-    const authorization = mcpServers['svc-http'].headers.Authorization.replace('svc_ak_replace_with_your_key', KEY);
-    await http.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization } } }));
+    await http.connect(new StreamableHTTPClientTransport(new URL(servers['svc-http'].url), { requestInit: { headers: servers['svc-http'].headers } }));
     try {
-      for (const client of [stdio, http]) expect((await client.listTools()).tools).to.have.length(4);
+      for (const client of [stdio, http]) {
+        expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call']);
+      }
+      const placed = (await stdio.callTool({ name: 'place_call', arguments: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } })) as { structuredContent: Record<string, unknown> };
+      expect(placed.structuredContent).to.include({ status: 'queued' });
     } finally {
       await stdio.close();
       await http.close();
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it('mcp-config.json as shipped, with the service down: listing the tools says which address it could not reach', async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const { client, cwd } = await stdioFromConfig(down);
+    try {
+      const e = await client.listTools().then(
+        () => null,
+        (err: Error) => err,
+      );
+      expect(e?.message).to.include(`Cannot reach the svc service at ${down} (ECONNREFUSED). Start it (npm start) or set SVC_BASE_URL to where it runs.`);
+    } finally {
+      await client.close();
+      rmSync(cwd, { recursive: true, force: true });
     }
   });
 });

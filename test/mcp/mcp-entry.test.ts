@@ -77,7 +77,7 @@ describe('the svc-mcp command', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'sdk/src/mcp/svc-mcp.ts'], { env, encoding: 'utf8', input: '' });
     expect(run.status).to.equal(2);
     expect(run.stdout).to.equal('');
-    expect(run.stderr).to.include('svc-mcp: set SVC_API_KEY to an agent API key');
+    expect(run.stderr).to.include('svc mcp: set SVC_API_KEY to an agent API key');
   });
 });
 

@@ -60,12 +60,12 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(await callRows()).to.have.length(0);
     });
 
-    it('rejects a Jersey number with SvcApiError 400 destination_blocked and the rate-limit info', async () => {
+    it('rejects a Jersey number with SvcApiError 400 destination_blocked and the rate-limit info (a rejection spends none of the window)', async () => {
       const e = await apiError(svc.placeCall({ ...ok, to: '+441534123456' }));
       expect(e.status).to.equal(400);
       expect(e.token).to.equal('destination_blocked');
       expect(e.message).to.be.a('string').and.not.equal('');
-      expect(e.rateLimit).to.deep.equal({ limit: 10, remaining: 9, resetSec: 30, retryAfterSec: null });
+      expect(e.rateLimit).to.deep.equal({ limit: 10, remaining: 10, resetSec: 30, retryAfterSec: null });
       expect(e.requestId).to.be.a('string');
       expect(await callRows()).to.have.length(0);
     });

@@ -11,6 +11,10 @@ const code = await runCli(process.argv.slice(2), {
     process.env.SVC_ROLE = role;
     await import('../main.js');
   },
+  async mcp() {
+    const { runStdioServer } = await import('../../../sdk/src/mcp/stdio-server.js');
+    return runStdioServer(process.env, (text) => process.stderr.write(text));
+  },
 });
-// `serve` keeps running on its own handles; every other command ends here.
+// `serve` and `mcp` keep running on their own handles; every other command ends here.
 process.exitCode = code;

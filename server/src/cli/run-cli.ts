@@ -19,6 +19,8 @@ export interface CliIo {
   now(): number;
   /** Starts the service in this process with SVC_ROLE set; resolves once it is up. */
   serve(role: string): Promise<void>;
+  /** Starts the stdio tool server on this process's stdin and stdout; resolves with 2 when it cannot start. */
+  mcp(): Promise<number>;
 }
 
 const COMMANDS: Command[] = [...accountCommands, ...keyCommands, ...numberCommands];
@@ -36,6 +38,8 @@ function helpText(): string {
     'Commands:',
     '  serve [--role api|worker|both]',
     '      Run the service: the HTTP API, the workers, or both (default both; sets SVC_ROLE).',
+    '  mcp',
+    '      Run the tool (MCP) server over stdio for an assistant, against SVC_BASE_URL with SVC_API_KEY.',
   ];
   for (const c of COMMANDS) lines.push(`  ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`, `      ${c.summary}`);
   return lines.join('\n') + '\n';
@@ -45,8 +49,8 @@ function commandHelp(c: Command): string {
   return `Usage: svc ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''} [--json]\n\n${c.summary}\n`;
 }
 
-function findCommand(argv: string[]): { command: Command | 'serve'; rest: string[] } | undefined {
-  if (argv[0] === 'serve') return { command: 'serve', rest: argv.slice(1) };
+function findCommand(argv: string[]): { command: Command | 'serve' | 'mcp'; rest: string[] } | undefined {
+  if (argv[0] === 'serve' || argv[0] === 'mcp') return { command: argv[0], rest: argv.slice(1) };
   const two = COMMANDS.find((c) => c.name === `${argv[0]} ${argv[1]}`);
   if (two) return { command: two, rest: argv.slice(2) };
   const one = COMMANDS.find((c) => c.name === argv[0]);
@@ -84,15 +88,24 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const known = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))];
     const group = COMMANDS.filter((c) => c.name.startsWith(`${argv[0]} `)).map((c) => c.name.split(' ')[1]);
     const message = !group.length
-      ? `unknown command "${argv[0]}"; commands: serve, ${known.join(', ')}`
+      ? `unknown command "${argv[0]}"; commands: serve, mcp, ${known.join(', ')}`
       : argv[1] === undefined || argv[1].startsWith('-')
         ? `"${argv[0]}" needs a subcommand: ${group.join(', ')}`
         : `unknown subcommand "${argv[0]} ${argv[1]}"; "${argv[0]}" takes ${group.join(', ')}`;
     return fail(new UsageError(message), 2, 'Run "svc --help" for usage.');
   }
   const { command, rest } = found;
-  const name = command === 'serve' ? 'serve' : command.name;
+  const name = typeof command === 'string' ? command : command.name;
   try {
+    if (command === 'mcp') {
+      const { values, positionals } = parse(rest, {});
+      if (values.help) {
+        io.out('Usage: svc mcp\n\nRuns the tool (MCP) server over stdio, against SVC_BASE_URL (default http://localhost:8080) with the key SVC_API_KEY.\n');
+        return 0;
+      }
+      if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+      return await io.mcp();
+    }
     if (command === 'serve') {
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
       if (values.help) {
