@@ -1,7 +1,8 @@
 // The webhookUrl table shared by the unit test of checkWebhookUrl and the HTTP guardrail suite.
 
-const PUBLIC_ADDRESS = 'webhookUrl must point at a public address.';
-const LOCALHOST = 'webhookUrl must not point at localhost.';
+const HINT = 'For local development, start the service with SVC_WEBHOOK_ALLOW_PRIVATE=1 to allow http and loopback or private hosts.';
+const PUBLIC_ADDRESS = `webhookUrl must point at a public address. ${HINT}`;
+const LOCALHOST = `webhookUrl must not point at localhost. ${HINT}`;
 
 /** URL, why, and the exact message checkWebhookUrl gives. */
 export const REJECTED_WEBHOOK_URLS: [string, string, string][] = [
@@ -20,10 +21,10 @@ export const REJECTED_WEBHOOK_URLS: [string, string, string][] = [
   ['https://localhost/h', 'localhost', LOCALHOST],
   ['https://LOCALHOST./h', 'localhost in capitals with a trailing dot', LOCALHOST],
   ['https://foo.localhost/h', 'a name under localhost', LOCALHOST],
-  ['https://intranet/h', 'a single-label name', 'webhookUrl must use a fully qualified public host name.'],
+  ['https://intranet/h', 'a single-label name', `webhookUrl must use a fully qualified public host name. ${HINT}`],
   ['https://user:pw@example.com/hook', 'credentials', 'webhookUrl must not contain credentials.'],
   ['https://token@example.com/hook', 'a user name alone', 'webhookUrl must not contain credentials.'],
-  ['http://example.com/hook', 'http', 'webhookUrl must use https.'],
+  ['http://example.com/hook', 'http', `webhookUrl must use https. ${HINT}`],
   ['ftp://example.com/hook', 'ftp', 'webhookUrl must use https.'],
   ['not a url', 'text that is not a URL', 'webhookUrl is not an absolute URL.'],
   ['/hook', 'a relative URL', 'webhookUrl is not an absolute URL.'],

@@ -29,8 +29,10 @@ forEachStore('malformed requests and faults', (kind) => {
   it('answers malformed JSON with 400 invalid_json', async () => {
     const res = await alice.api.post('/v1/agent/calls', { rawBody: '{"to": "+1415', headers: { 'content-type': 'application/json' } });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 'invalid_json', message: 'The request body is not valid JSON.' });
+    expect(res.body).to.deep.equal({ error: 'invalid_json', message: 'The request body is not valid JSON: it ends before the JSON value is complete.' });
     expect(res.headers.get('ratelimit-policy')).to.equal('10;w=60');
+    const quoted = await alice.api.post('/v1/agent/calls', { rawBody: "{\n  'to': '+14155550123'\n}", headers: { 'content-type': 'application/json' } });
+    expect(quoted.body).to.deep.equal({ error: 'invalid_json', message: 'The request body is not valid JSON: unexpected "\'" at line 2, column 3.' });
   });
 
   it('answers a body over 64 KiB with 413 payload_too_large', async () => {

@@ -83,9 +83,13 @@ forEachStore('placing a call', (kind) => {
     expect(res.body.error).to.equal('invalid_body');
   });
 
-  it('names the unknown field in the message', async () => {
-    const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, webhook_url: 'https://example.com' } });
-    expect(res.body.message).to.equal('Unknown field `webhook_url`; see the request schema for the fields this version accepts.');
+  it('names the unknown field in the message, and the field it most likely meant', async () => {
+    for (const [field, meant] of [['webhook_url', 'webhookUrl'], ['CallerID', 'callerId'], ['objectve', 'objective'], ['feilds', 'fields']]) {
+      const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, [field]: 'x' } });
+      expect(res.body).to.deep.equal({ error: 'unknown_field', message: `Unknown field \`${field}\`; did you mean \`${meant}\`? See the request schema for the fields this version accepts.` });
+    }
+    const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, priority: 'high' } });
+    expect(res.body.message).to.equal('Unknown field `priority`; see the request schema for the fields this version accepts.');
   });
 
   it('lists the valid voices when the voice is unknown', async () => {

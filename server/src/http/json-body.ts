@@ -21,8 +21,36 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON.');
+    throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${whereJsonBreaks(text)}.`);
   }
+}
+
+/**
+ * Where JSON.parse gave up on `text`, as "line L, column C" (or that it ends early). V8 names the position in most
+ * of its messages but not for an unexpected character; that position is the shortest prefix that already fails
+ * on a character rather than on its end, found by bisection (only on this error path).
+ */
+export function whereJsonBreaks(text: string): string {
+  const failsBefore = (n: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, n));
+      return false;
+    } catch (e) {
+      const m = /position (\d+)/.exec((e as Error).message);
+      return m ? Number(m[1]) < n : !/end of JSON input/.test((e as Error).message);
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  if (!failsBefore(hi)) return 'it ends before the JSON value is complete';
+  // Invariant: the first `lo` characters do not fail on a character; the first `hi` do.
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (failsBefore(mid)) hi = mid;
+    else lo = mid;
+  }
+  const before = text.slice(0, hi - 1).split('\n');
+  return `unexpected ${JSON.stringify(text[hi - 1])} at line ${before.length}, column ${before.at(-1)!.length + 1}`;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -7,7 +7,7 @@ import { deprecationHeaders } from './deprecation.js';
 import { readJsonBody } from './json-body.js';
 import { HTTP_METHODS, type OpenApiDocument } from './openapi-document.js';
 import { compileRequestValidator, type ValidatedRequest } from './request-validator.js';
-import { ajvFor } from './schema-ajv.js';
+import { ajvFor, formatReasons } from './schema-ajv.js';
 
 export type Handler = (ctx: Context, req: ValidatedRequest) => Promise<void>;
 export type Handlers = Record<OperationId, Handler>;
@@ -23,7 +23,9 @@ export interface RouterOptions {
 
 export function operationRouter(opts: RouterOptions): Router {
   const { doc, handlers } = opts;
-  const ajv = ajvFor(doc, { allowPrivateWebhooks: opts.allowPrivateWebhooks });
+  const schemaOptions = { allowPrivateWebhooks: opts.allowPrivateWebhooks };
+  const ajv = ajvFor(doc, schemaOptions);
+  const reasons = formatReasons(schemaOptions);
   const router = new Router();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
@@ -31,7 +33,7 @@ export function operationRouter(opts: RouterOptions): Router {
       if (!op) continue;
       const handler = handlers[op.operationId];
       if (!handler) throw new Error(`operation ${op.operationId} (${method.toUpperCase()} ${path}) has no handler`);
-      const validate = compileRequestValidator(doc, ajv, path, method, op);
+      const validate = compileRequestValidator(doc, ajv, path, method, op, reasons);
       const deprecation = deprecationHeaders(op, opts.policyUrl, opts.publicBaseUrl);
       const takesBody = op.requestBody !== undefined;
       router.register(path.replace(/\{(\w+)\}/g, ':$1'), [method.toUpperCase()], async (ctx: Context) => {

@@ -6,10 +6,11 @@
 // first and neither store can store the second as UTF-8; refusing both at the door keeps the stores alike.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
+import { closest, distance } from 'fastest-levenshtein';
 import type { ErrorToken } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
 import { resolveRef, type OpenApiDocument, type Operation, type Parameter, type Schema } from './openapi-document.js';
-import { pointer, tokenMessages } from './schema-ajv.js';
+import { pointer, tokenMessages, type FormatReasons } from './schema-ajv.js';
 
 export interface RequestParts {
   path: Record<string, string>;
@@ -41,6 +42,7 @@ export function compileRequestValidator(
   path: string,
   method: string,
   op: Operation,
+  reasons: FormatReasons = {},
 ): RequestValidator {
   const messages = tokenMessages(doc);
   const params: CompiledParameter[] = (op.parameters ?? []).map((p) => {
@@ -79,7 +81,7 @@ export function compileRequestValidator(
       } else {
         const valid = validateBody(parts.body);
         const faults = textFaults(parts.body);
-        if (!valid || faults.length > 0) throw bodyError(bodySchema, parts.body, valid ? [] : (validateBody.errors ?? []), faults, messages);
+        if (!valid || faults.length > 0) throw bodyError(bodySchema, parts.body, valid ? [] : (validateBody.errors ?? []), faults, messages, reasons);
       }
     }
   };
@@ -143,7 +145,7 @@ const faultKind = (text: string) =>
 
 const faultMessage = (segments: string[], text: string) => `\`${segments.join('.')}\` ${faultKind(text)}.`;
 
-function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults: TextFault[], messages: Record<string, string>): ApiError {
+function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults: TextFault[], messages: Record<string, string>, reasons: FormatReasons): ApiError {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
   }
@@ -164,7 +166,9 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
         consider(ps['x-error-missing'] ?? ps['x-error'], `\`${prop}\` is required.`);
       } else if (e.keyword === 'additionalProperties') {
         const prop = String(e.params.additionalProperty);
-        consider(schema['x-error-additional'], `Unknown field \`${prop}\`; see the request schema for the fields this version accepts.`);
+        const guess = likelyMeant(prop, Object.keys(schema.properties ?? {}));
+        const rest = 'the request schema for the fields this version accepts.';
+        consider(schema['x-error-additional'], guess ? `Unknown field \`${prop}\`; did you mean \`${guess}\`? See ${rest}` : `Unknown field \`${prop}\`; see ${rest}`);
       }
       continue;
     }
@@ -175,13 +179,28 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
       consider(ps['x-error-missing'], `\`${prop}\` is required and must not be blank.`);
     } else {
       const token = ps['x-error'];
+      // A format that can say why the value fails it says so; otherwise the token's meaning and ajv's detail.
+      const reason = e.keyword === 'format' ? reasons[String(e.params.format)]?.(String(valueAt(data, segments))) : null;
       const detail = `\`${segments.join('.')}\` ${e.message ?? 'is invalid'}${allowed(e)}.`;
-      consider(token, token && messages[token] ? `${messages[token]} (${detail})` : detail);
+      consider(token, reason ?? (token && messages[token] ? `${messages[token]} (${detail})` : detail));
     }
   }
   return best
     ? new ApiError(400, best.token as ErrorToken, best.message)
     : new ApiError(400, 'invalid_body', 'The request body does not match the request schema.');
+}
+
+function valueAt(data: unknown, segments: string[]): unknown {
+  return segments.reduce<unknown>((node, s) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[s] : undefined), data);
+}
+
+/** The known field a mistyped one most likely meant: the same letters in another case or spelling, or one or two edits away. */
+function likelyMeant(prop: string, known: string[]): string | undefined {
+  const letters = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const same = known.find((k) => letters(k) === letters(prop));
+  if (same || known.length === 0) return same;
+  const near = closest(prop, known);
+  return distance(prop, near) <= Math.min(2, Math.floor(near.length / 3)) ? near : undefined;
 }
 
 function allowed(e: ErrorObject): string {

@@ -18,16 +18,21 @@ export interface SchemaOptions {
   allowPrivateWebhooks: boolean;
 }
 
+/** Formats that can say why a value fails them, in sentences a client can act on (they name the field). */
+export type FormatReasons = Record<string, (value: string) => string | null>;
+
+export function formatReasons(options: SchemaOptions): FormatReasons {
+  return { 'webhook-url': (url) => checkWebhookUrl(url, { allowPrivate: options.allowPrivateWebhooks }) };
+}
+
 export function ajvFor(doc: OpenApiDocument, options: SchemaOptions): Ajv2020 {
   // strict: false because the document's own keys (openapi, paths, x-…) are not JSON Schema keywords.
   const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false });
   addFormats(ajv);
   ajv.addFormat('binary', true);
   ajv.addFormat('e164', { type: 'string', validate: isE164 });
-  ajv.addFormat('webhook-url', {
-    type: 'string',
-    validate: (url: string) => checkWebhookUrl(url, { allowPrivate: options.allowPrivateWebhooks }) === null,
-  });
+  const reasons = formatReasons(options);
+  ajv.addFormat('webhook-url', { type: 'string', validate: (url: string) => reasons['webhook-url'](url) === null });
   ajv.addKeyword({
     keyword: 'x-unique-by',
     type: 'array',
