@@ -35,8 +35,9 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
  * Validates the request, applies the guardrails, creates a call record with status `queued` and returns at
  * once. No call is placed when validation or a guardrail fails.
  *
- * Every authenticated request that is not an idempotent replay counts against the key's rate-limit window
- * first (429 `rate_limited`). Then errors are reported one at a time, the first that applies winning:
+ * The key's rate-limit window counts calls placed: only an accepted placement (202) spends it, and a request
+ * made while it is full gets 429 `rate_limited` before anything else is checked. Otherwise errors are
+ * reported one at a time, the first that applies winning:
  * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
  * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `unknown_field`, `invalid_voice`,
  * `invalid_language`, `destination_blocked`, `caller_id_not_owned`, and last the minute cap (429

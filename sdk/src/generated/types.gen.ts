@@ -311,7 +311,7 @@ export type ListCallsErrors = {
         error?: 'internal_error';
     };
     /**
-     * The store is unreachable or busy; retry after Retry-After seconds.
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
      */
     503: ApiError & {
         error?: 'store_error';
@@ -410,7 +410,7 @@ export type PlaceCallErrors = {
         error?: 'placement_failed';
     };
     /**
-     * The store is unreachable or busy; retry after Retry-After seconds.
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
      */
     503: ApiError & {
         error?: 'store_error';
@@ -466,7 +466,7 @@ export type GetCallErrors = {
         error?: 'internal_error';
     };
     /**
-     * The store is unreachable or busy; retry after Retry-After seconds.
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
      */
     503: ApiError & {
         error?: 'store_error';
@@ -534,7 +534,7 @@ export type GetCallRecordingErrors = {
         error?: 'internal_error';
     };
     /**
-     * The store is unreachable or busy; retry after Retry-After seconds.
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
      */
     503: ApiError & {
         error?: 'store_error';

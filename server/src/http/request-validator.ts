@@ -158,7 +158,9 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
   };
   // Faulty text first: for a property that also breaks its schema (a NUL in `to`), the fault is the clearer message.
   for (const fault of faults) consider(schema.properties?.[fault.segments[0]]?.['x-error'] ?? schema['x-error-additional'], fault.message);
-  for (const e of errors) {
+  // An error whose format can say why comes first, so that its reason is the message (not its pattern's).
+  const explained = (e: ErrorObject) => e.keyword === 'format' && reasons[String(e.params.format)] !== undefined;
+  for (const e of [...errors].sort((a, b) => Number(explained(b)) - Number(explained(a)))) {
     if (e.instancePath === '') {
       if (e.keyword === 'required') {
         const prop = String(e.params.missingProperty);
