@@ -2,7 +2,9 @@
 // as it happens, then the transcript, the summary and the extracted values.
 // With SVC_API_KEY (and SVC_BASE_URL, default http://localhost:8080) it uses that running service; without, it
 // starts its own on a temporary data folder with the sandbox at one tenth of real time, so it works on its own.
-import { mkdtempSync, rmSync } from 'node:fs';
+// The recording is downloaded through the SDK and saved beside the other temporary files, since an embedded
+// service, and its recording URL, are gone when the demo ends.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,7 +84,12 @@ try {
   console.log(`\n${bold('summary')}\n  ${call.summary ?? call.error}`);
   console.log(`\n${bold('extracted')}`);
   for (const [name, value] of Object.entries(call.extracted ?? {})) console.log(`  ${name.padEnd(14)} ${JSON.stringify(value)}`);
-  console.log(`\n${bold('recording')}  ${call.recordingUrl ?? '(none)'}`);
+  if (call.recordingUrl) {
+    const wav = Buffer.from(await (await svc.getCallRecording(call.id)).audio.arrayBuffer());
+    const saved = join(tmpdir(), `svc-demo-${call.id}.wav`);
+    writeFileSync(saved, wav);
+    console.log(`\n${bold('recording')}  saved to ${saved} (${Math.round(wav.length / 1024)} KiB)${external ? `; also at ${call.recordingUrl}` : ''}`);
+  } else console.log(`\n${bold('recording')}  (none)`);
 } catch (e) {
   if (e instanceof SvcApiError) console.error(`${e.status} ${e.token}: ${e.message}`);
   else console.error(e);

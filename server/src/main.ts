@@ -112,21 +112,27 @@ function onShutdown(logger: Logger, close: () => Promise<void>): void {
 }
 
 function printDevBanner(config: Config, apiKey: string | null, webhookSecret: string): void {
-  const key = apiKey ?? '<the dev key printed on first start; set SVC_DEV_API_KEY to fix one>';
+  const store = config.databaseUrl ? 'postgres' : `sqlite in ${config.dataDir}`;
+  const keyLines = apiKey
+    ? [`  dev API key:        ${apiKey}`, '  (the key is shown in full only now; it is stored hashed)']
+    : [
+        '  dev API key:        printed on the first start only (it is stored hashed). To get one again, either',
+        '                      make a new key:  npx svc keys create --account dev   (same SVC_DATA_DIR or DATABASE_URL)',
+        '                      or fix one:      SVC_DEV_API_KEY=svc_ak_<16+ letters or digits> npm start',
+      ];
   const lines = [
     '',
-    `  svc is running at ${config.publicBaseUrl}  (store: ${config.databaseUrl ? 'postgres' : `sqlite in ${config.dataDir}`}, carrier: sandbox)`,
-    `  dev API key:        ${key}`,
+    `  svc is running at ${config.publicBaseUrl}  (store: ${store}, carrier: sandbox)`,
+    ...keyLines,
     `  webhook secret:     ${webhookSecret}`,
-    apiKey ? '  (the key is shown in full only now; it is stored hashed)' : '',
     '',
     '  Place a sandbox call:',
     `  curl -sS -X POST ${config.publicBaseUrl}/v1/agent/calls \\`,
-    `    -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
+    `    -H "Authorization: Bearer ${apiKey ?? '$SVC_API_KEY'}" -H "Content-Type: application/json" \\`,
     `    -d '{"to":"+14155550123","objective":"Ask whether the shop is open on Sunday","fields":[{"name":"open_sunday","type":"boolean"}]}'`,
     '',
   ];
-  process.stdout.write(lines.filter((l, i) => l !== '' || i === 0 || lines[i - 1] !== '').join('\n') + '\n');
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 await main();

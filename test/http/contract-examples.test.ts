@@ -44,7 +44,7 @@ describe('openapi.yaml for generic tools', () => {
   });
 
   it('describes its own formats, e164 and webhook-url, in words and with the pattern every such property carries', () => {
-    const words = doc.info.description!.replace(/\s+/g, ' ');
+    const words = String(doc.info.description).replace(/\s+/g, ' ');
     expect(words).to.include('`e164`: `+` then 7 to 15 digits').and.include('`webhook-url`: an absolute `https` URL');
     const props = resolveRef<any>(doc, doc.components.schemas!.PlaceCallRequest).properties;
     for (const [name, prop] of Object.entries<any>(props)) {

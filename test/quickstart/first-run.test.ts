@@ -3,7 +3,7 @@
 // of a call shuts down cleanly and the call completes after a restart, and `npm run demo` tells the whole story.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +39,18 @@ async function start(env: Record<string, string>): Promise<Started> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return { proc, output: () => out, exit };
+}
+
+/** `npx svc …` as the banner says it, from the repository; resolves with its stdout. */
+function runCli(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const cli = spawn('npx', ['svc', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    cli.stdout!.on('data', (c) => (out += c));
+    cli.stderr!.on('data', (c) => (err += c));
+    cli.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`npx svc ${args.join(' ')} exited ${code}: ${err}`))));
+  });
 }
 
 describe('the quick start', function () {
@@ -79,10 +91,19 @@ describe('the quick start', function () {
     running.proc.kill('SIGTERM');
     expect(await running.exit).to.equal(0);
     running = await start(env);
-    expect(running.output()).to.include('<the dev key printed on first start; set SVC_DEV_API_KEY to fix one>');
-    expect(running.output()).to.not.include(key);
+    const restarted = running.output();
+    expect(restarted).to.include('dev API key:        printed on the first start only (it is stored hashed). To get one again, either');
+    expect(restarted).to.include('make a new key:  npx svc keys create --account dev');
+    expect(restarted).to.include('-H "Authorization: Bearer $SVC_API_KEY"');
+    expect(restarted).to.not.include(key);
     const again = await fetch(`http://127.0.0.1:${port}/v1/agent/calls/${callId}`, { headers: { authorization: `Bearer ${key}` } });
     expect(again.status).to.equal(200);
+    // The banner's way to a new key, followed while the service runs.
+    const made = await runCli(['keys', 'create', '--account', 'dev', '--json'], { ...env });
+    const newKey = (JSON.parse(made) as { key: string }).key;
+    expect(newKey).to.match(/^svc_ak_/).and.not.equal(key);
+    const withNewKey = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, { headers: { authorization: `Bearer ${newKey}` } });
+    expect(withNewKey.status).to.equal(200);
     const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
     expect((await store.db.selectFrom('accounts').select('id').execute()).length).to.equal(1);
     await store.close();
@@ -128,6 +149,10 @@ describe('the quick start', function () {
     expect(out).to.match(/transcript \([\d.]+ s of call time\)\n {2}Callee: /);
     expect(out).to.match(/summary\n {2}Objective: Ask whether the bakery is open on Sunday/);
     expect(out).to.match(/extracted\n {2}open_sunday +(true|false|null)\n {2}closing_time +(null|"[^"\n]+")\n {2}rye_loaves +(\d+(\.\d+)?|null)\n/);
-    expect(out).to.match(/recording {2}http:\/\/127\.0\.0\.1:\d+\/v1\/agent\/calls\/[0-9a-f-]{36}\/recording/);
+    // The embedded service is gone once the demo ends: the recording is saved, not linked.
+    const saved = /recording {2}saved to (\S+\.wav) \(\d+ KiB\)\n/.exec(out);
+    expect(saved, out).to.not.equal(null);
+    expect(readFileSync(saved![1]).subarray(0, 4).toString()).to.equal('RIFF');
+    rmSync(saved![1]);
   });
 });
