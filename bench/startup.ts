@@ -1,0 +1,98 @@
+// Start-up time and idle memory: the service as `npm start` runs it (the tsx command, compiling TypeScript as it
+// loads), as bin/svc.js runs it (node with tsx's loader), and built (`npm run build`, then node dist/…), in the
+// same run. Each round starts each on a fresh SQLite folder (role both: API, engine and dispatcher), measures
+// the time from spawn to the first 200 from /readyz, then the resident memory of its whole process tree after
+// it has idled for a few seconds.
+//   npx tsx bench/startup.ts [rounds=5] [idleSec=5]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const rounds = Number(process.argv[2] ?? 5);
+const idleSec = Number(process.argv[3] ?? 5);
+
+if (!existsSync('dist/server/src/main.js') || process.env.BENCH_REBUILD !== '0') {
+  const built = spawnSync('npm', ['run', 'build'], { stdio: 'ignore' });
+  if (built.status !== 0) throw new Error('npm run build failed');
+}
+
+const ways = [
+  { name: 'npm start (tsx server/src/main.ts)', command: 'node_modules/.bin/tsx', args: ['server/src/main.ts'] },
+  { name: 'node --import tsx (bin/svc.js serve)', command: process.execPath, args: ['--import', 'tsx', 'server/src/main.ts'] },
+  { name: 'built: node dist/server/src/main.js', command: process.execPath, args: ['dist/server/src/main.js'] },
+];
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Resident memory of a process and all its descendants, in MiB (Linux /proc). */
+function treeRssMiB(pid: number): number {
+  let kib = 0;
+  const visit = (p: number) => {
+    const status = readFileSync(`/proc/${p}/status`, 'utf8');
+    kib += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    for (const task of readFileSyncSafe(`/proc/${p}/task/${p}/children`).split(/\s+/).filter(Boolean)) visit(Number(task));
+  };
+  visit(pid);
+  return kib / 1024;
+}
+const readFileSyncSafe = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+
+async function measure(way: (typeof ways)[number]): Promise<{ readyMs: number; rssMiB: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-startup-'));
+  const port = await freePort();
+  const started = performance.now();
+  const child: ChildProcess = spawn(way.command, way.args, {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, NODE_ENV: '', LOG_LEVEL: 'warn' },
+    stdio: 'ignore',
+    detached: true, // its own process group, so the kill below reaches tsx's child as well
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`${way.name} exited with ${child.exitCode}`);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const readyMs = performance.now() - started;
+    await new Promise((r) => setTimeout(r, idleSec * 1000));
+    return { readyMs, rssMiB: treeRssMiB(child.pid!) };
+  } finally {
+    const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const samples = ways.map(() => ({ ready: [] as number[], rss: [] as number[] }));
+for (let r = 0; r < rounds; r++) {
+  for (const [i, way] of ways.entries()) {
+    const m = await measure(way);
+    samples[i].ready.push(m.readyMs);
+    samples[i].rss.push(m.rssMiB);
+  }
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const base = { ready: median(samples[0].ready), rss: median(samples[0].rss) };
+console.log(`\nStart-up to /readyz and idle RSS (process tree, after ${idleSec} s idle), ${rounds} rounds, Node ${process.version}\n`);
+console.log('| start | to /readyz, ms (median) | idle RSS, MiB (median) | vs npm start (time, memory) | runs: ms | runs: MiB |');
+console.log('|---|---:|---:|---|---|---|');
+for (const [i, way] of ways.entries()) {
+  const ready = median(samples[i].ready);
+  const rss = median(samples[i].rss);
+  const vs = i === 0 ? 'baseline' : `${((ready / base.ready) * 100).toFixed(0)}%, ${((rss / base.rss) * 100).toFixed(0)}%`;
+  const runs = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`| ${way.name} | ${ready.toFixed(0)} | ${rss.toFixed(0)} | ${vs} | ${runs(samples[i].ready)} | ${runs(samples[i].rss)} |`);
+}
