@@ -7,26 +7,18 @@
 //   npx tsx bench/engine-throughput.ts [rounds=3] [calls=1000] [held=10000]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Store } from '../server/src/store/store.js';
 import { openStore } from '../server/src/store/open-store.js';
 import { median } from './support/harness.js';
 import { seedBenchStore } from './support/seed.js';
+import { freePort } from '../test/support/free-port.js';
 
 const MAIN = fileURLToPath(new URL('../server/src/main.ts', import.meta.url));
 const rounds = Number(process.argv[2] ?? 3);
 const calls = Number(process.argv[3] ?? 1000);
 const held = Number(process.argv[4] ?? 10_000);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 interface Service {
   proc: ChildProcess;

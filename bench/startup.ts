@@ -6,9 +6,9 @@
 //   npx tsx bench/startup.ts [rounds=5] [idleSec=5]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../test/support/free-port.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 const idleSec = Number(process.argv[3] ?? 5);
@@ -23,14 +23,6 @@ const ways = [
   { name: 'node --import tsx (bin/svc.js serve)', command: process.execPath, args: ['--import', 'tsx', 'server/src/main.ts'] },
   { name: 'built: node dist/server/src/main.js', command: process.execPath, args: ['dist/server/src/main.js'] },
 ];
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Resident memory of a process and all its descendants, in MiB (Linux /proc). */
 function treeRssMiB(pid: number): number {

@@ -2,13 +2,13 @@
 import { expect } from 'chai';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashApiKey } from '../../server/src/accounts/secrets.js';
 import { createAccount } from '../../server/src/accounts/accounts-repo.js';
 import { migrate } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
+import { freePort } from '../support/free-port.js';
 
 const BIN = new URL('../../bin/svc.js', import.meta.url).pathname;
 
@@ -18,14 +18,6 @@ function svc(env: Record<string, string>, ...args: string[]): Promise<{ code: nu
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, out, err });
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
 }
 
 describe('the svc command (bin/svc.js)', function () {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,21 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signatureHeader } from '../../server/src/webhooks/signature.js';
+import { freePort } from '../support/free-port.js';
 
 // The examples, run as a developer runs them, against the real service (`server/src/main.ts`: engine, sandbox
 // carrier and webhook dispatcher, with the sandbox's timings scaled down) on loopback.
 const KEY = 'svc_ak_examples_test_key_0123456789';
 const SECRET = 'whsec_examples_test_secret_0123456789abcdef';
 const run = promisify(execFile);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Spawns `node --import tsx <script>` and resolves once `ready` appears in its output. */
 function start(script: string, env: Record<string, string>, ready: string): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {

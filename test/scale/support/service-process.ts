@@ -1,8 +1,8 @@
 // One real service process (server/src/main.ts) in a role, started on a free loopback port, ready once it logs so.
 // Its output is kept, so a failing test can show why a process died.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../support/free-port.js';
 
 const MAIN = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
 const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running' } as const;
@@ -17,14 +17,6 @@ export interface ServiceProcess {
   kill(): Promise<void>;
   /** SIGTERM and wait for the exit. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 export async function startService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
