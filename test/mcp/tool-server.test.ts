@@ -39,6 +39,7 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(place.properties.to).to.deep.equal({ type: 'string', description: spec.properties.to.description, pattern: spec.properties.to.pattern });
       expect(place.properties.fields.items).to.deep.equal(doc.components.schemas.FieldDefinition);
       expect(place.properties.idempotencyKey.pattern).to.equal(doc.components.parameters.IdempotencyKey.schema.pattern);
+      expect(place.properties.metadata).to.deep.include({ type: ['object', 'null'], maxProperties: 50, propertyNames: { minLength: 1, maxLength: 40 } });
       expect(JSON.stringify(place)).to.not.match(/"x-|\$ref|"format":"(e164|webhook-url)"/);
       expect((tools[2].inputSchema as any).properties.limit).to.deep.include({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
       expect((tools[1].inputSchema as any).required).to.deep.equal(['id']);
@@ -46,7 +47,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('places a sandbox call, waits for it, and reads the extracted fields', async () => {
       const fields = [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }, { name: 'closing_time', description: 'the closing time on Sunday' }];
-      const placed = await callTool(mcp, 'place_call', { ...ok, fields });
+      const placed = await callTool(mcp, 'place_call', { ...ok, fields, metadata: { ticket: 'T-9' } });
       expect(placed.isError).to.equal(false);
       expect(placed.value).to.deep.include({ status: 'queued', language: 'en-US', languageSource: 'explicit' });
       const { callId } = placed.value;
@@ -57,6 +58,7 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(done.isError).to.equal(false);
       expect(done.value).to.deep.include({ id: callId, status: 'completed', summary: row.summary, extracted: JSON.parse(row.extracted_json!), answeredBy: 'human' });
       expect(Object.keys(done.value.extracted).sort()).to.deep.equal(['closing_time', 'open_sunday']);
+      expect(done.value.metadata).to.deep.equal({ ticket: 'T-9' });
       expect(done.value.transcript).to.match(/^Callee: /);
       const listed = await callTool(mcp, 'list_calls', { limit: 1 });
       expect(listed.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([callId]);

@@ -36,6 +36,14 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(JSON.parse(rec.sent[0].body)).to.deep.equal(ok);
     });
 
+    it('places with metadata and reads it back, typed, from getCall and listCalls', async () => {
+      const placed = await svc.placeCall({ ...ok, metadata: { order: 'A-17', team: 'ops' } });
+      const call = await svc.getCall(placed.callId);
+      const metadata: Record<string, string> | null | undefined = call.metadata;
+      expect(metadata).to.deep.equal({ order: 'A-17', team: 'ops' });
+      expect((await svc.listCalls()).calls[0].metadata).to.deep.equal({ order: 'A-17', team: 'ops' });
+    });
+
     it('sends a random UUID as Idempotency-Key when the caller gives none, a new one per placement', async () => {
       await svc.placeCall(ok);
       await svc.placeCall(ok);

@@ -25,6 +25,7 @@ const event: CallEvent = {
   extracted: { open_sunday: true, closes_at: '17:00' },
   error: null,
   answeredBy: 'human',
+  metadata: { order: 'A-17' },
 };
 const body = JSON.stringify(event);
 

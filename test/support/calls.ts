@@ -39,10 +39,12 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     engine_state: null,
     answered_by: null,
     failed_steps: 0,
+    metadata_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const { answered_by, failed_steps, ...columns } = row;
-  await store.db.insertInto('calls').values({ ...columns, ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }) }).execute();
+  const { answered_by, failed_steps, metadata_json, ...columns } = row;
+  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }) };
+  await store.db.insertInto('calls').values({ ...columns, ...later }).execute();
   return row;
 }

@@ -84,6 +84,7 @@ forEachStore('webhook dispatcher', (kind) => {
       extracted: { open_sunday: true },
       error: null,
       answeredBy: null,
+      metadata: null,
     });
     expect(() => verify(0, 'whsec_not_the_secret_of_this_key_at_all')).to.throw(/No signatures found matching/);
 

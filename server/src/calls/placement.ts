@@ -170,6 +170,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     voice: call.voice,
     language: call.language,
     language_source: call.languageSource,
+    metadata_json: call.metadata === null ? null : JSON.stringify(call.metadata),
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

@@ -4,7 +4,7 @@
 // destination_blocked. The caller id is resolved and checked against the account's numbers with the minute cap,
 // in the placement's one read of the account (placement.ts): caller_id_not_owned comes last, before the cap.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
+import type { CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import { checkDestination } from './destination.js';
@@ -23,6 +23,8 @@ export interface PreparedCall {
   voice: string;
   language: string;
   languageSource: LanguageSource;
+  /** The client's own pairs, kept and returned as given; never told to the carrier, the agent or the analyst. */
+  metadata: CallMetadata | null;
 }
 
 export interface PlacementPorts {
@@ -57,6 +59,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     voice: voice.voice,
     language: language.language,
     languageSource: language.languageSource,
+    metadata: body.metadata ?? null,
   };
 }
 

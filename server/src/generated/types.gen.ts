@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -84,6 +84,12 @@ export type PlaceCallRequest = {
      * A BCP-47 code (canonicalised, `en-us` becomes `en-US`), or `auto` to mirror whoever answers. When omitted, inferred from objective and context, falling back to `auto`.
      */
     language?: string | null;
+    /**
+     * Your own key-value pairs for this call (an order id, a campaign), returned unchanged on the call record, in list items and in every webhook event. At most 50 keys of 1 to 40 characters; each value a string of at most 500 characters. Never sent to the carrier, the voice model or the analyst.
+     */
+    metadata?: {
+        [key: string]: string;
+    } | null;
 };
 
 export type PlaceCallResponse = {
@@ -157,6 +163,7 @@ export type CallRecord = {
      * Who picked the line up; null when nobody did (no answer, declined, failed before the answer, or not yet answered).
      */
     answeredBy?: AnsweredBy | null;
+    metadata?: CallMetadata | null;
 };
 
 export type CallSummary = {
@@ -169,6 +176,7 @@ export type CallSummary = {
     endedAt?: string | null;
     durationSec?: number | null;
     error?: string | null;
+    metadata?: CallMetadata | null;
 };
 
 export type CallList = {
@@ -180,6 +188,13 @@ export type CallList = {
  *
  */
 export type AnsweredBy = 'human' | 'machine' | 'fax' | 'unknown';
+
+/**
+ * The metadata the call was placed with, exactly as given; null on a call placed without.
+ */
+export type CallMetadata = {
+    [key: string]: string;
+};
 
 export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed';
 
@@ -210,6 +225,10 @@ export type CallEventBase = {
      * Who picked the line up, as on the call record; null when nobody did.
      */
     answeredBy: AnsweredBy | null;
+    /**
+     * The call's metadata as placed; null when it was placed without.
+     */
+    metadata: CallMetadata | null;
 };
 
 export type CallInProgressEvent = CallEventBase & {
@@ -355,7 +374,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

@@ -1,6 +1,6 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
 import type { Selectable } from 'kysely';
-import type { AnsweredBy, CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
+import type { AnsweredBy, CallMetadata, CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource } from '../generated/types.gen.js';
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
 import type { Executor, Store } from './store.js';
@@ -10,7 +10,7 @@ export type CallRow = Selectable<CallsTable>;
 /** What a placement decides of a new call; the rest starts empty, and the engine takes it from next_run_at. */
 export type QueuedCallRow = Pick<
   CallRow,
-  'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'created_at'
+  'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'metadata_json' | 'created_at'
 >;
 
 const P = PARAM as never;
@@ -47,6 +47,7 @@ const insertQueued = statement((db) =>
     carrier_ref: null,
     engine_state: null,
     answered_by: null,
+    metadata_json: P,
   }),
 );
 
@@ -54,10 +55,10 @@ const insertQueued = statement((db) =>
 export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<void> {
   // In the order the builder above uses its parameters.
   const p = [c.id, c.account_id, c.api_key_id, c.to_number, c.objective, c.context, c.fields_json, c.webhook_url, c.caller_id, c.voice, c.language, c.language_source];
-  await insertQueued(ex, ...p, c.created_at, c.created_at, c.created_at);
+  await insertQueued(ex, ...p, c.created_at, c.created_at, c.created_at, c.metadata_json);
 }
 
-const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
+const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error', 'metadata_json'] as const;
 export type CallSummaryRow = Pick<CallRow, (typeof SUMMARY_COLUMNS)[number]>;
 
 const reads = perStore((store) => ({
@@ -79,6 +80,9 @@ export async function listCallsForKey(store: Store, apiKeyId: string, limit: num
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/** The metadata as placed: an object of strings, or null. */
+export const metadataOf = (row: Pick<CallRow, 'metadata_json'>): CallMetadata | null => (row.metadata_json === null ? null : (JSON.parse(row.metadata_json) as CallMetadata));
+
 export function toCallSummary(row: CallSummaryRow): CallSummary {
   return {
     id: row.id,
@@ -90,6 +94,7 @@ export function toCallSummary(row: CallSummaryRow): CallSummary {
     endedAt: iso(row.ended_at),
     durationSec: row.duration_sec,
     error: row.error,
+    metadata: metadataOf(row),
   };
 }
 
@@ -115,5 +120,6 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     durationSec: row.duration_sec,
     error: row.error,
     answeredBy: row.answered_by as AnsweredBy | null,
+    metadata: metadataOf(row),
   };
 }

@@ -73,6 +73,8 @@ export interface CallsTable {
   answered_by: string | null;
   /** Engine: the call's steps that failed in a row (0 after one that did not); past a bound the call ends. */
   failed_steps: Generated<number>;
+  /** The client's metadata (JSON object of strings) as placed; null when placed without. */
+  metadata_json: string | null;
 }
 
 export interface RateWindowsTable {

@@ -1,7 +1,7 @@
 // The webhook payload, exactly the spec's table: fields not known when the event is built are null, and there
 // is never a transcript or a recording URL (those are read with getCall).
 import type { AnsweredBy, CallEvent, CallEventName, CallStatus, ExtractedValues } from '../generated/types.gen.js';
-import type { CallRow } from '../store/calls-repo.js';
+import { metadataOf, type CallRow } from '../store/calls-repo.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -27,5 +27,6 @@ export function buildEventPayload(call: CallRow, event: CallEventName, builtAt: 
     extracted: event === 'call.completed' && call.extracted_json !== null ? (JSON.parse(call.extracted_json) as ExtractedValues) : null,
     error: terminal ? call.error : null,
     answeredBy: call.answered_by as AnsweredBy | null,
+    metadata: metadataOf(call),
   } as CallEvent;
 }

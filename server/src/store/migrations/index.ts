@@ -13,6 +13,7 @@ import { m008LeanCallIndexes } from './008-lean-call-indexes.js';
 import { m009IdempotencyExpiryIndex } from './009-idempotency-expiry-index.js';
 import { m010JobsAndAnsweredBy } from './010-jobs-and-answered-by.js';
 import { m011FailedSteps } from './011-failed-steps.js';
+import { m012CallMetadata } from './012-call-metadata.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '009_idempotency_expiry_index': m009IdempotencyExpiryIndex,
   '010_jobs_and_answered_by': m010JobsAndAnsweredBy,
   '011_failed_steps': m011FailedSteps,
+  '012_call_metadata': m012CallMetadata,
 };
 
 export const migrationProvider: MigrationProvider = {
