@@ -17,6 +17,7 @@ export type {
   CallFailedEvent,
   CallInProgressEvent,
   CallList,
+  CallMetadata,
   CallNoAnswerEvent,
   CallRecord,
   CallStatus,
@@ -26,6 +27,8 @@ export type {
   ExtractedValues,
   FieldDefinition,
   LanguageSource,
+  NumberType,
   PlaceCallRequest,
   PlaceCallResponse,
+  PreflightResponse,
 } from './generated/types.gen.js';

@@ -1,6 +1,10 @@
 // When and how long to wait before retrying a request. Only answers that say "try again" are retried: 429
 // rate_limited, 502, 503 and transport faults (plus 409 idempotency_key_in_use for a placement, whose first
 // attempt is still running). 429 over_minute_cap is not: its Retry-After is the time to the next billing period.
+// A preflight's 429 is its verdict (a placement would be refused now), not a request to slow down: not retried.
+
+/** What a request is, for the rules that differ: a placement, a preflight, or anything else. */
+export type RequestKind = 'placement' | 'preflight' | 'other';
 import { SvcApiError, SvcNetworkError } from './errors.js';
 
 export interface RetryOptions {
@@ -44,17 +48,17 @@ export class RetryPolicy {
   }
 
   /** Whether the failure is one that a later identical request may not meet. */
-  static isTransient(error: unknown, placement: boolean): boolean {
+  static isTransient(error: unknown, kind: RequestKind): boolean {
     if (error instanceof SvcNetworkError) return true;
     if (!(error instanceof SvcApiError)) return false;
-    if (error.status === 429) return error.token === 'rate_limited';
-    if (error.status === 409) return placement && error.token === 'idempotency_key_in_use';
+    if (error.status === 429) return kind !== 'preflight' && error.token === 'rate_limited';
+    if (error.status === 409) return kind === 'placement' && error.token === 'idempotency_key_in_use';
     return error.status === 502 || error.status === 503;
   }
 
   /** Milliseconds to wait before attempt `attempt + 1`, or null when the failure must be thrown. */
-  delayAfter(error: unknown, attempt: number, placement: boolean): number | null {
-    if (attempt >= this.maxAttempts || !RetryPolicy.isTransient(error, placement)) return null;
+  delayAfter(error: unknown, attempt: number, kind: RequestKind): number | null {
+    if (attempt >= this.maxAttempts || !RetryPolicy.isTransient(error, kind)) return null;
     const retryAfterSec = error instanceof SvcApiError ? error.rateLimit.retryAfterSec : null;
     if (retryAfterSec !== null) {
       const ms = retryAfterSec * 1000;

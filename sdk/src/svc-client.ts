@@ -1,10 +1,10 @@
 // The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
 // optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { getCall, getCallRecording, listCalls, placeCall } from './generated/sdk.gen.js';
-import type { CallList, CallRecord, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse } from './generated/types.gen.js';
+import { getCall, getCallRecording, listCalls, placeCall, preflightCall } from './generated/sdk.gen.js';
+import type { CallList, CallRecord, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
-import { realSleep, RetryPolicy, type RetryOptions, type Sleep } from './retry-policy.js';
+import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
 import { waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
@@ -85,9 +85,19 @@ export class SvcClient {
     const answer = await this.send<PlaceCallResponse>(
       () => placeCall({ client: this.client, body, headers: { 'Idempotency-Key': key }, signal }),
       signal,
-      true,
+      'placement',
     );
     return answer.data;
+  }
+
+  /**
+   * Runs every check of placeCall without placing a call (nothing written, no window spent, no minute reserved):
+   * resolves with what placing it now would do, or rejects with the SvcApiError placeCall would give. Its 429s
+   * are the verdict and are not retried.
+   */
+  async preflightCall(body: PlaceCallRequest, options: RequestOptions = {}): Promise<PreflightResponse> {
+    const { signal } = options;
+    return (await this.send<PreflightResponse>(() => preflightCall({ client: this.client, body, signal }), signal, 'preflight')).data;
   }
 
   async getCall(id: string, options: RequestOptions = {}): Promise<CallRecord> {
@@ -98,7 +108,7 @@ export class SvcClient {
   async listCalls(options: RequestOptions & { limit?: number } = {}): Promise<CallList> {
     const { signal, limit } = options;
     const query = limit === undefined ? undefined : { limit };
-    return (await this.send<CallList>(() => listCalls({ client: this.client, query, signal }), signal, false)).data;
+    return (await this.send<CallList>(() => listCalls({ client: this.client, query, signal }), signal, 'other')).data;
   }
 
   async getCallRecording(id: string, options: RecordingOptions = {}): Promise<Recording> {
@@ -107,7 +117,7 @@ export class SvcClient {
     const answer = await this.send<GetCallRecordingResponse>(
       () => getCallRecording({ client: this.client, path: { id }, headers, signal, parseAs: 'blob' }),
       signal,
-      false,
+      'other',
     );
     return { audio: answer.data, status: answer.response.status, contentRange: answer.response.headers.get('Content-Range') };
   }
@@ -122,15 +132,15 @@ export class SvcClient {
   }
 
   private getCallAnswer(id: string, signal: AbortSignal | undefined): Promise<Answer<CallRecord>> {
-    return this.send<CallRecord>(() => getCall({ client: this.client, path: { id }, signal }), signal, false);
+    return this.send<CallRecord>(() => getCall({ client: this.client, path: { id }, signal }), signal, 'other');
   }
 
-  private async send<T>(attempt: () => Promise<Generated>, signal: AbortSignal | undefined, placement: boolean): Promise<Answer<T>> {
+  private async send<T>(attempt: () => Promise<Generated>, signal: AbortSignal | undefined, kind: RequestKind): Promise<Answer<T>> {
     for (let n = 1; ; n++) {
       try {
         return await this.once<T>(attempt, signal);
       } catch (error) {
-        const delay = this.retry.delayAfter(error, n, placement);
+        const delay = this.retry.delayAfter(error, n, kind);
         if (delay === null) throw error;
         await this.sleep(delay, signal);
       }

@@ -43,7 +43,7 @@ export async function waitForTerminal(
       if (rateLimit.remaining === 0 && rateLimit.resetSec !== null) wait = Math.max(wait, rateLimit.resetSec * 1000);
     } catch (error) {
       // A transient failure (429, 502, 503, network) costs a pause, not the wait; anything else is final.
-      if (signal?.aborted || !RetryPolicy.isTransient(error, false)) throw error;
+      if (signal?.aborted || !RetryPolicy.isTransient(error, 'other')) throw error;
       const retryAfterSec = (error as { rateLimit?: RateLimitInfo }).rateLimit?.retryAfterSec ?? null;
       if (retryAfterSec !== null) wait = Math.max(wait, retryAfterSec * 1000);
     }

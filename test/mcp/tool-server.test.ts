@@ -30,7 +30,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call']);
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call']);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -83,6 +83,17 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(await callTool(mcp, 'get_call', { id: 42 })).to.deep.equal({ isError: true, value: { error: 'invalid_arguments', message: 'id must be a non-empty string' } });
       expect((await callTool(mcp, 'wait_for_call', { id: 'x', timeoutSec: 9999 })).value).to.include({ error: 'invalid_arguments' });
       expect((await callTool(mcp, 'list_calls', {})).isError).to.equal(false);
+    });
+
+    it('preflights a call: what placing it would do, or the error place_call would give, and places nothing', async () => {
+      const before = (await rows()).length;
+      const fine = await callTool(mcp, 'preflight_call', ok);
+      expect(fine.isError).to.equal(false);
+      expect(fine.value).to.deep.include({ callerId: alice.callerId, language: 'en-US', languageSource: 'explicit' });
+      expect(fine.value.number).to.deep.equal({ e164: ok.to, country: 'US', type: 'fixed_line_or_mobile' });
+      const blocked = await callTool(mcp, 'preflight_call', { ...ok, to: '+441534123456' });
+      expect(blocked.value).to.deep.include({ error: 'destination_blocked', status: 400 });
+      expect(await rows()).to.have.length(before);
     });
 
     it('answers an unknown tool with a protocol error', async () => {

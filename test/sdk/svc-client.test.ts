@@ -62,6 +62,24 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(await callRows()).to.have.length(1);
     });
 
+    it('preflights a call without placing it, and rejects a refused one at once, without retrying its 429', async () => {
+      const pre = await svc.preflightCall(ok);
+      expect(pre).to.deep.include({ callerId: alice.callerId, voice: 'alloy', language: 'en-US', languageSource: 'explicit', minutesRemaining: 1000 });
+      expect(await callRows()).to.have.length(0);
+      // With retries on and a window of one, a placement's 429 rate_limited would be waited out; a preflight's is its answer.
+      const bob = await srv.tenant({ rateLimit: 1 });
+      const slept: number[] = [];
+      const bobSvc = new SvcClient({ apiKey: bob.key, baseUrl: srv.baseUrl, fetch: rec.fetch, retries: { maxAttempts: 3, maxDelayMs: 120_000 }, sleep: async (ms) => void slept.push(ms) });
+      await bobSvc.placeCall(ok);
+      const sentBefore = rec.sent.length;
+      const e = await apiError(bobSvc.preflightCall(ok));
+      expect([e.status, e.token]).to.deep.equal([429, 'rate_limited']);
+      expect(rec.sent.length - sentBefore).to.equal(1);
+      expect(slept).to.deep.equal([]);
+      await apiError(bobSvc.placeCall(ok));
+      expect(slept).to.have.length(2);
+    });
+
     it("passes the API's 400 invalid_idempotency_key through for a key with a space, placing nothing", async () => {
       const e = await apiError(svc.placeCall(ok, { idempotencyKey: 'order 42' }));
       expect([e.status, e.token]).to.deep.equal([400, 'invalid_idempotency_key']);

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses } from './types.gen.js';
+import type { GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -48,6 +48,28 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
 export const placeCall = <ThrowOnError extends boolean = false>(options: Options<PlaceCallData, ThrowOnError>) => (options.client ?? client).post<PlaceCallResponses, PlaceCallErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/calls',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Check a call without placing it
+ *
+ * Takes the body of placeCall and runs every check placeCall runs, in the same order, without placing a call:
+ * nothing is written, the key's rate-limit window is not spent, no minute is reserved and no Idempotency-Key
+ * is read or claimed. A call placeCall would refuse gets the same status and token (`rate_limited` when the
+ * key's window is full, the 400s of validation and the guardrails, 429 `over_minute_cap`); one it would place
+ * gets 200 with what would happen: the number as dialled, the caller id, voice and language the call would
+ * use, and the minutes left on the plan. The answer holds for that moment: the window, the plan and the
+ * account's numbers may change before the call is placed.
+ *
+ */
+export const preflightCall = <ThrowOnError extends boolean = false>(options: Options<PreflightCallData, ThrowOnError>) => (options.client ?? client).post<PreflightCallResponses, PreflightCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/preflight',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -109,6 +109,45 @@ export type PlaceCallResponse = {
     voice?: string | null;
 };
 
+/**
+ * What placing this call now would do.
+ */
+export type PreflightResponse = {
+    /**
+     * The destination as it would be dialled.
+     */
+    number: {
+        /**
+         * The number, E.164.
+         */
+        e164: string;
+        /**
+         * The number's country, ISO 3166-1 alpha-2 (by the number's region, so +1 876 is JM).
+         */
+        country: string;
+        type: NumberType;
+    };
+    /**
+     * The number the call would be placed from (the request's, else the key's default, else the account's).
+     */
+    callerId: string;
+    voice: string;
+    /**
+     * The resolved BCP-47 code.
+     */
+    language: string;
+    languageSource: LanguageSource;
+    /**
+     * Minutes of the account's plan left this billing period (the plan less the minutes used and those reserved by calls in flight). Placing the call reserves one of them until it ends.
+     */
+    minutesRemaining: number;
+};
+
+/**
+ * The kind of number, by libphonenumber's full metadata. The set may grow; clients must tolerate unknown values.
+ */
+export type NumberType = 'fixed_line' | 'mobile' | 'fixed_line_or_mobile' | 'toll_free' | 'voip' | 'personal_number' | 'pager' | 'uan' | 'voicemail' | 'unknown';
+
 export type CallRecord = {
     id: string;
     status: CallStatus;
@@ -446,6 +485,73 @@ export type PlaceCallResponses = {
 };
 
 export type PlaceCallResponse2 = PlaceCallResponses[keyof PlaceCallResponses];
+
+export type PreflightCallData = {
+    body: PlaceCallRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/agent/calls/preflight';
+};
+
+export type PreflightCallErrors = {
+    /**
+     * The request was rejected by validation or a guardrail; no call was placed.
+     */
+    400: ApiError & {
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * The request body is larger than 64 KiB.
+     */
+    413: ApiError & {
+        error?: 'payload_too_large';
+    };
+    /**
+     * The request body is not sent as `application/json`.
+     */
+    415: ApiError & {
+        error?: 'unsupported_media_type';
+    };
+    /**
+     * `rate_limited`: the key has placed as many calls as its window allows (only accepted placements count; a
+     * rejected request spends nothing); Retry-After equals RateLimit-Reset (at least 1).
+     * `over_minute_cap`: the account's outbound minutes for the billing period are used up (minutes used plus
+     * minutes reserved by calls in flight); Retry-After is the number of seconds until the next period.
+     *
+     */
+    429: ApiError & {
+        error?: 'rate_limited' | 'over_minute_cap';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type PreflightCallError = PreflightCallErrors[keyof PreflightCallErrors];
+
+export type PreflightCallResponses = {
+    /**
+     * The call would be placed; this is what would happen.
+     */
+    200: PreflightResponse;
+};
+
+export type PreflightCallResponse = PreflightCallResponses[keyof PreflightCallResponses];
 
 export type GetCallData = {
     body?: never;

@@ -64,6 +64,7 @@ function summary(doc: Json, operationId: string): string {
 
 export function toolDefinitions(doc: Json): ToolDefinition[] {
   const place = requestBody(doc, 'placeCall');
+  const preflight = requestBody(doc, 'preflightCall');
   const id = parameter(doc, 'getCall', 'id');
   return [
     {
@@ -102,6 +103,12 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
         required: ['id'],
         additionalProperties: false,
       },
+    },
+    {
+      name: 'preflight_call',
+      description:
+        `${summary(doc, 'preflightCall')} Use it to check a call before place_call: an error here is the error place_call would give.`,
+      inputSchema: { ...preflight, type: 'object', properties: preflight.properties as Record<string, Json> },
     },
   ];
 }

@@ -58,8 +58,10 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       const intervalMs = numberArg(args, 'intervalSec', 0.1, 60, 2) * 1000;
       return result(await client.waitForCall(id, { timeoutMs, intervalMs, signal }));
     }
+    case 'preflight_call':
+      return result(await client.preflightCall(args as unknown as PlaceCallRequest, { signal }));
     default:
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls and wait_for_call.`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call and preflight_call.`);
   }
 }
 

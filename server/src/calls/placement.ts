@@ -9,10 +9,12 @@
 // Validation and guardrail rejections are stored under the key and replayed like successes; 429s are not, and
 // neither is a fault (the key is released, or on SQLite the unit's savepoint rolled back). Expected rejections
 // are returned, not thrown, so the record they leave is kept.
+// A preflight (preflightCall) runs steps 2 and 3 and the account's checks of step 4 with the same code, and writes
+// nothing.
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { PlaceCallRequest, PlaceCallResponse } from '../generated/types.gen.js';
-import { accountsWithUsage, billingPeriod, checkMinuteCap, usageOf } from '../accounts/minute-billing.js';
+import type { NumberType, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from '../generated/types.gen.js';
+import { accountsWithUsage, billingPeriod, checkMinuteCap, remainingMinutes, usageOf, type Allowance } from '../accounts/minute-billing.js';
 import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import { insertQueuedCall } from '../store/calls-repo.js';
@@ -28,7 +30,7 @@ import { PARAM, statement } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import type { IrsfList } from './irsf.js';
-import { withParsedNumbers } from './caller-id.js';
+import { parseE164, withParsedNumbers } from './caller-id.js';
 import type { PlacementAhead } from './placement-ahead.js';
 import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';
 
@@ -71,11 +73,7 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
       return answerFromRecord(await findIdempotencyRecord(ex, key.id, idemKey), req.fingerprint);
     }
     try {
-      checkRoom(req.seen, 'calls');
-      const call = withParsedNumbers(req.ahead?.numbers, () => {
-        req.checkBody();
-        return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, key, req.body as PlaceCallRequest, req.ahead?.language);
-      });
+      const call = checkRequest(ports, req);
       return await atomically(key.account_id, async (tx) => {
         const window = await consumeWithinLimit(tx, req.window, req.now, 'calls');
         return { kind: 'placed', window, response: await insertWithinCap(tx, key, call, idemKey, req.now) };
@@ -101,6 +99,39 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
       ports.warn({ err: storeErr, reqId: req.reqId }, 'could not settle idempotency key');
     }
   }
+}
+
+/** Steps 2 and 3: the window as the gate read it, then the body's validation, defaults and guardrails. */
+function checkRequest(ports: PlacementPorts, req: Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'checkBody' | 'ahead'>): PreparedCall {
+  checkRoom(req.seen, 'calls');
+  return withParsedNumbers(req.ahead?.numbers, () => {
+    req.checkBody();
+    return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, req.key, req.body as PlaceCallRequest, req.ahead?.language);
+  });
+}
+
+/**
+ * preflightCall: every check of a placement, in its order, and nothing written: the window is read as the gate
+ * read it, the account's numbers and minutes are read, and the call that would be placed is described. Throws the
+ * ApiError placeCall would answer with.
+ */
+export async function preflight(ports: PlacementPorts, ex: Executor, req: Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'checkBody' | 'ahead' | 'now'>): Promise<PreflightResponse> {
+  const call = checkRequest(ports, req);
+  const { callerId, allowance } = await checkAccount(ex, req.key, call, req.now);
+  const { country, type } = withParsedNumbers(req.ahead?.numbers, () => parseE164(call.to));
+  return {
+    number: { e164: call.to, country: country!, type: numberType(type) },
+    callerId,
+    voice: call.voice,
+    language: call.language,
+    languageSource: call.languageSource,
+    minutesRemaining: remainingMinutes(allowance),
+  };
+}
+
+/** libphonenumber's type in the contract's spelling (FIXED_LINE_OR_MOBILE is fixed_line_or_mobile). */
+function numberType(type: string | undefined): NumberType {
+  return (type ? type.toLowerCase() : 'unknown') as NumberType;
 }
 
 function answerFromRecord(record: IdempotencyRow | undefined, fingerprint: string): PlacementOutcome {
@@ -146,14 +177,18 @@ const accountState = statement((db) =>
     .where('accounts.id', '=', P),
 );
 
-/**
- * The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call
- * (minute-billing.ts); then it is inserted, queued.
- */
-async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
+/** The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call (429). */
+async function checkAccount(ex: Executor, key: ApiKeyRow, call: PreparedCall, now: number): Promise<{ callerId: string; allowance: Allowance }> {
   const [state] = await accountState(ex, call.callerId, billingPeriod(now).start, key.account_id);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
-  checkMinuteCap(usageOf(state), now);
+  const allowance = usageOf(state);
+  checkMinuteCap(allowance, now);
+  return { callerId, allowance };
+}
+
+/** Passes the account's checks (checkAccount), then inserts the call, queued. */
+async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
+  const { callerId } = await checkAccount(ex, key, call, now);
   const id = uuidv7();
   const response: PlaceCallResponse = { callId: id, status: 'queued', language: call.language, languageSource: call.languageSource, voice: call.voice };
   const stored: StoredResponse = { status: 202, headers: { Location: `/agent/calls/${id}` }, body: JSON.stringify(response) };

@@ -3,6 +3,7 @@
 export const operations = [
   { operationId: 'listCalls', method: 'GET', path: '/v1/agent/calls' },
   { operationId: 'placeCall', method: 'POST', path: '/v1/agent/calls' },
+  { operationId: 'preflightCall', method: 'POST', path: '/v1/agent/calls/preflight' },
   { operationId: 'getCall', method: 'GET', path: '/v1/agent/calls/{id}' },
   { operationId: 'getCallRecording', method: 'GET', path: '/v1/agent/calls/{id}/recording' },
 ] as const;

@@ -10,7 +10,7 @@ import { allowedMethods, operationRouter, type Handler, type Handlers } from './
 import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
-import { placeCallHandler } from './handlers/place-call.js';
+import { placeCallHandlers } from './handlers/place-call.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
@@ -34,7 +34,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
   return {
     ...readCallHandlers(deps),
     getCallRecording: recordingHandler(deps),
-    placeCall: placeCallHandler(deps),
+    ...placeCallHandlers(deps),
   };
 }
 

@@ -3,6 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { operations } from '../../../server/src/generated/operations.gen.js';
 import { freshStore, type TestStore } from '../../support/stores.js';
 import { observedApp, type ObservedApp } from '../observability/observed-app.js';
 
@@ -10,7 +11,8 @@ import { observedApp, type ObservedApp } from '../observability/observed-app.js'
 // SVC_TEST_BROWSER=required (CI), where it fails.
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = join(process.env.SVC_TEST_ARTIFACTS ?? tmpdir(), 'svc-docs.png');
-const OPERATIONS = ['placeCall', 'listCalls', 'getCall', 'getCallRecording'];
+// Every operation of the document, so one added to it must show on the page too.
+const OPERATIONS = operations.map((o) => o.operationId);
 const EVENTS = ['call.in_progress', 'call.completed', 'call.no_answer', 'call.voicemail', 'call.declined', 'call.failed'];
 
 describe('/docs', () => {

@@ -1,16 +1,18 @@
 // placeCall: the request's work runs as one unit of write work (calls/placement.ts), batched with the other
 // placements of its event-loop turn on SQLite; the response is written only once that work is committed, so a
-// 202 always has its queued call and a rejection creates nothing.
+// 202 always has its queued call and a rejection creates nothing. preflightCall runs the same checks and writes
+// nothing.
 import type { Context } from 'koa';
 import { languageDetectorReady } from '../../calls/language.js';
 import { placementAhead } from '../../calls/placement-ahead.js';
-import { placementUnit, type PlacementPorts } from '../../calls/placement.js';
+import { placementUnit, preflight, type PlacementPorts } from '../../calls/placement.js';
+import { executorFor } from '../../store/prepared-query.js';
 import type { ApiCaller } from '../key-gate.js';
 import type { AppDeps } from '../app-deps.js';
 import { normalizeIdempotencyKey, requestFingerprint } from '../idempotency-key.js';
 import type { ValidatedRequest } from '../request-validator.js';
 
-export function placeCallHandler(deps: AppDeps) {
+export function placeCallHandlers(deps: AppDeps) {
   const { store, clock, config } = deps;
   const ports: PlacementPorts = {
     catalogue: deps.catalogue,
@@ -19,7 +21,7 @@ export function placeCallHandler(deps: AppDeps) {
     warn: (fields, message) => deps.logger.warn(fields, message),
   };
 
-  return async function placeCall(ctx: Context, req: ValidatedRequest): Promise<void> {
+  async function placeCall(ctx: Context, req: ValidatedRequest): Promise<void> {
     const caller = ctx.state.caller as ApiCaller;
     const { key, window, reported } = caller;
     const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
@@ -38,5 +40,14 @@ export function placeCallHandler(deps: AppDeps) {
     else deps.onCallQueued?.();
     ctx.type = 'application/json';
     ctx.body = outcome.response.body;
-  };
+  }
+
+  async function preflightCall(ctx: Context, req: ValidatedRequest): Promise<void> {
+    const { key, reported } = ctx.state.caller as ApiCaller;
+    const ahead = await placementAhead(req.body, deps.catalogue.languages);
+    await languageDetectorReady;
+    ctx.body = await preflight(ports, executorFor(store.db), { key, seen: reported, body: req.body, checkBody: req.checkBody, now: clock.now(), ahead });
+  }
+
+  return { placeCall, preflightCall };
 }
