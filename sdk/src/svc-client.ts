@@ -1,7 +1,7 @@
 // The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
 // optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { getCall, getCallRecording, listCalls, placeCall, preflightCall } from './generated/sdk.gen.js';
+import { cancelCall, getCall, getCallRecording, listCalls, placeCall, preflightCall } from './generated/sdk.gen.js';
 import type { CallList, CallRecord, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
@@ -98,6 +98,18 @@ export class SvcClient {
   async preflightCall(body: PlaceCallRequest, options: RequestOptions = {}): Promise<PreflightResponse> {
     const { signal } = options;
     return (await this.send<PreflightResponse>(() => preflightCall({ client: this.client, body, signal }), signal, 'preflight')).data;
+  }
+
+  /**
+   * Cancels a call. Resolves with its record: status `canceled` when it was not yet dialled (or already canceled);
+   * `dialing` or `in_progress` when the service is taking the line down (a call still ringing then ends canceled,
+   * an answered one completed). Rejects with SvcApiError 409 `call_already_ended` for a call that ended otherwise.
+   * Cancelling twice is harmless, so retries need no key; pass `idempotencyKey` to have a retry get the first answer.
+   */
+  async cancelCall(id: string, options: RequestOptions & { idempotencyKey?: string } = {}): Promise<CallRecord> {
+    const { signal, idempotencyKey } = options;
+    const headers = idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey };
+    return (await this.send<CallRecord>(() => cancelCall({ client: this.client, path: { id }, headers, signal }), signal, 'other')).data;
   }
 
   async getCall(id: string, options: RequestOptions = {}): Promise<CallRecord> {

@@ -1,6 +1,7 @@
 // A real worker process (server/src/main.ts with SVC_ROLE=worker) is SIGKILLed while calls are queued, mid-dial,
 // ringing and talking; after each restart the engine picks up where the store says, and in the end every call is
 // terminal and none was dialled twice — the sandbox's dial ledger, kept by the simulated network, is the witness.
+// Calls canceled while the only worker lies killed are ended by the next one.
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
+import { cancelUnit } from '../../server/src/calls/cancel.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
@@ -130,5 +132,51 @@ describe('the engine after a worker is killed', function () {
     }
     expect(rows.filter((r) => r.status === 'completed').length, 'ordinary numbers still complete').to.be.at.least(2);
     expect(ids).to.have.length(numbers.length);
+  });
+
+  it('ends calls canceled while their worker lay killed: the ringing one canceled, the live one completed, each dialled once', async () => {
+    const now = Date.now();
+    const accountId = await createAccount(store.db, { name: 'cancel-crash', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
+    await addNumber(store.db, accountId, '+14155550100', now);
+    const { row: key } = await createKey(store.db, { accountId, name: 'cancel-crash' }, now);
+    const tenant = { accountId, keyId: key.id, callerId: '+14155550100' };
+    const queued = (to: string, i: number) =>
+      insertTestCall(store, tenant as any, {
+        to_number: to, status: 'queued', created_at: now + i, next_run_at: now + i, fields_json: null,
+        webhook_url: 'http://127.0.0.1:9/hooks', summary: null, transcript: null, extracted_json: null, started_at: null, ended_at: null, duration_sec: null, billed_minutes: null,
+      });
+    const ringing = (await queued('+14155550111', 0)).id; // rings 30 s of call time before nobody answers
+    const live = (await queued('+14155550115', 1)).id; // answered, then talks past the maximum duration
+    const statusOf = async (id: string) => (await store.db.selectFrom('calls').select(['status', 'carrier_ref']).where('id', '=', id).executeTakeFirstOrThrow());
+
+    await startWorker();
+    await killWhen('one call ringing and one live', async () => {
+      const [r, l] = [await statusOf(ringing), await statusOf(live)];
+      return r.status === 'dialing' && r.carrier_ref !== null && l.status === 'in_progress';
+    });
+    // The API's own unit of work, with no worker alive to act on it.
+    const cancel = (callId: string) => store.write(cancelUnit({ apiKeyId: key.id, callId, idemKey: null, now: Date.now(), publicBaseUrl: 'http://localhost', idempotencyTtlMs: 60_000 }));
+    for (const id of [ringing, live]) {
+      const outcome = await cancel(id);
+      expect(outcome.kind === 'answered' && outcome.response.status, id).to.equal(202);
+    }
+
+    await startWorker();
+    const deadline = Date.now() + 30_000;
+    while ((await count((q) => q.where('id', 'in', [ringing, live]).where('status', 'not in', [...TERMINAL]))) > 0) {
+      if (Date.now() > deadline) throw new Error('the canceled calls did not end');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const rows = await store.db.selectFrom('calls').select(['id', 'status', 'summary', 'billed_minutes', 'cancel_requested_at']).where('id', 'in', [ringing, live]).execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(ringing)).to.deep.include({ status: 'canceled', billed_minutes: 0 });
+    expect(byId.get(live)!.status).to.equal('completed');
+    expect(byId.get(live)!.summary).to.include('The client ended the call early (canceled)');
+    const dials = await store.db.selectFrom('sandbox_dials').select(['call_id', 'hung_up_at']).where('call_id', 'in', [ringing, live]).execute();
+    expect(dials.map((d) => d.call_id).sort()).to.deep.equal([ringing, live].sort());
+    for (const d of dials) expect(d.hung_up_at, `the line of ${d.call_id} was hung up`).to.not.equal(null);
+    const events = await store.db.selectFrom('webhook_events').select(['call_id', 'event']).where('call_id', 'in', [ringing, live]).orderBy('created_at').execute();
+    expect(events.filter((e) => e.call_id === ringing).map((e) => e.event)).to.deep.equal(['call.canceled']);
+    expect(events.filter((e) => e.call_id === live).map((e) => e.event)).to.deep.equal(['call.in_progress', 'call.completed']);
   });
 });

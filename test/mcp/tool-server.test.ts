@@ -30,7 +30,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call']);
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call']);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -94,6 +94,16 @@ for (const transport of ['http', 'stdio'] as const) {
       const blocked = await callTool(mcp, 'preflight_call', { ...ok, to: '+441534123456' });
       expect(blocked.value).to.deep.include({ error: 'destination_blocked', status: 400 });
       expect(await rows()).to.have.length(before);
+    });
+
+    it('cancels a call: canceled at once when it was not yet dialled, and the API\'s 404 for a call that is not there', async () => {
+      const { callId } = (await callTool(mcp, 'place_call', ok)).value;
+      const res = await callTool(mcp, 'cancel_call', { id: callId });
+      expect(res.isError).to.equal(false);
+      expect(res.value).to.deep.include({ id: callId, status: 'canceled' });
+      expect((await srv.row(callId)).status).to.equal('canceled');
+      expect((await callTool(mcp, 'cancel_call', { id: '00000000-0000-7000-8000-000000000000' })).value).to.include({ error: 'not_found', status: 404 });
+      expect((await callTool(mcp, 'cancel_call', {})).value).to.include({ error: 'invalid_arguments' });
     });
 
     it('answers an unknown tool with a protocol error', async () => {

@@ -80,6 +80,18 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(slept).to.have.length(2);
     });
 
+    it('cancels a queued call, resolving with its canceled record; a second cancel resolves the same; another ended call rejects 409', async () => {
+      const { callId } = await svc.placeCall(ok);
+      const canceled = await svc.cancelCall(callId, { idempotencyKey: 'stop-7' });
+      expect(canceled).to.deep.include({ id: callId, status: 'canceled', durationSec: 0 });
+      expect(rec.sent.at(-1)!.headers.get('idempotency-key')).to.equal('stop-7');
+      expect(await svc.cancelCall(callId)).to.deep.equal(canceled);
+      expect(rec.sent.at(-1)!.headers.get('idempotency-key')).to.equal(null);
+      const ended = await insertTestCall(srv.deps.store, alice, { status: 'no_answer' });
+      const e = await apiError(svc.cancelCall(ended.id));
+      expect([e.status, e.token]).to.deep.equal([409, 'call_already_ended']);
+    });
+
     it("passes the API's 400 invalid_idempotency_key through for a key with a space, placing nothing", async () => {
       const e = await apiError(svc.placeCall(ok, { idempotencyKey: 'order 42' }));
       expect([e.status, e.token]).to.deep.equal([400, 'invalid_idempotency_key']);

@@ -40,11 +40,12 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     answered_by: null,
     failed_steps: 0,
     metadata_json: null,
+    cancel_requested_at: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const { answered_by, failed_steps, metadata_json, ...columns } = row;
-  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }) };
+  const { answered_by, failed_steps, metadata_json, cancel_requested_at, ...columns } = row;
+  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }) };
   await store.db.insertInto('calls').values({ ...columns, ...later }).execute();
   return row;
 }

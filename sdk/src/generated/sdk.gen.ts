@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses } from './types.gen.js';
+import type { CancelCallData, CancelCallErrors, CancelCallResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -83,6 +83,32 @@ export const preflightCall = <ThrowOnError extends boolean = false>(options: Opt
 export const getCall = <ThrowOnError extends boolean = false>(options: Options<GetCallData, ThrowOnError>) => (options.client ?? client).get<GetCallResponses, GetCallErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/calls/{id}',
+    ...options
+});
+
+/**
+ * Cancel a call
+ *
+ * Ends a call the client no longer wants.
+ *
+ * - A call not yet dialled (`queued`, or `dialing` while the carrier has not taken the dial) is never dialled:
+ * it ends `canceled` at once, with one `call.canceled` event, no minute billed. The answer is 200 with the
+ * record, status `canceled`.
+ * - A call being dialled or live (`dialing`, `in_progress`) is taken down by the engine within moments: the
+ * answer is 202 with the record as it stands, and the call then ends. A line not yet answered ends
+ * `canceled` (never connected, nothing billed); an answered call is hung up and ends `completed` with what was
+ * said, its summary saying that the client ended it. What happened on the line before the cancel stands: a
+ * call answered before it is a completed call, and one the carrier had already ended keeps that ending.
+ * - Cancelling a call already `canceled` is 200 with its record (the request is idempotent); a call that
+ * ended otherwise is 409 `call_already_ended`; another key's call is 404 `not_found`.
+ *
+ * An `Idempotency-Key` is accepted: a retry with the same key returns the first answer with
+ * `Idempotent-Replayed: true`. The request has no body.
+ *
+ */
+export const cancelCall = <ThrowOnError extends boolean = false>(options: Options<CancelCallData, ThrowOnError>) => (options.client ?? client).post<CancelCallResponses, CancelCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/{id}/cancel',
     ...options
 });
 

@@ -4,19 +4,19 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:8080' | (string & {});
 };
 
-export type Webhooks = CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest;
+export type Webhooks = CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest | CallCanceledEventWebhookRequest;
 
 /**
  * The status of a call. The set may grow; clients must tolerate unknown values.
  */
-export type CallStatus = 'queued' | 'dialing' | 'in_progress' | 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed';
+export type CallStatus = 'queued' | 'dialing' | 'in_progress' | 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'canceled';
 
 export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -235,7 +235,7 @@ export type CallMetadata = {
     [key: string]: string;
 };
 
-export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed';
+export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed' | 'call.canceled';
 
 /**
  * The payload of every event. Fields not yet available when the event is built are null. No transcript and no recording URL; read them with getCall.
@@ -300,10 +300,15 @@ export type CallFailedEvent = CallEventBase & {
     status: 'failed';
 };
 
+export type CallCanceledEvent = CallEventBase & {
+    event: 'call.canceled';
+    status: 'canceled';
+};
+
 /**
  * Any webhook event, discriminated by `event`.
  */
-export type CallEvent = CallInProgressEvent | CallCompletedEvent | CallNoAnswerEvent | CallVoicemailEvent | CallDeclinedEvent | CallFailedEvent;
+export type CallEvent = CallInProgressEvent | CallCompletedEvent | CallNoAnswerEvent | CallVoicemailEvent | CallDeclinedEvent | CallFailedEvent | CallCanceledEvent;
 
 /**
  * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
@@ -609,6 +614,100 @@ export type GetCallResponses = {
 
 export type GetCallResponse = GetCallResponses[keyof GetCallResponses];
 
+export type CancelCallData = {
+    body?: never;
+    headers?: {
+        /**
+         * 1 to 255 printable ASCII characters; the quoted form (`"abc"`) is accepted and means the same key. Scoped to
+         * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
+         * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
+         * window. The same key with a different body gives 422 `idempotency_key_reused`; while the first request is
+         * still running, 409 `idempotency_key_in_use`. A duplicate that reaches the store in the same write batch as
+         * the first (sent at the same moment, to the same SQLite process) is taken after the first has finished, so
+         * it gets the replay instead of the 409; either way there is one call. Validation and guardrail rejections
+         * are stored and replayed; 429 and 5xx responses are not stored, so they can be retried with the same key.
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/calls/{id}/cancel';
+};
+
+export type CancelCallErrors = {
+    /**
+     * The Idempotency-Key header is malformed.
+     */
+    400: ApiError & {
+        error?: 'invalid_idempotency_key';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * `call_already_ended`: the call ended (other than canceled) before the cancel; the body's message names how.
+     * `idempotency_key_in_use`: a request with this Idempotency-Key is still running; retry after Retry-After.
+     *
+     */
+    409: ApiError & {
+        error?: 'call_already_ended' | 'idempotency_key_in_use';
+    };
+    /**
+     * This Idempotency-Key was already used with a different request body.
+     */
+    422: ApiError & {
+        error?: 'idempotency_key_reused';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type CancelCallError = CancelCallErrors[keyof CancelCallErrors];
+
+export type CancelCallResponses = {
+    /**
+     * The call is canceled (now, or it already was).
+     */
+    200: CallRecord;
+    /**
+     * The call was being dialled or was live; the engine is taking it down. Poll getCall (or wait for its event) for how it ended.
+     */
+    202: CallRecord;
+};
+
+export type CancelCallResponse = CancelCallResponses[keyof CancelCallResponses];
+
 export type GetCallRecordingData = {
     body?: never;
     headers?: {
@@ -731,6 +830,15 @@ export type CallFailedEventWebhookPayload = CallFailedEvent;
 export type CallFailedEventWebhookRequest = {
     body: CallFailedEventWebhookPayload;
     key: 'call.failed';
+    path?: never;
+    query?: never;
+};
+
+export type CallCanceledEventWebhookPayload = CallCanceledEvent;
+
+export type CallCanceledEventWebhookRequest = {
+    body: CallCanceledEventWebhookPayload;
+    key: 'call.canceled';
     path?: never;
     query?: never;
 };

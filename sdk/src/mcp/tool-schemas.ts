@@ -110,5 +110,12 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
         `${summary(doc, 'preflightCall')} Use it to check a call before place_call: an error here is the error place_call would give.`,
       inputSchema: { ...preflight, type: 'object', properties: preflight.properties as Record<string, Json> },
     },
+    {
+      name: 'cancel_call',
+      description:
+        `${summary(doc, 'cancelCall')} Returns the call's record: canceled at once when it was not yet dialled; ` +
+        'when it was ringing or live, the service takes the line down (use wait_for_call for how it ended).',
+      inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
+    },
   ];
 }

@@ -60,8 +60,10 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
     }
     case 'preflight_call':
       return result(await client.preflightCall(args as unknown as PlaceCallRequest, { signal }));
+    case 'cancel_call':
+      return result(await client.cancelCall(stringArg(args, 'id', true)!, { signal }));
     default:
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call and preflight_call.`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call and cancel_call.`);
   }
 }
 

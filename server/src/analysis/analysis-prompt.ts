@@ -20,6 +20,7 @@ const ENDED: Record<EndReason, string> = {
   hung_up: 'the conversation came to its end',
   max_duration: 'cut short at the maximum call duration',
   minute_cap: "cut short when the account's minute allowance ran out",
+  canceled: 'ended early by the client, who canceled the call while it was live',
 };
 
 export function analysisMessages({ brief, transcript, endReason }: AnalysisInput): ChatMessage[] {

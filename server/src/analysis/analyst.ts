@@ -2,8 +2,11 @@
 import type { ExtractedValues } from '../generated/types.gen.js';
 import type { CallBrief } from '../voice-agent/conversation.js';
 
-/** Why the conversation ended: the agent hung up, or the engine cut it at the maximum duration or minute cap. */
-export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap';
+/**
+ * Why the conversation ended: the agent hung up, the engine cut it at the maximum duration or minute cap, or the
+ * client canceled the call (cancelCall) while it was live.
+ */
+export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap' | 'canceled';
 
 export interface AnalysisInput {
   brief: CallBrief;

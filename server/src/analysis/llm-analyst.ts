@@ -29,6 +29,7 @@ const ENDINGS: Record<EndReason, string> = {
   hung_up: 'The call was completed',
   max_duration: 'The call was cut short at the maximum call duration',
   minute_cap: "The call was cut short when the account's minute allowance ran out",
+  canceled: 'The client ended the call early (canceled)',
 };
 
 const UNAVAILABLE: Record<Failure['kind'], string> = {
@@ -63,7 +64,8 @@ export class LlmAnalyst implements Analyst {
     const failures: Failure[] = [];
     for (let i = 0; i < LLM_ATTEMPTS; i++) {
       const attempt = await this.attempt(body, input);
-      if (attempt.ok) return attempt.analysis;
+      // The model is told the client ended the call; the summary says so whatever the model wrote.
+      if (attempt.ok) return input.endReason === 'canceled' ? { ...attempt.analysis, summary: `${ENDINGS.canceled}. ${attempt.analysis.summary}` } : attempt.analysis;
       failures.push({ kind: attempt.kind, reason: attempt.reason });
     }
     return degraded(input, failures);

@@ -11,6 +11,7 @@ const ENDINGS: Record<EndReason, string> = {
   hung_up: 'The call was completed',
   max_duration: 'The call was cut short at the maximum call duration',
   minute_cap: "The call was cut short when the account's minute allowance ran out",
+  canceled: 'The client ended the call early (canceled)',
 };
 
 export class RuleBasedAnalyst implements Analyst {

@@ -11,6 +11,7 @@ const GROUP = {
   voicemail: 'terminal',
   declined: 'terminal',
   failed: 'terminal',
+  canceled: 'terminal',
 } as const satisfies Record<CallStatus, 'in_flight' | 'terminal'>;
 
 type Group<G> = { [S in keyof typeof GROUP]: (typeof GROUP)[S] extends G ? S : never }[keyof typeof GROUP];

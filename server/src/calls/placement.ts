@@ -134,7 +134,8 @@ function numberType(type: string | undefined): NumberType {
   return (type ? type.toLowerCase() : 'unknown') as NumberType;
 }
 
-function answerFromRecord(record: IdempotencyRow | undefined, fingerprint: string): PlacementOutcome {
+/** The answer to a request whose Idempotency-Key was already claimed: its stored answer, or 422 / 409. */
+export function answerFromRecord(record: IdempotencyRow | undefined, fingerprint: string): Exclude<PlacementOutcome, { kind: 'placed' }> {
   if (record && record.request_hash !== fingerprint) {
     return {
       kind: 'rejected',

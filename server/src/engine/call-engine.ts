@@ -5,6 +5,11 @@
 //
 // Dialling is at most once: the attempt is committed before the carrier is asked, and a call found with an
 // attempt but no carrier reference ends failed (engine_interrupted), never dialled again.
+//
+// A cancel (calls/cancel.ts) ends a call not yet dialled itself; one being dialled or live it marks
+// (cancel_requested_at) and makes due. The engine then reads what happened on the line before the cancel, which
+// stands, and takes the line down: a call still ringing ends canceled, an answered one is hung up at the cancel
+// and ends completed with what was said by then.
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Logger } from 'pino';
@@ -197,7 +202,7 @@ export class CallEngine {
   }
 
   /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
-  private commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
+  private async commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
     const event = c.event;
     const outboxRow = (updated: CallRow): NewRow | null => {
       const values = event ? eventRow(updated, event, now) : null;
@@ -205,16 +210,34 @@ export class CallEngine {
     };
     // A step that gets to its end clears the count of those that failed before it.
     const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
-    return this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow });
+    const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow });
+    // A cancel that came in while this step ran made the call due then, and this step's write has just put its due
+    // time back: bring it forward again. (A step that sees the cancel ends the call, so this does not repeat.)
+    if (!c.keepLease && c.nextRunAt !== null && c.nextRunAt > now && written.cancel_requested_at !== null) {
+      await this.deps.store.db
+        .updateTable('calls')
+        .set({ next_run_at: now })
+        .where('id', '=', written.id)
+        .where('lease_owner', 'is', null)
+        .where('next_run_at', '>', now)
+        .execute();
+    }
+    return written;
   }
 
   private async step(row: CallRow): Promise<void> {
+    const notDialled = row.status === 'queued' || (row.status === 'dialing' && row.dial_attempted_at === null && row.carrier_ref === null);
+    // The cancel ends such a call itself; one it marked while a dial was being throttled is ended here, undialled.
+    if (notDialled && row.cancel_requested_at !== null) {
+      await this.apply(row, { type: 'canceled', at: this.deps.clock.now() }, {}, null);
+      return;
+    }
     switch (row.status) {
       case 'queued':
         return this.dial(row);
       case 'dialing':
         // No attempt stands and no line was dialled: the carrier throttled the last dial, so dial again.
-        return row.dial_attempted_at === null && row.carrier_ref === null ? this.dial(row) : this.followLine(row);
+        return notDialled ? this.dial(row) : this.followLine(row);
       case 'in_progress':
         return this.followLine(row);
       default:
@@ -284,12 +307,25 @@ export class CallEngine {
     const lineBefore = state.line;
     const news = await carrier.check(row.carrier_ref, state.line, now);
     state.line = news.state;
+    const canceledAt = row.cancel_requested_at;
     let current = row;
     for (const e of news.events) {
       if (state.talk && e.at >= state.talk.endsAt) break; // the conversation ended first; the engine hung up
+      if (canceledAt !== null && e.at >= canceledAt) break; // the client canceled first; the engine hangs up
       const done = await this.onLineEvent(current, state, e, lineBefore);
       if (done === 'terminal') return;
       current = done;
+    }
+    if (canceledAt !== null && current.status === 'dialing') {
+      // Never answered before the cancel: the line is taken down and the call was never connected.
+      await carrier.hangUp(current.carrier_ref!, state.line, now);
+      await this.apply(current, { type: 'canceled', at: now }, { engine_state: JSON.stringify(state) }, null);
+      return;
+    }
+    if (canceledAt !== null && current.status === 'in_progress' && state.talk && canceledAt < state.talk.endsAt) {
+      // Answered before the cancel: the conversation is cut where the cancel came, and ends as the client's.
+      const talkMs = Math.max(0, Math.min(state.talk.talkMs, Math.round((canceledAt - state.talk.answeredAt) / carrier.timeScale)));
+      state.talk = { ...state.talk, talkMs, endsAt: canceledAt, reason: 'canceled' };
     }
     if (current.status === 'in_progress' && state.talk && now >= state.talk.endsAt) {
       // The carrier ends the line, or keeps trying durably: a step that fails here is stepped again.

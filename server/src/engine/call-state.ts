@@ -9,6 +9,7 @@
 //   in_progress ─dropped→ failed (call_dropped)
 //   dialing ─throttled_out→ failed (carrier_throttled)
 //   any status not terminal ─step_failed→ failed (engine_error: its steps kept failing)
+//   queued | dialing ─canceled→ canceled (the client canceled it before the answer; never connected)
 //
 // durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. What it bills
 // is minute-billing.ts's rule.
@@ -36,6 +37,7 @@ export type EngineEvent =
   | { type: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken; by?: AnsweredBy }
   | { type: 'step_failed'; at: number; connectedMs: number }
   | { type: 'interrupted'; at: number }
+  | { type: 'canceled'; at: number }
   | { type: 'carrier_silent'; at: number; connectedMs?: number }
   | { type: 'dropped'; at: number; connectedMs: number }
   | { type: 'conversation_over'; at: number; connectedMs: number };
@@ -72,6 +74,7 @@ const ALLOWED: Record<EngineEvent['type'], readonly CallStatus[]> = {
   answered: ['dialing'],
   ended: ['dialing'],
   interrupted: ['dialing'],
+  canceled: ['queued', 'dialing'],
   carrier_silent: ['dialing', 'in_progress'],
   dropped: ['in_progress'],
   conversation_over: ['in_progress'],
@@ -106,6 +109,8 @@ export function transition(from: CallStatus, e: EngineEvent): Transition {
     }
     case 'interrupted':
       return end('failed', e.at, 0, 'engine_interrupted');
+    case 'canceled':
+      return end('canceled', e.at, 0, null);
     case 'carrier_silent':
       return end('failed', e.at, e.connectedMs ?? 0, 'carrier_timeout');
     case 'dropped':

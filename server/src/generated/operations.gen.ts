@@ -5,6 +5,7 @@ export const operations = [
   { operationId: 'placeCall', method: 'POST', path: '/v1/agent/calls' },
   { operationId: 'preflightCall', method: 'POST', path: '/v1/agent/calls/preflight' },
   { operationId: 'getCall', method: 'GET', path: '/v1/agent/calls/{id}' },
+  { operationId: 'cancelCall', method: 'POST', path: '/v1/agent/calls/{id}/cancel' },
   { operationId: 'getCallRecording', method: 'GET', path: '/v1/agent/calls/{id}/recording' },
 ] as const;
 

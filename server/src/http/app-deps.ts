@@ -16,6 +16,6 @@ export interface AppDeps {
   irsf: IrsfList;
   /** The telephone line's wing, whose callback routes the app mounts; the configured one by default. */
   telephony?: Telephony;
-  /** Told when a call is queued, so an engine in this process starts it at once instead of at its next poll. */
-  onCallQueued?: () => void;
+  /** Told when a call became due (placed, or a live one canceled), so an engine in this process steps it at once. */
+  onCallDue?: () => void;
 }

@@ -11,6 +11,7 @@ import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandlers } from './handlers/place-call.js';
+import { cancelCallHandler } from './handlers/cancel-call.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
@@ -35,6 +36,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
     ...readCallHandlers(deps),
     getCallRecording: recordingHandler(deps),
     ...placeCallHandlers(deps),
+    cancelCall: cancelCallHandler(deps),
   };
 }
 

@@ -75,6 +75,8 @@ export interface CallsTable {
   failed_steps: Generated<number>;
   /** The client's metadata (JSON object of strings) as placed; null when placed without. */
   metadata_json: string | null;
+  /** When the client asked this call (then dialing or in progress) to end; the engine takes it down. */
+  cancel_requested_at: number | null;
 }
 
 export interface RateWindowsTable {
@@ -131,6 +133,8 @@ export interface SandboxDialsTable {
   carrier_ref: string;
   to_number: string;
   at: number;
+  /** When the line was hung up; null while it is up (or was never hung up by the service). */
+  hung_up_at: number | null;
 }
 
 /** What a carrier's callbacks reported, for the engine to read in order (the carrier's inbox). */

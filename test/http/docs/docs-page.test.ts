@@ -13,7 +13,7 @@ const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = join(process.env.SVC_TEST_ARTIFACTS ?? tmpdir(), 'svc-docs.png');
 // Every operation of the document, so one added to it must show on the page too.
 const OPERATIONS = operations.map((o) => o.operationId);
-const EVENTS = ['call.in_progress', 'call.completed', 'call.no_answer', 'call.voicemail', 'call.declined', 'call.failed'];
+const EVENTS = ['call.in_progress', 'call.completed', 'call.no_answer', 'call.voicemail', 'call.declined', 'call.failed', 'call.canceled'];
 
 describe('/docs', () => {
   let ts: TestStore;

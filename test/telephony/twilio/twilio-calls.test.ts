@@ -285,6 +285,36 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     expect(fake.call(sid).updates).to.deep.equal([{ Status: 'completed' }]);
   });
 
+  it('cancels a ringing call through the REST API: Twilio is told to end it, and the call ends canceled, unbilled', async () => {
+    await setUp();
+    const { id, sid } = await placeAndDial();
+    await fake.status(sid, 'ringing');
+    srv.clock.advance(3000);
+    const res = await alice.api.post(`/v1/agent/calls/${id}/cancel`);
+    expect([res.status, res.body.status]).to.deep.equal([202, 'dialing']);
+    const row = await srv.drive(id);
+    expect(row).to.include({ status: 'canceled', duration_sec: 0, billed_minutes: 0, started_at: null });
+    expect(fake.call(sid).updates).to.deep.equal([{ Status: 'completed' }]);
+    expect(creates()).to.equal(1);
+  });
+
+  it('hangs up a live call at the cancel through the REST API and completes it with the turns said by then', async () => {
+    await setUp();
+    const { id, sid } = await placeAndDial();
+    const t0 = srv.clock.now();
+    await fake.status(sid, 'in-progress');
+    await fake.amd(sid, 'human');
+    await appendTurn(srv.deps.store.db, id, 0, { speaker: 'agent', text: 'Hello, I am calling about Sunday.', startMs: 0, endMs: 2000 });
+    await srv.engine.tick();
+    expect((await srv.row(id)).status).to.equal('in_progress');
+    srv.clock.ms = t0 + 5000;
+    expect((await alice.api.post(`/v1/agent/calls/${id}/cancel`)).status).to.equal(202);
+    const row = await srv.drive(id);
+    expect(row).to.include({ status: 'completed', duration_sec: 5, ended_at: t0 + 5000 });
+    expect(row.transcript).to.equal('Agent: Hello, I am calling about Sunday.');
+    expect(fake.call(sid).updates).to.deep.equal([{ Status: 'completed' }]);
+  });
+
   it('dials again after Twilio throttles the create (429), on a back-off that honours Retry-After, placing the call once', async () => {
     await setUp();
     fake.createFailures = [TOO_MANY_REQUESTS, { ...TOO_MANY_REQUESTS, retryAfter: '7' }];

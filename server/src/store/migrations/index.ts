@@ -14,6 +14,7 @@ import { m009IdempotencyExpiryIndex } from './009-idempotency-expiry-index.js';
 import { m010JobsAndAnsweredBy } from './010-jobs-and-answered-by.js';
 import { m011FailedSteps } from './011-failed-steps.js';
 import { m012CallMetadata } from './012-call-metadata.js';
+import { m013Cancel } from './013-cancel.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '010_jobs_and_answered_by': m010JobsAndAnsweredBy,
   '011_failed_steps': m011FailedSteps,
   '012_call_metadata': m012CallMetadata,
+  '013_cancel': m013Cancel,
 };
 
 export const migrationProvider: MigrationProvider = {

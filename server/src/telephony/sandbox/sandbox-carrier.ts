@@ -76,7 +76,7 @@ export class SandboxCarrier implements Carrier {
     if (this.options.dialLatencyMs > 0) await new Promise((r) => setTimeout(r, this.options.dialLatencyMs));
     const scenario = sandboxScenario(request.to);
     const ref = `SB${randomUUID().replace(/-/g, '')}`;
-    await this.db.insertInto('sandbox_dials').values({ call_id: request.callId, carrier_ref: ref, to_number: request.to, at: now }).execute();
+    await this.db.insertInto('sandbox_dials').values({ call_id: request.callId, carrier_ref: ref, to_number: request.to, at: now, hung_up_at: null }).execute();
     const state: SandboxState = { scenario, dialledAt: now, reported: 0 };
     return { ref, state };
   }
@@ -111,5 +111,8 @@ export class SandboxCarrier implements Carrier {
     return { events, nextCheckAt: next ? next.at : null, state: { ...s, reported: s.reported + events.length } };
   }
 
-  async hangUp(): Promise<void> {}
+  /** Releases the line: the ledger keeps when (the first hang-up of a line is the one that counts). */
+  async hangUp(ref: string, _state: unknown, now: number): Promise<void> {
+    await this.db.updateTable('sandbox_dials').set({ hung_up_at: now }).where('carrier_ref', '=', ref).where('hung_up_at', 'is', null).execute();
+  }
 }

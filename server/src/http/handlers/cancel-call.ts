@@ -1,0 +1,32 @@
+// cancelCall: the cancel's work runs as one unit of write work (calls/cancel.ts); the engine is nudged so that a
+// call being dialled or live in this process is taken down at once rather than at its next due time.
+import type { Context } from 'koa';
+import { cancelUnit } from '../../calls/cancel.js';
+import type { AppDeps } from '../app-deps.js';
+import type { ApiCaller } from '../key-gate.js';
+import { normalizeIdempotencyKey } from '../idempotency-key.js';
+import type { ValidatedRequest } from '../request-validator.js';
+
+export function cancelCallHandler(deps: AppDeps) {
+  const { store, clock, config } = deps;
+  return async function cancelCall(ctx: Context, req: ValidatedRequest): Promise<void> {
+    const { key } = ctx.state.caller as ApiCaller;
+    const outcome = await store.write(
+      cancelUnit({
+        apiKeyId: key.id,
+        callId: req.path.id,
+        idemKey: normalizeIdempotencyKey(req.headers['idempotency-key']),
+        now: clock.now(),
+        publicBaseUrl: config.publicBaseUrl,
+        idempotencyTtlMs: config.idempotencyTtlSec * 1000,
+      }),
+    );
+    if (outcome.kind === 'rejected') throw outcome.error;
+    if (outcome.kind === 'answered' && outcome.response.status === 202) deps.onCallDue?.();
+    if (outcome.kind === 'replayed') ctx.set('Idempotent-Replayed', 'true');
+    ctx.status = outcome.response.status;
+    ctx.set(outcome.response.headers);
+    ctx.type = 'application/json';
+    ctx.body = outcome.response.body;
+  };
+}
