@@ -37,6 +37,7 @@ forEachStore('reading calls', (kind) => {
         error: null,
         answeredBy: 'human',
         metadata: null,
+        turns: null,
       });
     });
 

@@ -26,7 +26,7 @@ import type { CallsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { CarrierRefused, CarrierThrottled, type Carrier, type LineEvent } from '../telephony/carrier.js';
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
-import { briefOf, formatTranscript, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
+import { briefOf, formatTranscript, recordTurns, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
 import { eventRow } from '../webhooks/outbox.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
 
@@ -407,6 +407,7 @@ export class CallEngine {
       summary = analysis.summary;
       extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
     }
-    await this.apply(row, e, { transcript, ...recording, summary, extracted_json: extracted }, null);
+    const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
+    await this.apply(row, e, { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted }, null);
   }
 }

@@ -170,6 +170,10 @@ export type CallRecord = {
      * The whole conversation, one turn per line, `Speaker: text`.
      */
     transcript?: string | null;
+    /**
+     * The conversation turn by turn, in spoken order, each with its time in seconds from the answer, aligned with the recording (second 0 of the recording is the answer). Null until a call that was answered has ended, and for a call never answered; an answered call in which nothing was said has an empty list. A turn cut by the end of the call ends at the call's end.
+     */
+    turns?: Array<Turn> | null;
     extracted?: ExtractedValues | null;
     /**
      * Authenticated URL of the recording, `{base_url}/v1/agent/calls/<callId>/recording`; null when the call has no recording.
@@ -203,6 +207,22 @@ export type CallRecord = {
      */
     answeredBy?: AnsweredBy | null;
     metadata?: CallMetadata | null;
+};
+
+export type Turn = {
+    speaker: 'agent' | 'callee';
+    /**
+     * What was said, as in the transcript.
+     */
+    text: string;
+    /**
+     * When the turn starts, in seconds from the answer (millisecond precision).
+     */
+    startSec: number;
+    /**
+     * When the turn ends, in seconds from the answer; at most the call's durationSec.
+     */
+    endSec: number;
 };
 
 export type CallSummary = {

@@ -77,6 +77,8 @@ export interface CallsTable {
   metadata_json: string | null;
   /** When the client asked this call (then dialing or in progress) to end; the engine takes it down. */
   cancel_requested_at: number | null;
+  /** The timed turns (JSON array of the contract's Turn) once an answered call has ended; null before, or never answered. */
+  turns_json: string | null;
 }
 
 export interface RateWindowsTable {

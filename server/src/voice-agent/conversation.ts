@@ -1,7 +1,7 @@
 // A call's conversation as the engine keeps it: turns by speaker, and their times in the simulated call.
 // Times are milliseconds of call time from the answer; the sandbox's time scale speeds up the wall clock, never
 // these, so durationSec, billing and the recording's length agree at every scale.
-import type { FieldDefinition } from '../generated/types.gen.js';
+import type { FieldDefinition, Turn as RecordTurn } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
 
 export type Speaker = 'agent' | 'callee';
@@ -48,6 +48,14 @@ export const SPEAKER_LABEL: Record<Speaker, string> = { agent: 'Agent', callee: 
 /** The transcript as the call record carries it: one turn per line, `Speaker: text`. */
 export function formatTranscript(turns: readonly Turn[]): string {
   return turns.map((t) => `${SPEAKER_LABEL[t.speaker]}: ${t.text.replace(/\s*\n\s*/g, ' ')}`).join('\n');
+}
+
+/**
+ * The turns as the call record carries them: seconds from the answer, each ending by the call's end (a turn the
+ * end cut short ends there), so they line up with the recording, which lasts the call.
+ */
+export function recordTurns(turns: readonly TimedTurn[], connectedMs: number): RecordTurn[] {
+  return turns.map((t) => ({ speaker: t.speaker, text: t.text, startSec: t.startMs / 1000, endSec: Math.min(t.endMs, connectedMs) / 1000 }));
 }
 
 /** Speaking rate used to time turns: espeak-ng's default of 175 words a minute, so speech fits its slot. */

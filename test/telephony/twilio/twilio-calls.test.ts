@@ -114,6 +114,13 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     expect(row).to.include({ status: 'completed', started_at: t0 + 4000, ended_at: t0 + 44_000, duration_sec: 40, error: null, recording_path: null });
     expect(row.transcript).to.equal('Callee: Hello?\nAgent: Hi, I am an assistant calling for a customer.\nAgent: Could you tell me whether the shop is open on Sunday?\nCallee: Yes, we are.');
     expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: true });
+    // The turns as the media bridge timed them, seconds from the answer.
+    expect((await alice.api.get(`/v1/agent/calls/${id}`)).body.turns).to.deep.equal([
+      { speaker: 'callee', text: 'Hello?', startSec: 0, endSec: 0.9 },
+      { speaker: 'agent', text: 'Hi, I am an assistant calling for a customer.', startSec: 1.5, endSec: 3.5 },
+      { speaker: 'agent', text: 'Could you tell me whether the shop is open on Sunday?', startSec: 3.6, endSec: 6 },
+      { speaker: 'callee', text: 'Yes, we are.', startSec: 6.5, endSec: 7.5 },
+    ]);
     expect(fake.call(sid).updates, 'the line ended by itself: no hang-up').to.deep.equal([]);
 
     // Twilio's recording is ready after the call: a job fetches it with the account's credentials, stores it, serves it.

@@ -15,6 +15,7 @@ import { m010JobsAndAnsweredBy } from './010-jobs-and-answered-by.js';
 import { m011FailedSteps } from './011-failed-steps.js';
 import { m012CallMetadata } from './012-call-metadata.js';
 import { m013Cancel } from './013-cancel.js';
+import { m014CallTurns } from './014-call-turns.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -30,6 +31,7 @@ export const migrations: Record<string, Migration> = {
   '011_failed_steps': m011FailedSteps,
   '012_call_metadata': m012CallMetadata,
   '013_cancel': m013Cancel,
+  '014_call_turns': m014CallTurns,
 };
 
 export const migrationProvider: MigrationProvider = {
