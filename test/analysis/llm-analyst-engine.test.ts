@@ -18,6 +18,19 @@ const fields = [
 ];
 const answer = { summary: 'Open on Sunday until 5 pm, with three staff.', extracted: { open_sunday: true, closing_time: '5 pm', staff_count: 3 } };
 
+/** The transcript's numbered lines as the analyst sent them: `[i] Speaker: text`. */
+function sentLines(body: any): { turn: number; speaker: string; text: string }[] {
+  const user: string = body.messages[1].content;
+  return [...user.matchAll(/^\[(\d+)\] (Agent|Callee): (.*)$/gm)].map((m) => ({ turn: Number(m[1]), speaker: m[2], text: m[3] }));
+}
+
+/** A reply whose every value cites the first words of the callee's first reply, or, with `bogus`, words never said. */
+const quoting = (bogus = false) => (body: any) => {
+  const reply = sentLines(body).filter((l) => l.speaker === 'Callee')[1];
+  const quote = bogus ? 'We close at five on Sundays.' : reply.text.split(' ').slice(0, 3).join(' ');
+  return { content: JSON.stringify({ ...answer, evidence: Object.fromEntries(fields.map((f) => [f.name, { turn: reply.turn, quote }])) }) };
+};
+
 forEachStore('LLM analyst in the call engine', (kind) => {
   let fake: FakeChatCompletions;
   let srv: EngineServer | undefined;
@@ -42,23 +55,44 @@ forEachStore('LLM analyst in the call engine', (kind) => {
     return { ...res.body, callId };
   }
 
-  it('a completed sandbox call carries the summary and extracted values the endpoint returned', async () => {
-    fake.reply({ content: JSON.stringify(answer) });
+  it('a completed sandbox call carries the summary, extracted values and evidence the endpoint returned', async () => {
+    fake.reply(quoting());
     const analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
     const call = await placeAndDrive({}, { analyst });
     expect(call.status).to.equal('completed');
     expect(call.summary).to.equal(answer.summary);
     expect(call.extracted).to.deep.equal(answer.extracted);
     expect(fake.requests).to.have.length(1);
-    const user: string = fake.requests[0].body.messages[1].content;
-    expect(user.endsWith(`\nTranscript:\n${call.transcript}`)).to.equal(true);
+    // Numbered as the call record's turns: each line's number is its turn's index, and each quote is in its turn.
+    const sent = sentLines(fake.requests[0].body);
+    expect(sent.map((l) => `${l.speaker}: ${l.text}`).join('\n')).to.equal(call.transcript);
+    expect(sent.map((l) => l.turn)).to.deep.equal(call.turns.map((_t: unknown, i: number) => i));
+    for (const f of fields) {
+      const ev = call.evidence[f.name];
+      expect(call.turns[ev.turn].speaker).to.equal('callee');
+      expect(call.turns[ev.turn].text.startsWith(ev.quote)).to.equal(true);
+    }
     expect(call.transcript).to.match(/^Callee: /);
     expect(JSON.stringify(fake.requests[0].body)).not.to.include(TO.slice(1));
     expect(JSON.stringify(fake.requests[0].body)).not.to.include(call.callId);
   });
 
+  it('drops every value whose quote was never said, with a warning naming the fields, never the words', async () => {
+    fake.reply(quoting(true));
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
+    const call = await placeAndDrive({}, { analyst, logger });
+    expect(call.status).to.equal('completed');
+    expect(call.extracted).to.deep.equal({ open_sunday: null, closing_time: null, staff_count: null });
+    expect(call.evidence).to.deep.equal({ open_sunday: null, closing_time: null, staff_count: null });
+    const warning = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'values dropped: their quotes are not in the turns they were said in');
+    expect(warning).to.deep.include({ level: 40, callId: call.callId, analyst: 'openai', fields: ['open_sunday', 'closing_time', 'staff_count'] });
+    expect(lines.join('\n')).not.to.include('We close at five');
+  });
+
   it('SVC_ANALYST=openai makes the engine analyse with the configured endpoint, key and model', async () => {
-    fake.reply({ content: JSON.stringify(answer) });
+    fake.reply(quoting());
     const call = await placeAndDrive({ SVC_ANALYST: 'openai', SVC_LLM_API_KEY: KEY, SVC_LLM_BASE_URL: fake.baseUrl, SVC_LLM_MODEL: 'qwen2.5-7b-instruct' }, {});
     expect(call.summary).to.equal(answer.summary);
     expect(call.extracted).to.deep.equal(answer.extracted);

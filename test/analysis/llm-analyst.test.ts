@@ -29,10 +29,29 @@ function input(overrides: Partial<AnalysisInput['brief']> = {}): AnalysisInput {
   };
 }
 
-const good = { summary: 'The shop is open on Sunday until 6 pm; four people work there.', extracted: { open_sunday: true, closing_time: '6 pm', staff_count: 4, manager_name: null } };
+const good = {
+  summary: 'The shop is open on Sunday until 6 pm; four people work there.',
+  extracted: { open_sunday: true, closing_time: '6 pm', staff_count: 4, manager_name: null },
+  evidence: {
+    open_sunday: { turn: 2, quote: 'Yes, we are open' },
+    closing_time: { turn: 2, quote: 'until 6 pm' },
+    staff_count: { turn: 2, quote: 'There are four of us.' },
+    manager_name: null,
+  },
+};
 const DEGRADED_INVALID = `Objective: ${OBJECTIVE.slice(0, -1)}. The call was completed, but the analysis model's answer was not usable, so no summary was written and no fields were extracted.`;
 const DEGRADED_UNAVAILABLE = `Objective: ${OBJECTIVE.slice(0, -1)}. The call was completed, but the analysis service did not answer, so no summary was written and no fields were extracted.`;
 const NULLS = { open_sunday: null, closing_time: null, staff_count: null, manager_name: null };
+const QUOTE = {
+  type: ['object', 'null'],
+  description: 'Where the value was said; null when the value is null.',
+  properties: {
+    turn: { type: 'integer', description: 'The number in brackets of the transcript line in which the callee gave the value.' },
+    quote: { type: 'string', description: 'The words of that line that give the value, copied exactly.' },
+  },
+  required: ['turn', 'quote'],
+  additionalProperties: false,
+};
 
 describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   let fake: FakeChatCompletions;
@@ -74,8 +93,14 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
               required: ['open_sunday', 'closing_time', 'staff_count', 'manager_name'],
               additionalProperties: false,
             },
+            evidence: {
+              type: 'object',
+              properties: Object.fromEntries(['open_sunday', 'closing_time', 'staff_count', 'manager_name'].map((name) => [name, QUOTE])),
+              required: ['open_sunday', 'closing_time', 'staff_count', 'manager_name'],
+              additionalProperties: false,
+            },
           },
-          required: ['summary', 'extracted'],
+          required: ['summary', 'extracted', 'evidence'],
           additionalProperties: false,
         },
       },
@@ -100,7 +125,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
         '- staff_count (number): how many people work there',
         '- manager_name (string)',
         'Transcript:',
-        transcript,
+        ...transcript.split('\n').map((line, i) => `[${i}] ${line}`),
       ].join('\n'),
     );
     const sent = JSON.stringify(fake.requests[0]);
@@ -113,10 +138,34 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     expect(result).to.deep.equal(good);
   });
 
+  it('drops a value whose quote is not in the turn it names, or that comes without one, and says which', async () => {
+    const claimed = {
+      ...good,
+      evidence: {
+        open_sunday: { turn: 2, quote: 'Yes, we are open' }, // verbatim: kept
+        closing_time: { turn: 1, quote: 'until 6 pm' }, // the agent's question is turn 1; the words are in turn 2
+        staff_count: { turn: 2, quote: 'There are 4 of us.' }, // not the exact words
+        manager_name: { turn: 0, quote: 'Corner Shop' }, // a null value has no evidence, whatever the model says
+      },
+    };
+    fake.reply({ content: JSON.stringify(claimed) });
+    const result = await analyst.analyse(input());
+    expect(result).to.deep.equal({
+      summary: good.summary,
+      extracted: { open_sunday: true, closing_time: null, staff_count: null, manager_name: null },
+      evidence: { open_sunday: { turn: 2, quote: 'Yes, we are open' }, closing_time: null, staff_count: null, manager_name: null },
+      dropped: ['closing_time', 'staff_count'],
+    });
+    fake.reply({ content: JSON.stringify({ ...good, evidence: { ...good.evidence, open_sunday: null, staff_count: { turn: 9, quote: 'four' } } }) });
+    const again = await analyst.analyse(input());
+    expect(again.extracted).to.deep.equal({ open_sunday: null, closing_time: '6 pm', staff_count: null, manager_name: null });
+    expect(again.dropped).to.deep.equal(['open_sunday', 'staff_count']);
+  });
+
   it('without fields asks for the summary alone and gives extracted null', async () => {
     fake.reply({ content: JSON.stringify({ summary: 'The shop confirmed its Sunday hours.' }) });
     const result = await analyst.analyse({ ...input({ fields: [], context: null }), endReason: 'max_duration' });
-    expect(result).to.deep.equal({ summary: 'The shop confirmed its Sunday hours.', extracted: null });
+    expect(result).to.deep.equal({ summary: 'The shop confirmed its Sunday hours.', extracted: null, evidence: null });
     const { body } = fake.requests[0];
     expect(body.response_format.json_schema.schema).to.deep.equal({
       type: 'object',
@@ -144,11 +193,12 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   });
 
   it('after two unusable replies completes with nulls for every field, a summary saying so, and both reasons', async () => {
-    fake.reply({ content: JSON.stringify({ summary: 'Open.', extracted: { ...good.extracted, open_sunday: 'yes', staff_count: '4', extra: 1 } }) }, { refusal: 'I cannot help with that.' });
+    fake.reply({ content: JSON.stringify({ summary: 'Open.', extracted: { ...good.extracted, open_sunday: 'yes', staff_count: '4', extra: 1 }, evidence: good.evidence }) }, { refusal: 'I cannot help with that.' });
     const result = await analyst.analyse(input());
     expect(result).to.deep.equal({
       summary: DEGRADED_INVALID,
       extracted: NULLS,
+      evidence: NULLS,
       degraded:
         'attempt 1: the reply did not match the schema (/extracted must not have other properties; /extracted/open_sunday must be boolean or null; ' +
         '/extracted/staff_count must be number or null); attempt 2: the model refused to answer',
@@ -170,7 +220,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     const result = await analyst.analyse(input());
     // A bound, not a measurement: without the deadline this would never return.
     expect(Date.now() - started).to.be.below(5000);
-    expect(result).to.deep.equal({ summary: DEGRADED_UNAVAILABLE, extracted: NULLS, degraded: 'attempt 1: no answer within 150 ms; attempt 2: no answer within 150 ms' });
+    expect(result).to.deep.equal({ summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: no answer within 150 ms; attempt 2: no answer within 150 ms' });
     expect(fake.requests).to.have.length(2);
   });
 
@@ -184,7 +234,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   it('retries an HTTP 500 once, then degrades; the key the provider echoes stays out of the result', async () => {
     fake.reply({ status: 500 }, { status: 500 });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal({ summary: DEGRADED_UNAVAILABLE, extracted: NULLS, degraded: 'attempt 1: HTTP 500; attempt 2: HTTP 500' });
+    expect(result).to.deep.equal({ summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: HTTP 500; attempt 2: HTTP 500' });
     expect(JSON.stringify(result)).not.to.include(KEY);
   });
 
@@ -202,6 +252,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     expect(result).to.deep.equal({
       summary: `Objective: ${OBJECTIVE.slice(0, -1)}. The call was cut short when the account's minute allowance ran out, but the analysis service did not answer, so no summary was written.`,
       extracted: null,
+      evidence: null,
       degraded: 'attempt 1: the request failed (ECONNREFUSED); attempt 2: the request failed (ECONNREFUSED)',
     });
   });

@@ -47,6 +47,19 @@ describe('rule-based analyst', () => {
     expect(extracted).to.deep.equal({ closing_time: '5:30 pm', open_sunday: true, staff_count: null, manager_name: 'Sarah Cohen' });
   });
 
+  it('points every value to the turn it was read from, quoting it exactly, and gives no evidence for a null value', async () => {
+    const { evidence } = await analyse(TRANSCRIPT);
+    expect(evidence).to.deep.equal({
+      closing_time: { turn: 4, quote: "Let me see... it's 5:30 pm." },
+      open_sunday: { turn: 6, quote: "Yeah, that's right." },
+      staff_count: null,
+      manager_name: { turn: 10, quote: 'Sarah Cohen.' },
+    });
+    const lines = TRANSCRIPT.split('\n');
+    for (const ev of Object.values(evidence!)) if (ev) expect(lines[ev.turn]).to.equal(`Callee: ${ev.quote}`);
+    expect((await analyse(TRANSCRIPT, { fields: [] })).evidence).to.equal(null);
+  });
+
   it('summarises the objective, the outcome and every value learnt, in plain English', async () => {
     const { summary } = await analyse(TRANSCRIPT);
     expect(summary).to.equal(

@@ -1,4 +1,4 @@
-// The call record's timed turns, on both stores: in spoken order, the transcript's own lines, times in seconds
+// The call record's timed turns and the evidence that points into them, on both stores: in spoken order, the transcript's own lines, times in seconds
 // from the answer that line up with the recording — speech inside every turn, silence between them — and cut at
 // the call's end where the call was cut.
 import { expect } from 'chai';
@@ -34,7 +34,7 @@ forEachStore('timed turns', (kind) => {
 
   const place = async (to: string) => {
     const res = await alice.api.post('/v1/agent/calls', {
-      body: { to, objective: 'Ask whether the shop is open on Sunday and until what time.', fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time' }] },
+      body: { to, objective: 'Ask whether the shop is open on Sunday and until what time.', fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time' }, { name: 'staff_count', type: 'number' }] },
     });
     return res.body.callId as string;
   };
@@ -64,6 +64,29 @@ forEachStore('timed turns', (kind) => {
     }
     // After the last turn the recording is silent to its end.
     expect(rms(samples, rate, turns.at(-1)!.endSec, call.durationSec)).to.equal(0);
+  });
+
+  it('gives every extracted value its evidence: a callee turn that holds the quote exactly; null for a null value', async () => {
+    const id = await place('+14155550123');
+    await srv.drive(id);
+    const call = await record(id);
+    // Three fields: the simulated callee always knows one and not another.
+    expect(Object.keys(call.evidence)).to.deep.equal(['open_sunday', 'closing_time', 'staff_count']);
+    let cited = 0;
+    let unknown = 0;
+    for (const [name, value] of Object.entries(call.extracted)) {
+      const ev = call.evidence[name];
+      if (value === null) {
+        expect(ev, name).to.equal(null);
+        unknown++;
+        continue;
+      }
+      cited++;
+      expect(call.turns[ev.turn].speaker, name).to.equal('callee');
+      expect(call.turns[ev.turn].text, name).to.include(ev.quote);
+      expect(call.transcript.split('\n')[ev.turn], name).to.equal(`Callee: ${call.turns[ev.turn].text}`);
+    }
+    expect([cited > 0, unknown > 0]).to.deep.equal([true, true]);
   });
 
   it('cuts the turns where the call was cut: a call stopped at the maximum duration ends its last turn there', async () => {

@@ -30,6 +30,7 @@ forEachStore('reading calls', (kind) => {
         summary: 'The shop is open on Sunday.',
         transcript: 'Agent: Hello\nCallee: Hi',
         extracted: { open_sunday: true },
+        evidence: null,
         recordingUrl: `${srv.baseUrl}/v1/agent/calls/${row.id}/recording`,
         startedAt: '2026-01-02T03:04:06.000Z',
         endedAt: '2026-01-02T03:05:06.000Z',

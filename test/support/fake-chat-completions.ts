@@ -20,7 +20,9 @@ export type FakeReply =
   /** An OpenAI-shaped error; the message echoes the bearer token, as real providers partly do. */
   | { status: number }
   /** Never answers. */
-  | 'hang';
+  | 'hang'
+  /** Made from the request's body when it arrives (a reply that quotes the transcript it was sent). */
+  | ((body: any) => { content: string });
 
 export interface FakeChatCompletions {
   /** The API root to configure, `http://127.0.0.1:<port>/v1`. */
@@ -47,7 +49,8 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'Not found', type: 'invalid_request_error', param: null, code: null } });
       const body = JSON.parse(text);
       requests.push({ method: req.method, path: req.url, headers: req.headers, body });
-      const reply = queue.shift() ?? { status: 500 };
+      const queued = queue.shift() ?? { status: 500 };
+      const reply = typeof queued === 'function' ? queued(body) : queued;
       if (reply === 'hang') return;
       if ('status' in reply) {
         const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');

@@ -176,6 +176,16 @@ export type CallRecord = {
     turns?: Array<Turn> | null;
     extracted?: ExtractedValues | null;
     /**
+     * For each requested field, where its value was said: `turn`, the index of the turn in `turns` (and of the
+     * line in `transcript`), and `quote`, words copied exactly from that turn; null for a field whose value is
+     * null. A value the analyst could not point to in what was said is not reported (it is null). Null when no
+     * fields were requested or the call did not complete.
+     *
+     */
+    evidence?: {
+        [key: string]: Evidence | null;
+    } | null;
+    /**
      * Authenticated URL of the recording, `{base_url}/v1/agent/calls/<callId>/recording`; null when the call has no recording.
      */
     recordingUrl?: string | null;
@@ -207,6 +217,17 @@ export type CallRecord = {
      */
     answeredBy?: AnsweredBy | null;
     metadata?: CallMetadata | null;
+};
+
+export type Evidence = {
+    /**
+     * Index into the call's `turns` (the same line of `transcript`).
+     */
+    turn: number;
+    /**
+     * Words copied exactly from that turn's text that give the value.
+     */
+    quote: string;
 };
 
 export type Turn = {

@@ -14,6 +14,7 @@ const SYSTEM = [
   'Answer with JSON only, matching the given schema.',
   '"summary": a short plain-English summary (in English whatever language the call was in) of the objective, the outcome and what was learnt.',
   '"extracted" (when fields are requested): each field\'s value as the callee gave it in the transcript, of the declared type, or null when the transcript does not establish it. Never guess.',
+  '"evidence" (when fields are requested): for each field with a value, the number in brackets of the transcript line where the callee gave it and the words of that line that give it, copied exactly; null for a null value. A value whose words are not in that line is discarded.',
 ].join('\n');
 
 const ENDED: Record<EndReason, string> = {
@@ -36,7 +37,9 @@ export function analysisMessages({ brief, transcript, endReason }: AnalysisInput
   } else {
     lines.push('Fields to extract: none');
   }
-  lines.push('Transcript:', transcript.trim() || '(nothing was said)');
+  // Each line numbered as the evidence cites it: [0] for the first turn.
+  const numbered = transcript.trim() === '' ? ['(nothing was said)'] : transcript.trim().split('\n').map((line, i) => `[${i}] ${line}`);
+  lines.push('Transcript:', ...numbered);
   return [
     { role: 'system', content: SYSTEM },
     { role: 'user', content: lines.join('\n') },

@@ -9,7 +9,10 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
-/** `{ summary, extracted: { <name>: <type> | null } }`; without fields, `{ summary }` alone (extracted is then null). */
+/**
+ * `{ summary, extracted: { <name>: <type> | null }, evidence: { <name>: { turn, quote } | null } }`; without fields,
+ * `{ summary }` alone (extracted and evidence are then null).
+ */
 export function analysisSchema(fields: readonly FieldDefinition[]): JsonSchema {
   const summary = { type: 'string', description: 'Plain-English summary of the call: the objective, the outcome and what was learnt.' };
   if (fields.length === 0) return { type: 'object', properties: { summary }, required: ['summary'], additionalProperties: false };
@@ -20,13 +23,25 @@ export function analysisSchema(fields: readonly FieldDefinition[]): JsonSchema {
       return [field.name, { type: [fieldType(field), 'null'], ...(description ? { description } : {}) }];
     }),
   );
+  const quote = {
+    type: ['object', 'null'],
+    description: 'Where the value was said; null when the value is null.',
+    properties: {
+      turn: { type: 'integer', description: 'The number in brackets of the transcript line in which the callee gave the value.' },
+      quote: { type: 'string', description: 'The words of that line that give the value, copied exactly.' },
+    },
+    required: ['turn', 'quote'],
+    additionalProperties: false,
+  };
+  const evidence = Object.fromEntries(fields.map((field) => [field.name, quote]));
   return {
     type: 'object',
     properties: {
       summary,
       extracted: { type: 'object', properties, required: fields.map((f) => f.name), additionalProperties: false },
+      evidence: { type: 'object', properties: evidence, required: fields.map((f) => f.name), additionalProperties: false },
     },
-    required: ['summary', 'extracted'],
+    required: ['summary', 'extracted', 'evidence'],
     additionalProperties: false,
   };
 }
@@ -34,6 +49,8 @@ export function analysisSchema(fields: readonly FieldDefinition[]): JsonSchema {
 export interface ParsedAnalysis {
   summary: string;
   extracted: ExtractedValues | null;
+  /** As the model gave it: not yet checked against the transcript. */
+  evidence: Record<string, { turn: number; quote: string } | null> | null;
 }
 
 export type ReplyCheck = { ok: true; analysis: ParsedAnalysis } | { ok: false; reason: string };
@@ -56,7 +73,7 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
     if (Object.keys(value).some((key) => !keys.includes(key))) problems.push(`${at} must not have other properties`);
   };
   if (!isObject(data)) return { ok: false, reason: 'the reply did not match the schema (/ must be an object)' };
-  expectKeys('/', data, fields.length > 0 ? ['summary', 'extracted'] : ['summary']);
+  expectKeys('/', data, fields.length > 0 ? ['summary', 'extracted', 'evidence'] : ['summary']);
   if (Object.hasOwn(data, 'summary') && typeof data.summary !== 'string') problems.push('/summary must be a string');
   const extracted = data.extracted;
   if (fields.length > 0 && Object.hasOwn(data, 'extracted')) {
@@ -70,10 +87,28 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
       }
     }
   }
+  const evidence = data.evidence;
+  if (fields.length > 0 && Object.hasOwn(data, 'evidence')) {
+    if (!isObject(evidence)) problems.push('/evidence must be an object');
+    else {
+      expectKeys('/evidence', evidence, fields.map((f) => f.name));
+      for (const field of fields) {
+        const claim = Object.hasOwn(evidence, field.name) ? evidence[field.name] : null;
+        if (claim === null) continue;
+        if (!isObject(claim)) problems.push(`/evidence/${field.name} must be an object or null`);
+        else {
+          expectKeys(`/evidence/${field.name}`, claim, ['turn', 'quote']);
+          if (!Number.isInteger(claim.turn)) problems.push(`/evidence/${field.name}/turn must be an integer`);
+          if (typeof claim.quote !== 'string') problems.push(`/evidence/${field.name}/quote must be a string`);
+        }
+      }
+    }
+  }
   if (problems.length > 0) return { ok: false, reason: `the reply did not match the schema (${problems.join('; ')})` };
   const summary = (data.summary as string).trim();
   if (summary === '') return { ok: false, reason: 'the reply had an empty summary' };
-  return { ok: true, analysis: { summary, extracted: fields.length > 0 ? (extracted as ExtractedValues) : null } };
+  if (fields.length === 0) return { ok: true, analysis: { summary, extracted: null, evidence: null } };
+  return { ok: true, analysis: { summary, extracted: extracted as ExtractedValues, evidence: evidence as ParsedAnalysis['evidence'] } };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

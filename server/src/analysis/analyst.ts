@@ -15,10 +15,20 @@ export interface AnalysisInput {
   endReason: EndReason;
 }
 
+/** Where a value was said: the index of its turn (a transcript line) and words copied exactly from that turn. */
+export interface Evidence {
+  turn: number;
+  quote: string;
+}
+
 export interface Analysis {
   summary: string;
   /** Every requested field by name, null when not found; null when no fields were requested. */
   extracted: ExtractedValues | null;
+  /** For every requested field, where its value was said; null for a null value; null when no fields were requested. */
+  evidence: Record<string, Evidence | null> | null;
+  /** Fields whose value the analyst dropped because its quote was not found in its turn (for the log). */
+  dropped?: string[];
   /** Set when the analyst could not do its work and returned a fallback; why, for the log (never a secret). */
   degraded?: string;
 }

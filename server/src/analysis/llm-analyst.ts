@@ -8,7 +8,8 @@
 import type { ExtractedValues } from '../generated/types.gen.js';
 import { analysisMessages } from './analysis-prompt.js';
 import { analysisSchema, checkReply, type ParsedAnalysis } from './analysis-schema.js';
-import type { Analysis, AnalysisInput, Analyst, EndReason } from './analyst.js';
+import type { Analysis, AnalysisInput, Analyst, EndReason, Evidence } from './analyst.js';
+import { readTranscript } from './transcript-questions.js';
 import { LLM_ATTEMPTS } from '../config.js';
 
 export interface LlmAnalystOptions {
@@ -64,8 +65,11 @@ export class LlmAnalyst implements Analyst {
     const failures: Failure[] = [];
     for (let i = 0; i < LLM_ATTEMPTS; i++) {
       const attempt = await this.attempt(body, input);
-      // The model is told the client ended the call; the summary says so whatever the model wrote.
-      if (attempt.ok) return input.endReason === 'canceled' ? { ...attempt.analysis, summary: `${ENDINGS.canceled}. ${attempt.analysis.summary}` } : attempt.analysis;
+      if (attempt.ok) {
+        const analysis = withCheckedEvidence(attempt.analysis, readTranscript(input.transcript));
+        // The model is told the client ended the call; the summary says so whatever the model wrote.
+        return input.endReason === 'canceled' ? { ...analysis, summary: `${ENDINGS.canceled}. ${analysis.summary}` } : analysis;
+      }
       failures.push({ kind: attempt.kind, reason: attempt.reason });
     }
     return degraded(input, failures);
@@ -117,6 +121,26 @@ function messageContent(payload: unknown): string | { problem: string } {
 }
 
 /** A short, secret-free name for a network error: its code (ECONNREFUSED…) or its class. */
+/**
+ * Every value must come with a quote found, exactly, in the turn the model named; a value without one is dropped
+ * (made null) rather than reported unchecked, so every value can be checked against what was said. A null value
+ * has no evidence, whatever the model gave.
+ */
+function withCheckedEvidence(analysis: ParsedAnalysis, turns: readonly { text: string }[]): Analysis {
+  if (analysis.extracted === null) return { summary: analysis.summary, extracted: null, evidence: null };
+  const dropped: string[] = [];
+  const extracted: ExtractedValues = {};
+  const evidence: Record<string, Evidence | null> = {};
+  for (const [name, value] of Object.entries(analysis.extracted)) {
+    const claim = analysis.evidence?.[name] ?? null;
+    const found = claim !== null && claim.quote.trim() !== '' && turns[claim.turn]?.text.includes(claim.quote) === true;
+    if (value !== null && !found) dropped.push(name);
+    Object.defineProperty(extracted, name, { value: found ? value : null, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(evidence, name, { value: value !== null && found ? claim : null, enumerable: true, writable: true, configurable: true });
+  }
+  return { summary: analysis.summary, extracted, evidence, ...(dropped.length > 0 ? { dropped } : {}) };
+}
+
 function errorCode(err: unknown): string {
   const cause = (err as { cause?: { code?: unknown } })?.cause;
   if (typeof cause?.code === 'string') return cause.code;
@@ -131,6 +155,7 @@ function degraded({ brief, endReason }: AnalysisInput, failures: readonly Failur
   return {
     summary: `Objective: ${objective}. ${ENDINGS[endReason]}, but ${UNAVAILABLE[last.kind]}, so ${nothing}.`,
     extracted,
+    evidence: extracted && Object.fromEntries(brief.fields.map((f) => [f.name, null])),
     degraded: failures.map((f, i) => `attempt ${i + 1}: ${f.reason}`).join('; '),
   };
 }

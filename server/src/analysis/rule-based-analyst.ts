@@ -28,9 +28,17 @@ export class RuleBasedAnalyst implements Analyst {
         return [field.name, reply === null ? null : readAnswer(reply, fieldType(field), vocabulary)];
       }),
     );
+    // It knows the answer it read: the callee's whole reply, the turn after the question.
+    const evidence = Object.fromEntries(
+      brief.fields.map((field) => {
+        const { reply, replyTurn } = exchanges.get(field.name)!;
+        return [field.name, values[field.name] === null || reply === null || replyTurn === null ? null : { turn: replyTurn, quote: reply }];
+      }),
+    );
     return {
       summary: summarise(brief.objective, brief.fields, exchanges, values, endReason),
       extracted: brief.fields.length > 0 ? values : null,
+      evidence: brief.fields.length > 0 ? evidence : null,
     };
   }
 }

@@ -13,7 +13,7 @@ export interface TranscriptLine {
 const SPEAKERS = new Map(Object.entries(SPEAKER_LABEL).map(([speaker, label]) => [label, speaker as Speaker]));
 
 /** `Speaker: text` lines; lines of another shape are not turns and are skipped. */
-function readTranscript(transcript: string): TranscriptLine[] {
+export function readTranscript(transcript: string): TranscriptLine[] {
   return transcript.split('\n').flatMap((line) => {
     const m = /^(\w+): ?(.*)$/.exec(line.trim());
     const speaker = m && SPEAKERS.get(m[1]);
@@ -40,6 +40,8 @@ export interface FieldExchange {
   asked: boolean;
   /** The callee's line right after the question; null when the agent spoke next or the transcript ends. */
   reply: string | null;
+  /** The reply's index among the transcript's turns; null with no reply. */
+  replyTurn: number | null;
 }
 
 /** Whether the line ends with one of the scripted agent's own phrasings (they cycle) of the question for a field. */
@@ -64,7 +66,7 @@ function asksInScriptedWords(line: string, field: FieldDefinition, lexicon: Lexi
 export function findExchanges(transcript: string, fields: readonly FieldDefinition[], lexicon: Lexicon): Map<string, FieldExchange> {
   const lines = readTranscript(transcript);
   const labels = new Map(fields.map((f) => [f.name, key(fieldLabel(f))]));
-  const exchanges = new Map<string, FieldExchange>(fields.map((f) => [f.name, { asked: false, reply: null }]));
+  const exchanges = new Map<string, FieldExchange>(fields.map((f) => [f.name, { asked: false, reply: null, replyTurn: null }]));
   const opening = lines.findIndex((line) => line.speaker === 'agent');
   lines.forEach((line, i) => {
     if (line.speaker !== 'agent' || i === opening) return;
@@ -76,7 +78,8 @@ export function findExchanges(transcript: string, fields: readonly FieldDefiniti
     const field = matching.find((f) => labels.get(f.name)!.length === longest && !exchanges.get(f.name)!.asked);
     if (!field) return;
     const next = lines[i + 1];
-    exchanges.set(field.name, { asked: true, reply: next?.speaker === 'callee' ? next.text : null });
+    const answered = next?.speaker === 'callee';
+    exchanges.set(field.name, { asked: true, reply: answered ? next.text : null, replyTurn: answered ? i + 1 : null });
   });
   return exchanges;
 }

@@ -401,13 +401,16 @@ export class CallEngine {
     }
     let summary: string | null = null;
     let extracted: string | null = null;
+    let evidence: string | null = null;
     if (e.type === 'conversation_over') {
       const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
       if (analysis.degraded) this.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
+      if (analysis.dropped) this.deps.logger.warn({ callId: row.id, analyst: analyst.name, fields: analysis.dropped }, 'values dropped: their quotes are not in the turns they were said in');
       summary = analysis.summary;
       extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
+      evidence = analysis.evidence === null ? null : JSON.stringify(analysis.evidence);
     }
     const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
-    await this.apply(row, e, { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted }, null);
+    await this.apply(row, e, { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence }, null);
   }
 }

@@ -1,6 +1,6 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
 import type { Selectable } from 'kysely';
-import type { AnsweredBy, CallMetadata, CallRecord, CallStatus, CallSummary, ExtractedValues, LanguageSource, Turn } from '../generated/types.gen.js';
+import type { AnsweredBy, CallMetadata, CallRecord, CallStatus, CallSummary, Evidence, ExtractedValues, LanguageSource, Turn } from '../generated/types.gen.js';
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
 import type { Executor, Store } from './store.js';
@@ -115,6 +115,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     transcript: row.transcript,
     turns: row.turns_json === null ? null : (JSON.parse(row.turns_json) as Turn[]),
     extracted: row.extracted_json === null ? null : (JSON.parse(row.extracted_json) as ExtractedValues),
+    evidence: row.evidence_json === null ? null : (JSON.parse(row.evidence_json) as Record<string, Evidence | null>),
     recordingUrl: row.recording_path === null ? null : recordingUrl(publicBaseUrl, row.id),
     startedAt: iso(row.started_at),
     endedAt: iso(row.ended_at),

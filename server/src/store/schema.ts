@@ -79,6 +79,8 @@ export interface CallsTable {
   cancel_requested_at: number | null;
   /** The timed turns (JSON array of the contract's Turn) once an answered call has ended; null before, or never answered. */
   turns_json: string | null;
+  /** Where each requested field's value was said (JSON, the contract's evidence); null without fields or when not completed. */
+  evidence_json: string | null;
 }
 
 export interface RateWindowsTable {

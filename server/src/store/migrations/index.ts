@@ -16,6 +16,7 @@ import { m011FailedSteps } from './011-failed-steps.js';
 import { m012CallMetadata } from './012-call-metadata.js';
 import { m013Cancel } from './013-cancel.js';
 import { m014CallTurns } from './014-call-turns.js';
+import { m015CallEvidence } from './015-call-evidence.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '012_call_metadata': m012CallMetadata,
   '013_cancel': m013Cancel,
   '014_call_turns': m014CallTurns,
+  '015_call_evidence': m015CallEvidence,
 };
 
 export const migrationProvider: MigrationProvider = {
