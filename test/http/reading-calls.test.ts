@@ -39,6 +39,7 @@ forEachStore('reading calls', (kind) => {
         answeredBy: 'human',
         metadata: null,
         turns: null,
+        voicemailLeft: false,
       });
     });
 

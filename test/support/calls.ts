@@ -43,11 +43,13 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     cancel_requested_at: null,
     turns_json: null,
     evidence_json: null,
+    voicemail_message: null,
+    voicemail_left: 0,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, ...columns } = row;
-  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }) };
+  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, voicemail_message, voicemail_left, ...columns } = row;
+  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }), ...(voicemail_message === null ? {} : { voicemail_message }), ...(voicemail_left === 0 ? {} : { voicemail_left }) };
   await store.db.insertInto('calls').values({ ...columns, ...later }).execute();
   return row;
 }

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -90,6 +90,26 @@ export type PlaceCallRequest = {
     metadata?: {
         [key: string]: string;
     } | null;
+    /**
+     * What to do when an answering machine picks up. `hangup` (the default, as in v1): hang up at once. `leave_message`:
+     * wait for the greeting to end (the beep), speak `message` in the call's language and voice, then hang up.
+     * Either way the call ends `voicemail`; with a message left its record says `voicemailLeft: true`, its turns and
+     * recording hold the message, and the time connected to the machine is billed.
+     *
+     */
+    voicemail?: VoicemailHangup | VoicemailLeaveMessage | null;
+};
+
+export type VoicemailHangup = {
+    action: 'hangup';
+};
+
+export type VoicemailLeaveMessage = {
+    action: 'leave_message';
+    /**
+     * What to say after the beep, at most 1000 characters.
+     */
+    message: string;
 };
 
 export type PlaceCallResponse = {
@@ -216,6 +236,10 @@ export type CallRecord = {
      * Who picked the line up; null when nobody did (no answer, declined, failed before the answer, or not yet answered).
      */
     answeredBy?: AnsweredBy | null;
+    /**
+     * True when the call reached an answering machine and left the placement's voicemail message after the beep; false otherwise.
+     */
+    voicemailLeft?: boolean;
     metadata?: CallMetadata | null;
 };
 
@@ -459,7 +483,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -544,7 +568,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

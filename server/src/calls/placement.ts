@@ -207,6 +207,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     language: call.language,
     language_source: call.languageSource,
     metadata_json: call.metadata === null ? null : JSON.stringify(call.metadata),
+    voicemail_message: call.voicemailMessage,
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

@@ -25,6 +25,8 @@ export interface PreparedCall {
   languageSource: LanguageSource;
   /** The client's own pairs, kept and returned as given; never told to the carrier, the agent or the analyst. */
   metadata: CallMetadata | null;
+  /** What to say after an answering machine's beep; null to hang up on one. */
+  voicemailMessage: string | null;
 }
 
 export interface PlacementPorts {
@@ -60,6 +62,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     language: language.language,
     languageSource: language.languageSource,
     metadata: body.metadata ?? null,
+    voicemailMessage: body.voicemail?.action === 'leave_message' ? body.voicemail.message : null,
   };
 }
 

@@ -20,13 +20,13 @@ import type { CallEventName, CallStatus } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
-import type { Recorder } from '../recording/recorder.js';
+import type { Recorder, Tone } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { CarrierRefused, CarrierThrottled, type Carrier, type LineEvent } from '../telephony/carrier.js';
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
-import { briefOf, formatTranscript, recordTurns, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
+import { briefOf, formatTranscript, recordTurns, speechMs, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
 import { eventRow } from '../webhooks/outbox.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
 
@@ -82,11 +82,29 @@ interface Throttle {
   tries: number;
 }
 
+/** A voicemail message being left: planned when the machine's greeting ended; the line is hung up at endsAt. */
+interface VoicemailDrop {
+  /** Wall-clock ms the machine picked up. */
+  pickedUpAt: number;
+  /** The machine's greeting (when the carrier told it) and the message, in call-time ms from the pick-up. */
+  turns: TimedTurn[];
+  tones: Tone[];
+  /** Call-time ms connected to the machine once the message is over. */
+  talkMs: number;
+  endsAt: number;
+}
+
 interface EngineState {
   line: unknown;
   talk?: Talk;
   throttle?: Throttle;
+  voicemail?: VoicemailDrop;
 }
+
+/** After the message, a moment of silence before the hang-up, so the machine keeps the message's last word. */
+const MESSAGE_TAIL_MS = 500;
+/** The beep's pitch, where the carrier told of it (the sandbox's machine). */
+const BEEP_HZ = 1000;
 
 /** Dialling again after the carrier throttled: 1 s, 2 s, 4 s, … up to 30 s (Twilio allows about one call a second). */
 const DIAL_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
@@ -259,7 +277,7 @@ export class CallEngine {
     const attempted = await this.commit(row, now, { set: transition(row.status as CallStatus, { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
     let dialled;
     try {
-      dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id }, now);
+      dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id, language: row.language ?? 'en-US', leaveMessage: row.voicemail_message !== null }, now);
     } catch (err) {
       if (err instanceof CarrierThrottled) return this.throttled(attempted, throttle, err);
       const token: CallErrorToken = err instanceof CarrierRefused ? err.token : 'dial_failed';
@@ -316,7 +334,18 @@ export class CallEngine {
       if (done === 'terminal') return;
       current = done;
     }
-    if (canceledAt !== null && current.status === 'dialing') {
+    if (state.voicemail && current.status === 'dialing') {
+      // Leaving a message: hung up when it is over, or where a cancel cut it (then it was not left).
+      const vm = state.voicemail;
+      const cut = canceledAt !== null && canceledAt < vm.endsAt ? canceledAt : null;
+      if (now >= (cut ?? vm.endsAt)) {
+        await carrier.hangUp(current.carrier_ref!, state.line, now);
+        const connectedMs = cut === null ? vm.talkMs : Math.max(0, Math.round((cut - vm.pickedUpAt) / carrier.timeScale));
+        await this.finishVoicemail(current, state, connectedMs, cut === null);
+        return;
+      }
+    }
+    if (canceledAt !== null && current.status === 'dialing' && !state.voicemail) {
       // Never answered before the cancel: the line is taken down and the call was never connected.
       await carrier.hangUp(current.carrier_ref!, state.line, now);
       await this.apply(current, { type: 'canceled', at: now }, { engine_state: JSON.stringify(state) }, null);
@@ -333,13 +362,14 @@ export class CallEngine {
       await this.finish(current, state.talk, { type: 'conversation_over', at: now, connectedMs: state.talk.talkMs });
       return;
     }
-    const watchdogAt = current.status === 'dialing' ? current.dial_attempted_at! + Math.round(settings.watchdogSec * 1000 * carrier.timeScale) : Infinity;
+    // A machine taking a message has answered: the carrier is not silent, and the message has its own end.
+    const watchdogAt = current.status === 'dialing' && !state.voicemail ? current.dial_attempted_at! + Math.round(settings.watchdogSec * 1000 * carrier.timeScale) : Infinity;
     if (current.status === 'dialing' && now >= watchdogAt) {
       await carrier.hangUp(current.carrier_ref!, state.line, now);
       await this.apply(current, { type: 'carrier_silent', at: now }, { engine_state: JSON.stringify(state) }, null);
       return;
     }
-    const next = Math.min(news.nextCheckAt ?? Infinity, state.talk?.endsAt ?? Infinity, watchdogAt);
+    const next = Math.min(news.nextCheckAt ?? Infinity, state.talk?.endsAt ?? Infinity, state.voicemail?.endsAt ?? Infinity, watchdogAt);
     await this.commit(current, now, { set: { engine_state: JSON.stringify(state) }, nextRunAt: Number.isFinite(next) ? next : now + settings.idlePollMs });
   }
 
@@ -353,6 +383,15 @@ export class CallEngine {
       if (row.status !== 'dialing') return row;
       state.talk = await this.planTalk(row, e.at);
       return this.apply(row, { type: 'answered', at: e.at, by: e.by }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true);
+    }
+    if (e.kind === 'greeting_ended') {
+      if (row.status !== 'dialing' || state.voicemail) return row;
+      if (row.voicemail_message === null) {
+        await this.apply(row, { type: 'ended', at: e.at, outcome: 'voicemail', by: 'machine' }, { engine_state: JSON.stringify(state) }, null);
+        return 'terminal';
+      }
+      state.voicemail = await this.planMessage(row, state, e);
+      return row;
     }
     if (e.kind === 'ended') {
       if (row.status !== 'dialing') return row; // the line ended after the conversation: nothing more to say
@@ -385,6 +424,42 @@ export class CallEngine {
     const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
     const talkMs = Math.min(scriptMs, limitMs);
     return { answeredAt, turns, talkMs, reason: scriptMs <= limitMs ? 'hung_up' : limitReason, endsAt: endsAt(talkMs) };
+  }
+
+  /**
+   * The greeting is over: the message is said from here (by the carrier on a line that carries speech), and the
+   * line is hung up after it, within the maximum call duration counted from the machine's pick-up.
+   */
+  private async planMessage(row: CallRow, state: EngineState, e: Extract<LineEvent, { kind: 'greeting_ended' }>): Promise<VoicemailDrop> {
+    const { carrier, settings } = this.deps;
+    const text = row.voicemail_message!;
+    const startMs = Math.max(0, Math.round((e.at - e.pickedUpAt) / carrier.timeScale));
+    const maxMs = settings.maxCallDurationSec * 1000;
+    const endMs = Math.min(maxMs, startMs + speechMs(text));
+    const turns: TimedTurn[] = [];
+    const tones: Tone[] = [];
+    if (e.greeting) {
+      turns.push({ speaker: 'callee', text: e.greeting.text, startMs: 0, endMs: e.greeting.endMs });
+      tones.push({ startMs: e.greeting.beepStartMs, endMs: e.greeting.beepEndMs, hz: BEEP_HZ });
+    }
+    turns.push({ speaker: 'agent', text, startMs, endMs });
+    await carrier.leaveMessage?.(row.carrier_ref!, state.line, { text, language: row.language ?? 'en-US', voice: row.voice ?? 'alloy' }, this.deps.clock.now());
+    const talkMs = Math.min(maxMs, endMs + MESSAGE_TAIL_MS);
+    return { pickedUpAt: e.pickedUpAt, turns, tones, talkMs, endsAt: e.pickedUpAt + Math.round(talkMs * carrier.timeScale) };
+  }
+
+  /** Ends a call whose machine took (or, cut short, began to take) the message: voicemail, billed for its time. */
+  private async finishVoicemail(row: CallRow, state: EngineState, connectedMs: number, left: boolean): Promise<void> {
+    const { carrier, recorder, recordings, clock } = this.deps;
+    const vm = state.voicemail!;
+    const said = vm.turns.filter((t) => t.startMs < connectedMs);
+    const recording: Commit['set'] = {};
+    if (!carrier.recordsCalls) {
+      const wav = await recorder.render({ turns: said, totalMs: connectedMs, language: row.language ?? 'en-US', tones: vm.tones });
+      recording.recording_path = await recordings.save(row.id, wav);
+    }
+    const set = { transcript: said.length ? formatTranscript(said) : null, turns_json: JSON.stringify(recordTurns(said, connectedMs)), ...recording, engine_state: JSON.stringify(state) };
+    await this.apply(row, { type: 'voicemail_left', at: clock.now(), pickedUpAt: vm.pickedUpAt, connectedMs, left }, set, null);
   }
 
   /** Ends an answered call: the transcript of what was said, the recording, and for a completed call the analysis. */

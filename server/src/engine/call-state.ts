@@ -10,6 +10,7 @@
 //   dialing ─throttled_out→ failed (carrier_throttled)
 //   any status not terminal ─step_failed→ failed (engine_error: its steps kept failing)
 //   queued | dialing ─canceled→ canceled (the client canceled it before the answer; never connected)
+//   dialing ─voicemail_left→ voicemail (a machine answered and took the message; its connected time is billed)
 //
 // durationSec is the time connected, from answer to end, in call time; 0 for a call never answered. What it bills
 // is minute-billing.ts's rule.
@@ -38,6 +39,7 @@ export type EngineEvent =
   | { type: 'step_failed'; at: number; connectedMs: number }
   | { type: 'interrupted'; at: number }
   | { type: 'canceled'; at: number }
+  | { type: 'voicemail_left'; at: number; pickedUpAt: number; connectedMs: number; left: boolean }
   | { type: 'carrier_silent'; at: number; connectedMs?: number }
   | { type: 'dropped'; at: number; connectedMs: number }
   | { type: 'conversation_over'; at: number; connectedMs: number };
@@ -51,6 +53,7 @@ export interface CallPatch {
   error?: string | null;
   dial_attempted_at?: number | null;
   answered_by?: AnsweredBy;
+  voicemail_left?: number;
 }
 
 export interface Transition {
@@ -75,6 +78,7 @@ const ALLOWED: Record<EngineEvent['type'], readonly CallStatus[]> = {
   ended: ['dialing'],
   interrupted: ['dialing'],
   canceled: ['queued', 'dialing'],
+  voicemail_left: ['dialing'],
   carrier_silent: ['dialing', 'in_progress'],
   dropped: ['in_progress'],
   conversation_over: ['in_progress'],
@@ -111,6 +115,10 @@ export function transition(from: CallStatus, e: EngineEvent): Transition {
       return end('failed', e.at, 0, 'engine_interrupted');
     case 'canceled':
       return end('canceled', e.at, 0, null);
+    case 'voicemail_left': {
+      const t = end('voicemail', e.at, e.connectedMs, null);
+      return { ...t, patch: { ...t.patch, started_at: e.pickedUpAt, answered_by: 'machine', voicemail_left: e.left ? 1 : 0 } };
+    }
     case 'carrier_silent':
       return end('failed', e.at, e.connectedMs ?? 0, 'carrier_timeout');
     case 'dropped':

@@ -8,6 +8,14 @@ export interface RecordingRequest {
   totalMs: number;
   /** BCP-47 language of the call. */
   language: string;
+  /** Pure tones laid into the recording (an answering machine's beep), in call-time ms. */
+  tones?: readonly Tone[];
+}
+
+export interface Tone {
+  startMs: number;
+  endMs: number;
+  hz: number;
 }
 
 export interface Recorder {

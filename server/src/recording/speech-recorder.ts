@@ -21,6 +21,8 @@ const FALLBACK_LANGUAGE = 'en-us';
 const FADE_MS = 10;
 /** A turn longer than its slot is spoken up to this much faster (numbers and pauses outrun the words-per-minute timing). */
 const MAX_SPEED_UP = 2.5;
+/** A tone's amplitude: a clear beep, below speech's peaks. */
+const TONE_LEVEL = 8000;
 /** Below this a sample counts as silence when measuring how long an utterance speaks. */
 const SILENCE = 64;
 
@@ -54,7 +56,7 @@ export class SpeechRecorder implements Recorder {
     this.cache = new UtteranceCache(options.cacheBytes ?? 16 * 2 ** 20);
   }
 
-  async render({ turns, totalMs, language }: RecordingRequest): Promise<Buffer> {
+  async render({ turns, totalMs, language, tones = [] }: RecordingRequest): Promise<Buffer> {
     if (!Number.isFinite(totalMs) || totalMs < 0) throw new RangeError(`totalMs must be a non-negative number, got ${totalMs}`);
     const rate = this.sampleRate;
     const toSample = (ms: number) => Math.round((ms * rate) / 1000);
@@ -76,6 +78,11 @@ export class SpeechRecorder implements Recorder {
           mix[start + i] = Math.max(-32768, Math.min(32767, mix[start + i]! + Math.round(speech[i]! * gain)));
         }
       }
+    }
+    for (const tone of tones) {
+      const from = Math.max(0, toSample(tone.startMs));
+      const to = Math.min(mix.length, toSample(tone.endMs));
+      for (let i = from; i < to; i++) mix[i] = Math.max(-32768, Math.min(32767, mix[i]! + Math.round(TONE_LEVEL * Math.sin((2 * Math.PI * tone.hz * (i - from)) / rate))));
     }
     return encodeWav(mix, rate);
   }

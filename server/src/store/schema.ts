@@ -81,6 +81,10 @@ export interface CallsTable {
   turns_json: string | null;
   /** Where each requested field's value was said (JSON, the contract's evidence); null without fields or when not completed. */
   evidence_json: string | null;
+  /** What to say after an answering machine's beep; null to hang up on a machine. */
+  voicemail_message: string | null;
+  /** 1 once the voicemail message was spoken. */
+  voicemail_left: Generated<number>;
 }
 
 export interface RateWindowsTable {

@@ -7,6 +7,18 @@ export interface DialRequest {
   callId: string;
   to: string;
   callerId: string;
+  /** BCP-47 language of the call. */
+  language: string;
+  /** A voicemail message is to be left on a machine: the carrier reports the end of its greeting (greeting_ended). */
+  leaveMessage: boolean;
+}
+
+/** What an answering machine said before its beep, in call-time ms from its pick-up (a carrier that knows it). */
+export interface MachineGreeting {
+  text: string;
+  endMs: number;
+  beepStartMs: number;
+  beepEndMs: number;
 }
 
 export interface Dialled {
@@ -25,7 +37,12 @@ export type LineEvent =
   | { kind: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken; by?: AnsweredBy }
   | { kind: 'dropped'; at: number }
   /** The line ended normally after the answer (the recipient or the agent hung up). */
-  | { kind: 'hung_up'; at: number };
+  | { kind: 'hung_up'; at: number }
+  /**
+   * For a dial with leaveMessage: an answering machine picked up at `pickedUpAt` and its greeting (and beep) ended
+   * at `at`; the line stays up for the message.
+   */
+  | { kind: 'greeting_ended'; at: number; pickedUpAt: number; greeting?: MachineGreeting };
 
 export interface LineNews {
   events: LineEvent[];
@@ -73,4 +90,9 @@ export interface Carrier {
    * for a while) a hang-up kept trying durably until it is; rejects only when neither could be done.
    */
   hangUp(ref: string, state: unknown, now: number): Promise<void>;
+  /**
+   * A carrier whose line carries its own speech (Twilio) speaks the voicemail message and hangs up; one without
+   * (the sandbox) leaves the speaking to the engine's recording.
+   */
+  leaveMessage?(ref: string, state: unknown, message: { text: string; language: string; voice: string }, now: number): Promise<void>;
 }

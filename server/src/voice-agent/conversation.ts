@@ -63,13 +63,18 @@ const MS_PER_WORD = 60_000 / 175;
 const TURN_GAP_MS = 600;
 const MIN_TURN_MS = 800;
 
+/** How long a turn takes to say at the speaking rate (never less than a short turn). */
+export function speechMs(text: string): number {
+  const words = text.trim().split(/\s+/).filter(Boolean).length;
+  return Math.max(MIN_TURN_MS, Math.round(words * MS_PER_WORD));
+}
+
 /** Lays turns end to end at a natural speaking rate, with a short pause between speakers. */
 export function timeTurns(turns: readonly Turn[]): TimedTurn[] {
   let at = 0;
   return turns.map((t) => {
-    const words = t.text.trim().split(/\s+/).filter(Boolean).length;
     const startMs = at === 0 ? 0 : at + TURN_GAP_MS;
-    const endMs = startMs + Math.max(MIN_TURN_MS, Math.round(words * MS_PER_WORD));
+    const endMs = startMs + speechMs(t.text);
     at = endMs;
     return { ...t, startMs, endMs };
   });

@@ -23,6 +23,7 @@ export const DE: Lexicon = {
     goAhead: ['Ja, bitte.', 'Natürlich, worum geht es?'],
     noted: ['Gut, ich gebe das weiter.', 'In Ordnung, notiert.'],
     bye: ['Auf Wiederhören!', 'Tschüss, einen schönen Tag noch.'],
+    voicemailGreeting: 'Sie sind mit unserer Mailbox verbunden. Wir sind gerade nicht erreichbar; bitte hinterlassen Sie eine Nachricht nach dem Signalton.',
     dontKnow: ['Das weiß ich leider nicht.', 'Keine Ahnung, tut mir leid.', 'Da bin ich mir nicht sicher.', 'Das müsste ich nachsehen, tut mir leid.'],
     yes: ['Ja, genau.', 'Ja.', 'Natürlich.', 'Ja, sicher.', 'Klar.'],
     no: ['Nein, leider nicht.', 'Nein.', 'Leider nicht.', 'Nein, tut mir leid.'],

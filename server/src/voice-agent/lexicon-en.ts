@@ -34,6 +34,7 @@ export const EN: Lexicon = {
     goAhead: ['Sure, go ahead.', 'Of course, what do you need?', 'Yes, how can I help?'],
     noted: ["Okay, I'll pass that on.", 'Sure, noted.', 'Alright, thanks for letting me know.'],
     bye: ['Goodbye!', 'Bye, have a nice day.', "You're welcome, bye."],
+    voicemailGreeting: 'You have reached our voicemail. We cannot take your call right now; please leave a message after the tone.',
     dontKnow: ["I'm sorry, I don't know.", "I'm not sure, I'm afraid.", 'No idea, sorry.', "I couldn't tell you, I'm afraid.", "I'd have to check, sorry."],
     yes: ['Yes, we are.', 'Yep.', "Yeah, that's right.", 'Yes, we do.', 'Absolutely.', 'Sure, we do.'],
     no: ["No, I'm afraid not.", 'Nope, sorry.', "No, we don't.", 'Unfortunately not.', 'Not at the moment, no.'],

@@ -23,6 +23,7 @@ export const ES: Lexicon = {
     goAhead: ['Claro, adelante.', 'Sí, dígame.'],
     noted: ['De acuerdo, lo transmitiré.', 'Vale, tomo nota.'],
     bye: ['¡Adiós!', 'Adiós, que tenga un buen día.'],
+    voicemailGreeting: 'Ha llamado a nuestro buzón de voz. No podemos atenderle; por favor, deje un mensaje después de la señal.',
     dontKnow: ['No lo sé, lo siento.', 'Ni idea, perdone.', 'No estoy seguro.', 'Tendría que comprobarlo, lo siento.'],
     yes: ['Sí, así es.', 'Sí.', 'Claro que sí.', 'Por supuesto.', 'Sí, correcto.'],
     no: ['No, lo siento.', 'No, por desgracia.', 'Para nada.', 'Claro que no.'],

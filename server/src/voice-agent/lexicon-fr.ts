@@ -23,6 +23,7 @@ export const FR: Lexicon = {
     goAhead: ['Oui, allez-y.', 'Bien sûr, je vous écoute.'],
     noted: ['D’accord, je transmettrai.', "Très bien, c'est noté."],
     bye: ['Au revoir !', 'Bonne journée, au revoir.'],
+    voicemailGreeting: 'Vous êtes bien sur notre messagerie. Nous ne pouvons pas vous répondre ; veuillez laisser un message après le bip.',
     dontKnow: ['Je ne sais pas, désolé.', 'Aucune idée, désolée.', 'Je ne suis pas sûr.', 'Il faudrait que je vérifie, désolé.'],
     yes: ['Oui, tout à fait.', 'Oui.', 'Bien sûr.', 'Absolument.', "Oui, c'est exact."],
     no: ['Non, désolé.', 'Non, malheureusement.', 'Pas du tout.', 'Non, pas vraiment.'],

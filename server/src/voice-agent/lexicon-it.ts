@@ -23,6 +23,7 @@ export const IT: Lexicon = {
     goAhead: ['Certo, mi dica.', 'Sì, prego.'],
     noted: ['Va bene, lo riferirò.', "D'accordo, ne prendo nota."],
     bye: ['Arrivederci!', 'Buona giornata, arrivederci.'],
+    voicemailGreeting: 'Ha raggiunto la nostra segreteria. Non possiamo rispondere; la preghiamo di lasciare un messaggio dopo il segnale acustico.',
     dontKnow: ['Non lo so, mi dispiace.', 'Non ne ho idea, scusi.', 'Non sono sicura.', 'Dovrei controllare, mi scusi.'],
     yes: ['Sì, esatto.', 'Sì.', 'Certo.', 'Assolutamente sì.', 'Sì, certamente.'],
     no: ['No, mi dispiace.', 'No.', 'Purtroppo no.', 'Assolutamente no.'],

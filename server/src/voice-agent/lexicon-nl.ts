@@ -23,6 +23,7 @@ export const NL: Lexicon = {
     goAhead: ['Ja, zegt u het maar.', 'Natuurlijk, waar gaat het om?'],
     noted: ['Goed, ik geef het door.', 'Prima, genoteerd.'],
     bye: ['Tot ziens!', 'Dag, nog een fijne dag.'],
+    voicemailGreeting: 'U bent verbonden met onze voicemail. We kunnen nu niet opnemen; laat alstublieft een bericht achter na de toon.',
     dontKnow: ['Dat weet ik niet, sorry.', 'Geen idee, sorry.', 'Dat weet ik niet zeker.', 'Dat zou ik moeten nakijken, sorry.'],
     yes: ['Ja, klopt.', 'Ja.', 'Zeker.', 'Natuurlijk.', 'Ja, hoor.'],
     no: ['Nee, helaas niet.', 'Nee.', 'Helaas niet.', 'Nee, sorry.'],

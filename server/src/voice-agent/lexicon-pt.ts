@@ -23,6 +23,7 @@ export const PT: Lexicon = {
     goAhead: ['Claro, diga.', 'Sim, pode perguntar.'],
     noted: ['Está bem, vou passar a mensagem.', 'Certo, anotado.'],
     bye: ['Adeus!', 'Tchau, bom dia.'],
+    voicemailGreeting: 'Você ligou para a nossa caixa postal. Não podemos atender agora; por favor, deixe uma mensagem após o sinal.',
     dontKnow: ['Não sei, desculpe.', 'Não faço ideia.', 'Não tenho a certeza.', 'Teria de verificar, desculpe.'],
     yes: ['Sim, é isso.', 'Sim.', 'Claro que sim.', 'Com certeza.', 'Exatamente.'],
     no: ['Não, desculpe.', 'Não.', 'Infelizmente não.', 'Claro que não.'],

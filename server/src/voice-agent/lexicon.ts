@@ -38,6 +38,8 @@ export interface CalleeLines {
   /** Reply to the opening when nothing is asked. */
   noted: readonly string[];
   bye: readonly string[];
+  /** An answering machine's greeting (the sandbox's voicemail number), asking for a message after the tone. */
+  voicemailGreeting: string;
   dontKnow: readonly string[];
   yes: readonly string[];
   no: readonly string[];

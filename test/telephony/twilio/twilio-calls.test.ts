@@ -156,6 +156,49 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     }
   });
 
+  it('leaves a voicemail message: dials with DetectMessageEnd, and when the greeting ends has Twilio say it in the call’s language and hang up', async () => {
+    await setUp();
+    const message = 'Hello, your Sunday order is ready. Please call us back.';
+    const res = await alice.api.post('/v1/agent/calls', {
+      body: { to: '+14155550123', objective: 'Tell the customer their order is ready.', language: 'en-GB', voicemail: { action: 'leave_message', message: `${message} <&>` } },
+    });
+    await srv.engine.tick();
+    const id = res.body.callId as string;
+    const sid = (await srv.row(id)).carrier_ref!;
+    expect(fake.calls[0].params.MachineDetection).to.deep.equal(['DetectMessageEnd']);
+    const pickedUpAt = srv.clock.now() + 5000;
+    srv.clock.ms = pickedUpAt;
+    await fake.status(sid, 'in-progress');
+    await srv.engine.tick();
+    expect((await srv.row(id)).status, 'held for the verdict, which comes when the greeting ends').to.equal('dialing');
+    srv.clock.advance(9000);
+    await fake.amd(sid, 'machine_end_beep');
+    await srv.engine.tick();
+    expect(fake.call(sid).updates).to.deep.equal([
+      { Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-GB">${message} &lt;&amp;&gt;</Say><Hangup/></Response>` },
+    ]);
+    await fake.status(sid, 'completed'); // Twilio hangs up after saying it
+    const row = await srv.drive(id);
+    expect(row).to.include({ status: 'voicemail', voicemail_left: 1, answered_by: 'machine', started_at: pickedUpAt, error: null });
+    const call = (await alice.api.get(`/v1/agent/calls/${id}`)).body;
+    expect(call.turns).to.have.length(1);
+    expect(call.turns[0]).to.deep.include({ speaker: 'agent', text: `${message} <&>`, startSec: 9 });
+    expect(call.durationSec).to.equal(call.turns[0].endSec + 0.5);
+  });
+
+  it('hangs up on a fax even when a message was to be left', async () => {
+    await setUp();
+    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Tell them.', voicemail: { action: 'leave_message', message: 'Hi.' } } });
+    await srv.engine.tick();
+    const id = res.body.callId as string;
+    const sid = (await srv.row(id)).carrier_ref!;
+    await fake.status(sid, 'in-progress');
+    await fake.amd(sid, 'fax');
+    const row = await srv.drive(id);
+    expect(row).to.include({ status: 'voicemail', voicemail_left: 0, answered_by: 'fax', duration_sec: 0 });
+    expect(fake.call(sid).updates).to.deep.equal([{ Status: 'completed' }]);
+  });
+
   for (const answeredBy of ['machine_start', 'fax']) {
     it(`ends a call answered by ${answeredBy} as voicemail and hangs the line up`, async () => {
       await setUp();

@@ -17,6 +17,7 @@ import { m012CallMetadata } from './012-call-metadata.js';
 import { m013Cancel } from './013-cancel.js';
 import { m014CallTurns } from './014-call-turns.js';
 import { m015CallEvidence } from './015-call-evidence.js';
+import { m016VoicemailDrop } from './016-voicemail-drop.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '013_cancel': m013Cancel,
   '014_call_turns': m014CallTurns,
   '015_call_evidence': m015CallEvidence,
+  '016_voicemail_drop': m016VoicemailDrop,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,8 @@
 // +1 NPA 555-01XX choose their outcome by the last two digits; every other number is answered and completes.
 //
 //   555-0111  no_answer        rings 30 s, nobody picks up
-//   555-0112  voicemail        rings 15 s, an answering machine picks up
+//   555-0112  voicemail        rings 15 s, an answering machine picks up; for a call that leaves a message, it
+//                              greets in the call's language, beeps, and takes the message until hung up
 //   555-0113  declined         rings 6 s, the recipient rejects the call
 //   555-0114  failed           after 1 s the network reports it cannot reach the number (carrier_unreachable)
 //   555-0115  long call        answered; the conversation runs past the maximum call duration and is cut there
@@ -15,7 +16,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import type { Carrier, Dialled, DialRequest, LineEvent, LineNews } from '../carrier.js';
+import { speechMs } from '../../voice-agent/conversation.js';
+import { lexiconFor } from '../../voice-agent/lexicon.js';
+import type { Carrier, Dialled, DialRequest, LineEvent, LineNews, MachineGreeting } from '../carrier.js';
 
 export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent';
 
@@ -46,9 +49,22 @@ const RING_MS: Record<SandboxScenario, number> = {
   silent: 0,
 };
 export const SANDBOX_DROP_AFTER_MS = 20_000;
+/** The answering machine's beep: this long after its greeting, lasting this long; the message may start after it. */
+const BEEP_GAP_MS = 300;
+const BEEP_MS = 500;
+
+/** What the sandbox's answering machine says before its beep, in the call's language. */
+export function sandboxGreeting(language: string): MachineGreeting {
+  const text = lexiconFor(language).callee.voicemailGreeting;
+  const endMs = speechMs(text);
+  return { text, endMs, beepStartMs: endMs + BEEP_GAP_MS, beepEndMs: endMs + BEEP_GAP_MS + BEEP_MS };
+}
 
 interface SandboxState {
   scenario: SandboxScenario;
+  /** The call leaves a voicemail message: the machine greets and beeps, then the line stays up. */
+  leaveMessage?: boolean;
+  language?: string;
   /** Wall-clock ms of the dial. */
   dialledAt: number;
   /** Events already reported. */
@@ -77,7 +93,7 @@ export class SandboxCarrier implements Carrier {
     const scenario = sandboxScenario(request.to);
     const ref = `SB${randomUUID().replace(/-/g, '')}`;
     await this.db.insertInto('sandbox_dials').values({ call_id: request.callId, carrier_ref: ref, to_number: request.to, at: now, hung_up_at: null }).execute();
-    const state: SandboxState = { scenario, dialledAt: now, reported: 0 };
+    const state: SandboxState = { scenario, dialledAt: now, reported: 0, leaveMessage: request.leaveMessage, language: request.language };
     return { ref, state };
   }
 
@@ -88,8 +104,11 @@ export class SandboxCarrier implements Carrier {
     switch (s.scenario) {
       case 'silent':
         return [];
-      case 'voicemail':
-        return [{ kind: 'ended', at: at(ring), outcome: 'voicemail', by: 'machine' }];
+      case 'voicemail': {
+        if (!s.leaveMessage) return [{ kind: 'ended', at: at(ring), outcome: 'voicemail', by: 'machine' }];
+        const greeting = sandboxGreeting(s.language ?? 'en-US');
+        return [{ kind: 'greeting_ended', at: at(ring + greeting.beepEndMs + BEEP_GAP_MS), pickedUpAt: at(ring), greeting }];
+      }
       case 'no_answer':
       case 'declined':
         return [{ kind: 'ended', at: at(ring), outcome: s.scenario }];

@@ -4,6 +4,17 @@ import type { DialRequest } from '../carrier.js';
 import { connectStreamTwiml } from './media-stream.js';
 import type { CallParams } from './twilio-rest.js';
 
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+
+/**
+ * The voicemail message as TwiML: said by Twilio's text-to-speech in the call's language (its default voice for
+ * that language: the realtime model's voice is not in Twilio's catalogue), then the call is hung up.
+ */
+export function voicemailTwiml(text: string, language: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><Response><Say language="${xml(language)}">${xml(text)}</Say><Hangup/></Response>`;
+}
+
 /** The service's callback addresses for one call, under the public base URL. */
 function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
   const base = publicBaseUrl.replace(/\/+$/, '');
@@ -14,7 +25,9 @@ function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
 /**
  * Answering-machine detection runs asynchronously (AsyncAmd): the callee hears the agent at once instead of
  * several seconds of silence while Twilio listens, and the verdict arrives at its own callback. The carrier holds
- * the answer back until then, so a machine still ends the call as voicemail.
+ * the answer back until then, so a machine still ends the call as voicemail. A call that leaves a voicemail
+ * message asks for DetectMessageEnd: a machine's verdict then comes when its greeting ends (machine_end_beep,
+ * _silence or _other), which is when the message is to be spoken.
  */
 export function createCallParams(request: DialRequest, publicBaseUrl: string, mediaSecret: string, timeLimitSec: number): CallParams {
   const urls = twilioCallbackUrls(publicBaseUrl, request.callId);
@@ -25,7 +38,7 @@ export function createCallParams(request: DialRequest, publicBaseUrl: string, me
     StatusCallback: urls.status,
     StatusCallbackMethod: 'POST',
     StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
-    MachineDetection: 'Enable',
+    MachineDetection: request.leaveMessage ? 'DetectMessageEnd' : 'Enable',
     AsyncAmd: 'true',
     AsyncAmdStatusCallback: urls.amd,
     AsyncAmdStatusCallbackMethod: 'POST',

@@ -14,6 +14,8 @@ export type TwilioSource = 'status' | 'amd';
 export interface TwilioLineEvent {
   source: TwilioSource;
   event: LineEvent;
+  /** A machine's verdict given when its greeting ended (DetectMessageEnd's machine_end_*). */
+  greetingEnded?: boolean;
 }
 
 /**
@@ -74,6 +76,7 @@ export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: 
     const source = kept?.source ?? 'status';
     // A verdict's event carries who answered, from the callback it was made of.
     const by = source === 'amd' ? answeredByOf(kept?.params?.AnsweredBy) : null;
-    return { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event };
+    const greetingEnded = source === 'amd' && (kept?.params?.AnsweredBy ?? '').startsWith('machine_end_');
+    return { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event, ...(greetingEnded ? { greetingEnded } : {}) };
   });
 }

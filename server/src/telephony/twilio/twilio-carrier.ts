@@ -5,10 +5,12 @@
 // Answering-machine detection is asynchronous, so the pick-up is held back until the verdict: a human (or
 // "unknown") lets the answer through, dated at the pick-up; a machine or a fax ends the call as voicemail and
 // the carrier hangs the line up. Should no verdict come, the answer goes through AMD_WAIT_MS after the pick-up.
+// A call that leaves a voicemail message instead hears of the machine when its greeting ends (greeting_ended);
+// the carrier then has Twilio say the message and hang up (leaveMessage).
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { CarrierRefused, CarrierThrottled, type AnsweredBy, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
-import { createCallParams } from './call-params.js';
+import { createCallParams, voicemailTwiml } from './call-params.js';
 import { readTwilioEvents } from './line-events.js';
 import { TwilioRest, TwilioRestError } from './twilio-rest.js';
 
@@ -28,6 +30,11 @@ export interface TwilioLineState {
   dropped?: boolean;
   answered?: boolean;
   done?: boolean;
+  /** The call leaves a voicemail message (dialled with DetectMessageEnd). */
+  leaveMessage?: boolean;
+  /** A machine's greeting ended: the line stays up for the message. */
+  greeted?: boolean;
+  greetingEndedAt?: number;
 }
 
 export interface TwilioCarrierOptions {
@@ -55,7 +62,7 @@ export class TwilioCarrier implements Carrier {
     try {
       const params = createCallParams(request, this.options.publicBaseUrl, this.options.mediaSecret, this.options.timeLimitSec);
       const call = await this.options.rest.createCall(params);
-      return { ref: call.sid, state: { seen: 0 } satisfies TwilioLineState };
+      return { ref: call.sid, state: { seen: 0, ...(request.leaveMessage ? { leaveMessage: true } : {}) } satisfies TwilioLineState };
     } catch (err) {
       // Throttled (429): Twilio never processed the request, so dialling again later places it once.
       if (err instanceof TwilioRestError && err.status === 429) throw new CarrierThrottled(err.retryAfterMs, err.message);
@@ -70,12 +77,13 @@ export class TwilioCarrier implements Carrier {
     const news = await readTwilioEvents(this.db, ref, s.seen);
     s.seen += news.length;
     const events: LineEvent[] = [];
-    for (const { source, event } of news) {
+    for (const { source, event, greetingEnded } of news) {
       if (s.done) break;
       if (source === 'amd') {
         s.by ??= event.kind === 'answered' || event.kind === 'ended' ? event.by : undefined;
         if (event.kind === 'ended') s.machineAt ??= event.at;
         else s.humanAt ??= event.at;
+        if (greetingEnded && s.leaveMessage) s.greetingEndedAt ??= event.at;
       } else if (event.kind === 'answered') {
         s.pickedUpAt ??= event.at;
       } else if (s.pickedUpAt === undefined) {
@@ -86,8 +94,12 @@ export class TwilioCarrier implements Carrier {
         s.dropped ??= event.kind !== 'hung_up';
       }
     }
-    if (!s.done && !s.answered && s.pickedUpAt !== undefined) {
-      if (s.machineAt !== undefined) {
+    if (!s.done && !s.answered && !s.greeted && s.pickedUpAt !== undefined) {
+      if (s.greetingEndedAt !== undefined && s.by === 'machine') {
+        // The machine's greeting is over: the line stays up for the message (the engine has it said and hangs up).
+        events.push({ kind: 'greeting_ended', at: Math.max(s.greetingEndedAt, s.pickedUpAt), pickedUpAt: s.pickedUpAt });
+        s.greeted = true;
+      } else if (s.machineAt !== undefined) {
         if (s.downAt === undefined) await this.options.hangUp(ref);
         events.push({ kind: 'ended', at: Math.max(s.machineAt, s.pickedUpAt), outcome: 'voicemail', by: s.by ?? 'machine' });
         s.done = true;
@@ -101,11 +113,16 @@ export class TwilioCarrier implements Carrier {
       events.push({ kind: s.dropped ? 'dropped' : 'hung_up', at: s.downAt });
       s.done = true;
     }
-    const waiting = !s.done && !s.answered && s.pickedUpAt !== undefined;
+    const waiting = !s.done && !s.answered && !s.greeted && s.pickedUpAt !== undefined;
     return { events, nextCheckAt: waiting ? s.pickedUpAt! + AMD_WAIT_MS : null, state: s };
   }
 
   async hangUp(ref: string): Promise<void> {
     await this.options.hangUp(ref);
+  }
+
+  /** Has Twilio say the message on the live call, then hang up (TwiML Say and Hangup replace the media stream). */
+  async leaveMessage(ref: string, _state: unknown, message: { text: string; language: string }): Promise<void> {
+    await this.options.rest.updateTwiml(ref, voicemailTwiml(message.text, message.language));
   }
 }

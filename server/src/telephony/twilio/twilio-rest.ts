@@ -66,6 +66,11 @@ export class TwilioRest {
     await this.post(`Calls/${encodeURIComponent(sid)}.json`, { Status: 'completed' });
   }
 
+  /** Replaces what the live call is doing with these TwiML instructions (the Call resource's Twiml parameter). */
+  async updateTwiml(sid: string, twiml: string): Promise<void> {
+    await this.post(`Calls/${encodeURIComponent(sid)}.json`, { Twiml: twiml });
+  }
+
   /** True when `url` is on this API, so sending it the account's credentials is safe. */
   isApiUrl(url: string): boolean {
     const api = new URL(this.options.baseUrl);
