@@ -62,17 +62,21 @@ describe('the engine after a worker is killed', function () {
     });
   }
 
+  afterEach(() => killWhen('the test to end', async () => true));
+
   async function killWhen(what: string, condition: () => Promise<boolean>): Promise<void> {
+    if (!worker) return;
     const deadline = Date.now() + 20_000;
     while (!(await condition())) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await new Promise((r) => setTimeout(r, 5));
     }
     const proc = worker!;
+    worker = null;
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc.once('exit', r));
     proc.kill('SIGKILL');
     await exited;
-    worker = null;
   }
 
   const count = async (where: (q: any) => any) =>
