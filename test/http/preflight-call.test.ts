@@ -36,6 +36,7 @@ forEachStore('preflightCall', (kind) => {
       voice: 'coral',
       language: 'en-US',
       languageSource: 'inferred',
+      scheduledAt: null,
       minutesRemaining: 30 - 2 - 1,
     });
     expect(res.headers.get('ratelimit-remaining')).to.equal('10');

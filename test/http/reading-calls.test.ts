@@ -40,6 +40,7 @@ forEachStore('reading calls', (kind) => {
         metadata: null,
         turns: null,
         voicemailLeft: false,
+        scheduledAt: null,
       });
     });
 

@@ -45,11 +45,12 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     evidence_json: null,
     voicemail_message: null,
     voicemail_left: 0,
+    scheduled_at: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, voicemail_message, voicemail_left, ...columns } = row;
-  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }), ...(voicemail_message === null ? {} : { voicemail_message }), ...(voicemail_left === 0 ? {} : { voicemail_left }) };
+  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, voicemail_message, voicemail_left, scheduled_at, ...columns } = row;
+  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }), ...(voicemail_message === null ? {} : { voicemail_message }), ...(voicemail_left === 0 ? {} : { voicemail_left }), ...(scheduled_at === null ? {} : { scheduled_at }) };
   await store.db.insertInto('calls').values({ ...columns, ...later }).execute();
   return row;
 }

@@ -102,11 +102,11 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
 }
 
 /** Steps 2 and 3: the window as the gate read it, then the body's validation, defaults and guardrails. */
-function checkRequest(ports: PlacementPorts, req: Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'checkBody' | 'ahead'>): PreparedCall {
+function checkRequest(ports: PlacementPorts, req: Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'checkBody' | 'ahead' | 'now'>): PreparedCall {
   checkRoom(req.seen, 'calls');
   return withParsedNumbers(req.ahead?.numbers, () => {
     req.checkBody();
-    return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, req.key, req.body as PlaceCallRequest, req.ahead?.language);
+    return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, req.key, req.body as PlaceCallRequest, req.now, req.ahead?.language);
   });
 }
 
@@ -125,9 +125,12 @@ export async function preflight(ports: PlacementPorts, ex: Executor, req: Pick<P
     voice: call.voice,
     language: call.language,
     languageSource: call.languageSource,
+    scheduledAt: iso(call.scheduledAt),
     minutesRemaining: remainingMinutes(allowance),
   };
 }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** libphonenumber's type in the contract's spelling (FIXED_LINE_OR_MOBILE is fixed_line_or_mobile). */
 function numberType(type: string | undefined): NumberType {
@@ -191,7 +194,9 @@ async function checkAccount(ex: Executor, key: ApiKeyRow, call: PreparedCall, no
 async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
   const { callerId } = await checkAccount(ex, key, call, now);
   const id = uuidv7();
-  const response: PlaceCallResponse = { callId: id, status: 'queued', language: call.language, languageSource: call.languageSource, voice: call.voice };
+  // A call dialled at once is answered exactly as in v1; a scheduled one also says when.
+  const scheduled = call.scheduledAt === null ? {} : { scheduledAt: iso(call.scheduledAt) };
+  const response: PlaceCallResponse = { callId: id, status: 'queued', language: call.language, languageSource: call.languageSource, voice: call.voice, ...scheduled };
   const stored: StoredResponse = { status: 202, headers: { Location: `/agent/calls/${id}` }, body: JSON.stringify(response) };
   await insertQueuedCall(ex, {
     id,
@@ -208,6 +213,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     language_source: call.languageSource,
     metadata_json: call.metadata === null ? null : JSON.stringify(call.metadata),
     voicemail_message: call.voicemailMessage,
+    scheduled_at: call.scheduledAt,
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

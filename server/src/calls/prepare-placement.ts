@@ -27,6 +27,8 @@ export interface PreparedCall {
   metadata: CallMetadata | null;
   /** What to say after an answering machine's beep; null to hang up on one. */
   voicemailMessage: string | null;
+  /** When to dial (epoch ms), for a call placed with startAt; null to dial at once. */
+  scheduledAt: number | null;
 }
 
 export interface PlacementPorts {
@@ -34,7 +36,23 @@ export interface PlacementPorts {
   irsf: IrsfList;
 }
 
-export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest, ahead?: AheadDetection): PreparedCall {
+/** How far ahead a call may be scheduled. */
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * startAt as the time to dial: the schema has checked its shape (a date-time with an offset); a time already past
+ * means now, and one more than 30 days ahead is refused.
+ */
+function scheduledAt(startAt: string | null | undefined, now: number): number | null {
+  if (startAt === undefined || startAt === null) return null;
+  const at = Date.parse(startAt);
+  if (!Number.isFinite(at)) throw new ApiError(400, 'invalid_start_at', `\`startAt\` must be an ISO 8601 date-time with an offset; got ${JSON.stringify(startAt)}.`);
+  if (at - now > MAX_SCHEDULE_AHEAD_MS) throw new ApiError(400, 'invalid_start_at', '`startAt` may be at most 30 days ahead.');
+  return Math.max(at, now);
+}
+
+export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest, now: number, ahead?: AheadDetection): PreparedCall {
+  const start = scheduledAt(body.startAt, now);
   const destination = checkDestination(body.to, ports.irsf);
   if (!destination.ok && destination.token === 'invalid_number') throw new ApiError(400, 'invalid_number', destination.message);
 
@@ -63,6 +81,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     languageSource: language.languageSource,
     metadata: body.metadata ?? null,
     voicemailMessage: body.voicemail?.action === 'leave_message' ? body.voicemail.message : null,
+    scheduledAt: start,
   };
 }
 

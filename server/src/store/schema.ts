@@ -85,6 +85,8 @@ export interface CallsTable {
   voicemail_message: string | null;
   /** 1 once the voicemail message was spoken. */
   voicemail_left: Generated<number>;
+  /** When a call placed with startAt is to be dialled; null for a call dialled at once. */
+  scheduled_at: number | null;
 }
 
 export interface RateWindowsTable {

@@ -18,6 +18,7 @@ import { m013Cancel } from './013-cancel.js';
 import { m014CallTurns } from './014-call-turns.js';
 import { m015CallEvidence } from './015-call-evidence.js';
 import { m016VoicemailDrop } from './016-voicemail-drop.js';
+import { m017ScheduledStart } from './017-scheduled-start.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '014_call_turns': m014CallTurns,
   '015_call_evidence': m015CallEvidence,
   '016_voicemail_drop': m016VoicemailDrop,
+  '017_scheduled_start': m017ScheduledStart,
 };
 
 export const migrationProvider: MigrationProvider = {
