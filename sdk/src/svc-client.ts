@@ -1,8 +1,8 @@
 // The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
 // optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { cancelCall, getCall, getCallRecording, listCalls, placeCall, preflightCall } from './generated/sdk.gen.js';
-import type { CallList, CallRecord, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
+import { addDoNotCall, cancelCall, getCall, getCallRecording, listCalls, listDoNotCall, placeCall, preflightCall, removeDoNotCall } from './generated/sdk.gen.js';
+import type { CallList, CallRecord, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
 import { waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
@@ -110,6 +110,26 @@ export class SvcClient {
     const { signal, idempotencyKey } = options;
     const headers = idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey };
     return (await this.send<CallRecord>(() => cancelCall({ client: this.client, path: { id }, headers, signal }), signal, 'other')).data;
+  }
+
+  /** Puts a number on the account's do-not-call list; resolves with its entry (the existing one when already listed). */
+  async addDoNotCall(number: string, options: RequestOptions & { reason?: string } = {}): Promise<DoNotCallEntry> {
+    const { signal, reason } = options;
+    const body = reason === undefined ? { number } : { number, reason };
+    return (await this.send<DoNotCallEntry>(() => addDoNotCall({ client: this.client, body, signal }), signal, 'other')).data;
+  }
+
+  /** One page of the account's do-not-call list, in E.164 order; pass `nextAfter` as `after` for the next. */
+  async listDoNotCall(options: RequestOptions & { limit?: number; after?: string } = {}): Promise<DoNotCallList> {
+    const { signal, limit, after } = options;
+    const query = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { after }) };
+    return (await this.send<DoNotCallList>(() => listDoNotCall({ client: this.client, query, signal }), signal, 'other')).data;
+  }
+
+  /** Takes a number off the list; rejects with SvcApiError 404 when it is not on it. */
+  async removeDoNotCall(number: string, options: RequestOptions = {}): Promise<void> {
+    const { signal } = options;
+    await this.send<unknown>(() => removeDoNotCall({ client: this.client, path: { number }, signal }), signal, 'other');
   }
 
   async getCall(id: string, options: RequestOptions = {}): Promise<CallRecord> {

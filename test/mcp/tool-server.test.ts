@@ -30,7 +30,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call']);
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call']);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -104,6 +104,19 @@ for (const transport of ['http', 'stdio'] as const) {
       expect((await srv.row(callId)).status).to.equal('canceled');
       expect((await callTool(mcp, 'cancel_call', { id: '00000000-0000-7000-8000-000000000000' })).value).to.include({ error: 'not_found', status: 404 });
       expect((await callTool(mcp, 'cancel_call', {})).value).to.include({ error: 'invalid_arguments' });
+    });
+
+    it('adds a number to the do-not-call list, after which place_call gives the API\'s destination_opted_out', async () => {
+      const carol = await srv.tenant();
+      const carolMcp = await connect(carol);
+      try {
+        const added = await callTool(carolMcp, 'add_do_not_call', { number: '+14155550123', reason: 'Asked on the call.' });
+        expect(added.value).to.deep.include({ number: '+14155550123', reason: 'Asked on the call.', source: 'api' });
+        expect((await callTool(carolMcp, 'place_call', ok)).value).to.include({ error: 'destination_opted_out', status: 400 });
+        expect((await callTool(carolMcp, 'add_do_not_call', { number: '123' })).value).to.include({ error: 'invalid_number', status: 400 });
+      } finally {
+        await carolMcp.close();
+      }
     });
 
     it('answers an unknown tool with a protocol error', async () => {

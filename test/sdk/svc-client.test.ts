@@ -92,6 +92,20 @@ forEachStore('SDK client against a live server', (kind) => {
       expect([e.status, e.token]).to.deep.equal([409, 'call_already_ended']);
     });
 
+    it('keeps the do-not-call list: add, list a page at a time, remove (a + in the path arrives intact), and a listed number refuses placement', async () => {
+      expect(await svc.addDoNotCall('+14155550123', { reason: 'Asked not to be called.' })).to.deep.include({ number: '+14155550123', reason: 'Asked not to be called.', source: 'api' });
+      await svc.addDoNotCall('+447911123456');
+      const first = await svc.listDoNotCall({ limit: 1 });
+      expect(first.numbers.map((n) => n.number)).to.deep.equal(['+14155550123']);
+      const second = await svc.listDoNotCall({ limit: 1, after: first.nextAfter! });
+      expect([second.numbers.map((n) => n.number), second.nextAfter]).to.deep.equal([['+447911123456'], null]);
+      const e = await apiError(svc.placeCall(ok));
+      expect([e.status, e.token]).to.deep.equal([400, 'destination_opted_out']);
+      await svc.removeDoNotCall('+14155550123');
+      expect((await apiError(svc.removeDoNotCall('+14155550123'))).status).to.equal(404);
+      expect((await svc.placeCall(ok)).status).to.equal('queued');
+    });
+
     it("passes the API's 400 invalid_idempotency_key through for a key with a space, placing nothing", async () => {
       const e = await apiError(svc.placeCall(ok, { idempotencyKey: 'order 42' }));
       expect([e.status, e.token]).to.deep.equal([400, 'invalid_idempotency_key']);

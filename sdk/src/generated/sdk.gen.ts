@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CancelCallData, CancelCallErrors, CancelCallResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelCallData, CancelCallErrors, CancelCallResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -40,7 +40,7 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
  * reported one at a time, the first that applies winning:
  * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
  * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_metadata`, `invalid_voicemail`, `invalid_start_at`, `unknown_field`, `invalid_voice`,
- * `invalid_language`, `destination_blocked`, `caller_id_not_owned`, and last the minute cap (429
+ * `invalid_language`, `destination_blocked`, `destination_opted_out`, `caller_id_not_owned`, and last the minute cap (429
  * `over_minute_cap`). Malformed JSON (400 `invalid_json`), a body over 64 KiB (413) and a non-JSON body (415)
  * are refused before any of this and count against nothing.
  *
@@ -75,6 +75,47 @@ export const preflightCall = <ThrowOnError extends boolean = false>(options: Opt
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List the account's do-not-call list
+ *
+ * The account's numbers in E.164 order, a page at a time; pass the page's `nextAfter` as `after` for the next. Only this account's list is ever shown.
+ */
+export const listDoNotCall = <ThrowOnError extends boolean = false>(options?: Options<ListDoNotCallData, ThrowOnError>) => (options?.client ?? client).get<ListDoNotCallResponses, ListDoNotCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/do-not-call',
+    ...options
+});
+
+/**
+ * Add a number to the account's do-not-call list
+ *
+ * The number is never called again by any key of the account: a placement to it is 400
+ * `destination_opted_out`, and a call to it not yet dialled (scheduled, queued) ends `canceled` with error
+ * `destination_opted_out` when its time comes, undialled. 201 when added; 200 with the entry as it stands when
+ * the number was already listed (its reason is kept).
+ *
+ */
+export const addDoNotCall = <ThrowOnError extends boolean = false>(options: Options<AddDoNotCallData, ThrowOnError>) => (options.client ?? client).post<AddDoNotCallResponses, AddDoNotCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/do-not-call',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Remove a number from the account's do-not-call list
+ *
+ * The number may be called again. A number not on this account's list (another account's included) is 404 `not_found`.
+ */
+export const removeDoNotCall = <ThrowOnError extends boolean = false>(options: Options<RemoveDoNotCallData, ThrowOnError>) => (options.client ?? client).delete<RemoveDoNotCallResponses, RemoveDoNotCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/do-not-call/{number}',
+    ...options
 });
 
 /**

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -179,6 +179,35 @@ export type PreflightResponse = {
  * The kind of number, by libphonenumber's full metadata. The set may grow; clients must tolerate unknown values.
  */
 export type NumberType = 'fixed_line' | 'mobile' | 'fixed_line_or_mobile' | 'toll_free' | 'voip' | 'personal_number' | 'pager' | 'uan' | 'voicemail' | 'unknown';
+
+export type DoNotCallRequest = {
+    /**
+     * The number never to call, E.164; must be a valid number for its country.
+     */
+    number: string;
+    /**
+     * Why, for your own records.
+     */
+    reason?: string | null;
+};
+
+export type DoNotCallEntry = {
+    number: string;
+    reason: string | null;
+    /**
+     * How it came on the list. The set may grow.
+     */
+    source: 'api' | 'cli';
+    addedAt: string;
+};
+
+export type DoNotCallList = {
+    numbers: Array<DoNotCallEntry>;
+    /**
+     * Pass as `after` for the next page; null on the last page.
+     */
+    nextAfter: string | null;
+};
 
 export type CallRecord = {
     id: string;
@@ -499,7 +528,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -584,7 +613,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -638,6 +667,189 @@ export type PreflightCallResponses = {
 };
 
 export type PreflightCallResponse = PreflightCallResponses[keyof PreflightCallResponses];
+
+export type ListDoNotCallData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Entries per page, an integer from 1 to 100; anything else gives 400 `invalid_limit`.
+         */
+        limit?: number;
+        /**
+         * The `nextAfter` of the previous page (the last number it held); the page starts after it.
+         */
+        after?: string;
+    };
+    url: '/v1/agent/do-not-call';
+};
+
+export type ListDoNotCallErrors = {
+    /**
+     * The `limit` or `after` query parameter is malformed.
+     */
+    400: ApiError & {
+        error?: 'invalid_limit' | 'invalid_after';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type ListDoNotCallError = ListDoNotCallErrors[keyof ListDoNotCallErrors];
+
+export type ListDoNotCallResponses = {
+    /**
+     * One page of the list.
+     */
+    200: DoNotCallList;
+};
+
+export type ListDoNotCallResponse = ListDoNotCallResponses[keyof ListDoNotCallResponses];
+
+export type AddDoNotCallData = {
+    body: DoNotCallRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/agent/do-not-call';
+};
+
+export type AddDoNotCallErrors = {
+    /**
+     * The body is not a valid do-not-call entry.
+     */
+    400: ApiError & {
+        error?: 'invalid_number' | 'invalid_reason' | 'unknown_field' | 'invalid_json' | 'invalid_body';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * The request body is larger than 64 KiB.
+     */
+    413: ApiError & {
+        error?: 'payload_too_large';
+    };
+    /**
+     * The request body is not sent as `application/json`.
+     */
+    415: ApiError & {
+        error?: 'unsupported_media_type';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type AddDoNotCallError = AddDoNotCallErrors[keyof AddDoNotCallErrors];
+
+export type AddDoNotCallResponses = {
+    /**
+     * The number was already on the list.
+     */
+    200: DoNotCallEntry;
+    /**
+     * The number was added.
+     */
+    201: DoNotCallEntry;
+};
+
+export type AddDoNotCallResponse = AddDoNotCallResponses[keyof AddDoNotCallResponses];
+
+export type RemoveDoNotCallData = {
+    body?: never;
+    path: {
+        /**
+         * The number in E.164 (`+` may be sent as `%2B`).
+         */
+        number: string;
+    };
+    query?: never;
+    url: '/v1/agent/do-not-call/{number}';
+};
+
+export type RemoveDoNotCallErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type RemoveDoNotCallError = RemoveDoNotCallErrors[keyof RemoveDoNotCallErrors];
+
+export type RemoveDoNotCallResponses = {
+    /**
+     * Removed.
+     */
+    204: void;
+};
+
+export type RemoveDoNotCallResponse = RemoveDoNotCallResponses[keyof RemoveDoNotCallResponses];
 
 export type GetCallData = {
     body?: never;

@@ -65,6 +65,7 @@ function summary(doc: Json, operationId: string): string {
 export function toolDefinitions(doc: Json): ToolDefinition[] {
   const place = requestBody(doc, 'placeCall');
   const preflight = requestBody(doc, 'preflightCall');
+  const dnc = requestBody(doc, 'addDoNotCall');
   const id = parameter(doc, 'getCall', 'id');
   return [
     {
@@ -116,6 +117,11 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
         `${summary(doc, 'cancelCall')} Returns the call's record: canceled at once when it was not yet dialled; ` +
         'when it was ringing or live, the service takes the line down (use wait_for_call for how it ended).',
       inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
+    },
+    {
+      name: 'add_do_not_call',
+      description: `${summary(doc, 'addDoNotCall')} Use it when someone asks not to be called again.`,
+      inputSchema: { ...dnc, type: 'object', properties: dnc.properties as Record<string, Json> },
     },
   ];
 }

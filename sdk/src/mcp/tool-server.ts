@@ -62,8 +62,12 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       return result(await client.preflightCall(args as unknown as PlaceCallRequest, { signal }));
     case 'cancel_call':
       return result(await client.cancelCall(stringArg(args, 'id', true)!, { signal }));
+    case 'add_do_not_call': {
+      const reason = args.reason === undefined || args.reason === null ? undefined : (args.reason as string);
+      return result(await client.addDoNotCall(args.number as string, { reason, signal }));
+    }
     default:
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call and cancel_call.`);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call and add_do_not_call.`);
   }
 }
 

@@ -4,7 +4,8 @@
 // 2. a key whose rate-limit window is full (as the gate read it) is 429 at once;
 // 3. validate the body, resolve the defaults and apply the guardrails (400s, see prepare-placement.ts);
 // 4. atomically: count the call against the window if it still has room (429 if not), then, on one read of the
-//    account, check the caller id is the account's (400) and the minute cap (429), and insert the queued call
+//    account, check the destination is not on its do-not-call list (400), the caller id is the account's (400)
+//    and the minute cap (429), and insert the queued call
 //    with its idempotency record. A rejection here rolls the count back: only placed calls spend the window.
 // Validation and guardrail rejections are stored under the key and replayed like successes; 429s are not, and
 // neither is a fault (the key is released, or on SQLite the unit's savepoint rolled back). Expected rejections
@@ -158,8 +159,9 @@ export function answerFromRecord(record: IdempotencyRow | undefined, fingerprint
 const P = PARAM as never;
 /**
  * Everything the last checks need, in one read: the plan, the minutes used and reserved this period, the
- * account's default caller id, and whether the caller id (the call's, else that default) is the account's.
- * Parameters in SQL order: caller id, period start, account.
+ * account's default caller id, whether the caller id (the call's, else that default) is the account's, and
+ * whether the destination is on the account's do-not-call list.
+ * Parameters in SQL order: caller id, destination, period start, account.
  */
 const accountState = statement((db) =>
   accountsWithUsage(db)
@@ -177,13 +179,17 @@ const accountState = statement((db) =>
             .where('numbers.e164', '=', eb.fn.coalesce(eb.val<string | null>(P), eb.ref('accounts.default_caller_id'))),
         )
         .as('owned'),
+      eb
+        .exists(eb.selectFrom('do_not_call').select('do_not_call.e164').whereRef('do_not_call.account_id', '=', 'accounts.id').where('do_not_call.e164', '=', P))
+        .as('listed'),
     ])
     .where('accounts.id', '=', P),
 );
 
 /** The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call (429). */
 async function checkAccount(ex: Executor, key: ApiKeyRow, call: PreparedCall, now: number): Promise<{ callerId: string; allowance: Allowance }> {
-  const [state] = await accountState(ex, call.callerId, billingPeriod(now).start, key.account_id);
+  const [state] = await accountState(ex, call.callerId, call.to, billingPeriod(now).start, key.account_id);
+  if (state?.listed) throw new ApiError(400, 'destination_opted_out', `${call.to} is on this account's do-not-call list; remove it from the list to call it.`);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
   const allowance = usageOf(state);
   checkMinuteCap(allowance, now);

@@ -11,6 +11,7 @@ import type { Command, CommandOptions, OptionValues } from './command.js';
 import { accountCommands } from './commands/account-commands.js';
 import { keyCommands } from './commands/key-commands.js';
 import { numberCommands } from './commands/number-commands.js';
+import { dncCommands } from './commands/dnc-commands.js';
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -23,7 +24,7 @@ export interface CliIo {
   mcp(): Promise<number>;
 }
 
-const COMMANDS: Command[] = [...accountCommands, ...keyCommands, ...numberCommands];
+const COMMANDS: Command[] = [...accountCommands, ...keyCommands, ...numberCommands, ...dncCommands];
 const ROLES = ['api', 'worker', 'both'];
 const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 

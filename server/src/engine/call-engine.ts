@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Logger } from 'pino';
+import { isListed } from '../accounts/do-not-call.js';
 import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
 import type { Analyst, EndReason } from '../analysis/analyst.js';
 import type { Clock } from '../clock.js';
@@ -248,6 +249,12 @@ export class CallEngine {
     // The cancel ends such a call itself; one it marked while a dial was being throttled is ended here, undialled.
     if (notDialled && row.cancel_requested_at !== null) {
       await this.apply(row, { type: 'canceled', at: this.deps.clock.now() }, {}, null);
+      return;
+    }
+    // The do-not-call list is read again before every dial: a number listed after its call was placed (a
+    // scheduled call, one waiting out a throttled dial) is never dialled.
+    if (notDialled && (await isListed(this.deps.store.db, row.account_id, row.to_number))) {
+      await this.apply(row, { type: 'canceled', at: this.deps.clock.now(), error: 'destination_opted_out' }, {}, null);
       return;
     }
     switch (row.status) {

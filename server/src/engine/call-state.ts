@@ -28,7 +28,8 @@ export type CallErrorToken =
   | 'carrier_timeout' // the carrier went silent; the watchdog ended the call
   | 'carrier_throttled' // the carrier kept refusing the dial as too many requests (429); nothing was dialled
   | 'call_dropped' // the line dropped after the answer
-  | 'engine_error'; // the call's steps kept failing; it was ended rather than left live
+  | 'engine_error' // the call's steps kept failing; it was ended rather than left live
+  | 'destination_opted_out'; // canceled, undialled: the number went on the account's do-not-call list before its dial
 
 export type EngineEvent =
   | { type: 'dial_started'; at: number }
@@ -38,7 +39,7 @@ export type EngineEvent =
   | { type: 'ended'; at: number; outcome: 'no_answer' | 'voicemail' | 'declined' | 'failed'; error?: CallErrorToken; by?: AnsweredBy }
   | { type: 'step_failed'; at: number; connectedMs: number }
   | { type: 'interrupted'; at: number }
-  | { type: 'canceled'; at: number }
+  | { type: 'canceled'; at: number; error?: CallErrorToken }
   | { type: 'voicemail_left'; at: number; pickedUpAt: number; connectedMs: number; left: boolean }
   | { type: 'carrier_silent'; at: number; connectedMs?: number }
   | { type: 'dropped'; at: number; connectedMs: number }
@@ -114,7 +115,7 @@ export function transition(from: CallStatus, e: EngineEvent): Transition {
     case 'interrupted':
       return end('failed', e.at, 0, 'engine_interrupted');
     case 'canceled':
-      return end('canceled', e.at, 0, null);
+      return end('canceled', e.at, 0, e.error ?? null);
     case 'voicemail_left': {
       const t = end('voicemail', e.at, e.connectedMs, null);
       return { ...t, patch: { ...t.patch, started_at: e.pickedUpAt, answered_by: 'machine', voicemail_left: e.left ? 1 : 0 } };

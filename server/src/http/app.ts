@@ -12,6 +12,7 @@ import { readCallHandlers } from './handlers/read-calls.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandlers } from './handlers/place-call.js';
 import { cancelCallHandler } from './handlers/cancel-call.js';
+import { doNotCallHandlers } from './handlers/do-not-call.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
@@ -37,6 +38,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
     getCallRecording: recordingHandler(deps),
     ...placeCallHandlers(deps),
     cancelCall: cancelCallHandler(deps),
+    ...doNotCallHandlers(deps),
   };
 }
 

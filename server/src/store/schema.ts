@@ -89,6 +89,16 @@ export interface CallsTable {
   scheduled_at: number | null;
 }
 
+export interface DoNotCallTable {
+  account_id: string;
+  /** The number never to call, E.164. */
+  e164: string;
+  reason: string | null;
+  /** How it came on the list: api or cli. */
+  source: string;
+  created_at: number;
+}
+
 export interface RateWindowsTable {
   bucket: string;
   window_start: number;
@@ -222,6 +232,7 @@ export interface Database {
   account_usage: AccountUsageTable;
   account_minutes: AccountMinutesTable;
   jobs: JobsTable;
+  do_not_call: DoNotCallTable;
 }
 
 export type { Generated };

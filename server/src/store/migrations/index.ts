@@ -19,6 +19,7 @@ import { m014CallTurns } from './014-call-turns.js';
 import { m015CallEvidence } from './015-call-evidence.js';
 import { m016VoicemailDrop } from './016-voicemail-drop.js';
 import { m017ScheduledStart } from './017-scheduled-start.js';
+import { m018DoNotCall } from './018-do-not-call.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '015_call_evidence': m015CallEvidence,
   '016_voicemail_drop': m016VoicemailDrop,
   '017_scheduled_start': m017ScheduledStart,
+  '018_do_not_call': m018DoNotCall,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,53 @@
+// The account's do-not-call list: the one place its rows are read and written. Every key of the account shares
+// it; another account's list is never read. Placement and the engine ask isListed before a number is called.
+import type { Kysely } from 'kysely';
+import type { DoNotCallEntry } from '../generated/types.gen.js';
+import type { Database } from '../store/schema.js';
+
+export type DoNotCallSource = DoNotCallEntry['source'];
+
+interface Row {
+  e164: string;
+  reason: string | null;
+  source: string;
+  created_at: number | string;
+}
+
+export function toEntry(row: Row): DoNotCallEntry {
+  return { number: row.e164, reason: row.reason, source: row.source as DoNotCallSource, addedAt: new Date(Number(row.created_at)).toISOString() };
+}
+
+/** Adds the number unless listed already (then its entry is kept as it was); returns the entry and whether it is new. */
+export async function addToDoNotCall(
+  db: Kysely<Database>,
+  entry: { accountId: string; e164: string; reason: string | null; source: DoNotCallSource },
+  now: number,
+): Promise<{ entry: DoNotCallEntry; added: boolean }> {
+  const inserted = await db
+    .insertInto('do_not_call')
+    .values({ account_id: entry.accountId, e164: entry.e164, reason: entry.reason, source: entry.source, created_at: now })
+    .onConflict((oc) => oc.columns(['account_id', 'e164']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { entry: toEntry(inserted), added: true };
+  const row = await db.selectFrom('do_not_call').selectAll().where('account_id', '=', entry.accountId).where('e164', '=', entry.e164).executeTakeFirstOrThrow();
+  return { entry: toEntry(row), added: false };
+}
+
+/** A page of the list in E.164 order, after `after` when given; nextAfter is null on the last page. */
+export async function listDoNotCall(db: Kysely<Database>, accountId: string, limit: number, after: string | null): Promise<{ entries: DoNotCallEntry[]; nextAfter: string | null }> {
+  let q = db.selectFrom('do_not_call').selectAll().where('account_id', '=', accountId).orderBy('e164').limit(limit + 1);
+  if (after !== null) q = q.where('e164', '>', after);
+  const rows = await q.execute();
+  const page = rows.slice(0, limit);
+  return { entries: page.map(toEntry), nextAfter: rows.length > limit ? page[page.length - 1].e164 : null };
+}
+
+export async function removeFromDoNotCall(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
+  const r = await db.deleteFrom('do_not_call').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export async function isListed(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
+  return (await db.selectFrom('do_not_call').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst()) !== undefined;
+}
