@@ -41,6 +41,8 @@ forEachStore('reading calls', (kind) => {
         turns: null,
         voicemailLeft: false,
         scheduledAt: null,
+        previousCallId: null,
+        nextCallId: null,
       });
     });
 

@@ -26,6 +26,7 @@ const event: CallEvent = {
   error: null,
   answeredBy: 'human',
   metadata: { order: 'A-17' },
+  nextCallId: null,
 };
 const body = JSON.stringify(event);
 

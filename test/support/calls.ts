@@ -46,11 +46,14 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     voicemail_message: null,
     voicemail_left: 0,
     scheduled_at: null,
+    redial_json: null,
+    previous_call_id: null,
+    next_call_id: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, voicemail_message, voicemail_left, scheduled_at, ...columns } = row;
-  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }), ...(voicemail_message === null ? {} : { voicemail_message }), ...(voicemail_left === 0 ? {} : { voicemail_left }), ...(scheduled_at === null ? {} : { scheduled_at }) };
+  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, voicemail_message, voicemail_left, scheduled_at, redial_json, previous_call_id, next_call_id, ...columns } = row;
+  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }), ...(voicemail_message === null ? {} : { voicemail_message }), ...(voicemail_left === 0 ? {} : { voicemail_left }), ...(scheduled_at === null ? {} : { scheduled_at }), ...(redial_json === null ? {} : { redial_json }), ...(previous_call_id === null ? {} : { previous_call_id }), ...(next_call_id === null ? {} : { next_call_id }) };
   await store.db.insertInto('calls').values({ ...columns, ...later }).execute();
   return row;
 }

@@ -85,6 +85,7 @@ forEachStore('webhook dispatcher', (kind) => {
       error: null,
       answeredBy: null,
       metadata: null,
+      nextCallId: null,
     });
     expect(() => verify(0, 'whsec_not_the_secret_of_this_key_at_all')).to.throw(/No signatures found matching/);
 

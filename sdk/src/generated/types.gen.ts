@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -102,6 +102,22 @@ export type PlaceCallRequest = {
      * When to dial, as an ISO 8601 date-time with its offset, at most 30 days ahead; a time already past means now. The call stays `queued` until then (it can be canceled meanwhile, and holds its reserved minute of the plan), and its record shows `scheduledAt`.
      */
     startAt?: string | null;
+    /**
+     * Try again when nobody takes the call: up to `onNoAnswer` more calls after a `no_answer` (or a `failed` call
+     * whose error is transient: `carrier_unreachable`, `carrier_timeout`) and up to `onVoicemail` after a
+     * `voicemail`, each `afterMinutes` after the previous call ended. A `declined` call is never redialled, nor
+     * a canceled one, nor one whose number is on the do-not-call list. A redial is a new call with its own id,
+     * record and events, created `queued` (with `scheduledAt`) in the moment the previous call ends and linked
+     * both ways (`previousCallId`, `nextCallId`), so it can be canceled before it dials. It does not spend the
+     * rate-limit window; when it dials, the plan's minutes must not be used up (else it ends `canceled` with error
+     * `over_minute_cap`, undialled).
+     *
+     */
+    redial?: {
+        onNoAnswer?: number;
+        onVoicemail?: number;
+        afterMinutes: number;
+    } | null;
 };
 
 export type VoicemailHangup = {
@@ -282,6 +298,14 @@ export type CallRecord = {
      */
     scheduledAt?: string | null;
     /**
+     * For a redial, the call it follows; null otherwise.
+     */
+    previousCallId?: string | null;
+    /**
+     * The redial that follows this call, created when it ended; null when none was (or is yet).
+     */
+    nextCallId?: string | null;
+    /**
      * True when the call reached an answering machine and left the placement's voicemail message after the beep; false otherwise.
      */
     voicemailLeft?: boolean;
@@ -378,6 +402,10 @@ export type CallEventBase = {
      * The call's metadata as placed; null when it was placed without.
      */
     metadata: CallMetadata | null;
+    /**
+     * On a terminal event, the redial created as this call ended (see placeCall's `redial`); null otherwise.
+     */
+    nextCallId: string | null;
 };
 
 export type CallInProgressEvent = CallEventBase & {
@@ -528,7 +556,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -613,7 +641,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

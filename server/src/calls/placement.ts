@@ -220,6 +220,8 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     metadata_json: call.metadata === null ? null : JSON.stringify(call.metadata),
     voicemail_message: call.voicemailMessage,
     scheduled_at: call.scheduledAt,
+    redial_json: call.redial === null ? null : JSON.stringify(call.redial),
+    previous_call_id: null,
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

@@ -29,6 +29,14 @@ export interface PreparedCall {
   voicemailMessage: string | null;
   /** When to dial (epoch ms), for a call placed with startAt; null to dial at once. */
   scheduledAt: number | null;
+  /** The redials the call may lead to; null for none. */
+  redial: RedialPolicy | null;
+}
+
+export interface RedialPolicy {
+  onNoAnswer: number;
+  onVoicemail: number;
+  afterMinutes: number;
 }
 
 export interface PlacementPorts {
@@ -82,6 +90,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     metadata: body.metadata ?? null,
     voicemailMessage: body.voicemail?.action === 'leave_message' ? body.voicemail.message : null,
     scheduledAt: start,
+    redial: body.redial ? { onNoAnswer: body.redial.onNoAnswer ?? 0, onVoicemail: body.redial.onVoicemail ?? 0, afterMinutes: body.redial.afterMinutes } : null,
   };
 }
 

@@ -30,6 +30,7 @@ import { isLive, type AnyAgent } from '../voice-agent/agent.js';
 import { briefOf, formatTranscript, recordTurns, speechMs, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
 import { eventRow } from '../webhooks/outbox.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
+import { redialFor } from './redial.js';
 
 export interface EngineSettings {
   maxCallDurationSec: number;
@@ -131,6 +132,8 @@ interface Commit {
   keepLease?: boolean;
   /** The webhook event the change emits, enqueued in the same transaction. */
   event?: CallEventName | null;
+  /** Rows inserted in the same transaction besides the event (a redial). */
+  also?: NewRow[];
 }
 
 export class CallEngine {
@@ -223,9 +226,9 @@ export class CallEngine {
   /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
   private async commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
     const event = c.event;
-    const outboxRow = (updated: CallRow): NewRow | null => {
+    const outboxRow = (updated: CallRow): NewRow[] => {
       const values = event ? eventRow(updated, event, now) : null;
-      return values && { into: 'webhook_events', values };
+      return [...(values ? [{ into: 'webhook_events' as const, values }] : []), ...(c.also ?? [])];
     };
     // A step that gets to its end clears the count of those that failed before it.
     const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
@@ -257,6 +260,15 @@ export class CallEngine {
       await this.apply(row, { type: 'canceled', at: this.deps.clock.now(), error: 'destination_opted_out' }, {}, null);
       return;
     }
+    // A redial was placed by no request, so the plan is checked when it dials: with the minutes used up (its own
+    // reserved minute aside), it ends undialled.
+    if (notDialled && row.previous_call_id !== null && row.dial_attempted_at === null) {
+      const a = await accountAllowance(this.deps.store.db, row.account_id, this.deps.clock.now());
+      if (a.usedMinutes + a.reservedMinutes - 1 >= a.planMinutes) {
+        await this.apply(row, { type: 'canceled', at: this.deps.clock.now(), error: 'over_minute_cap' }, {}, null);
+        return;
+      }
+    }
     switch (row.status) {
       case 'queued':
         return this.dial(row);
@@ -273,7 +285,12 @@ export class CallEngine {
   /** Commits a move of the state machine with its fields and event; the lease is kept only while the step goes on. */
   private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false): Promise<CallRow> {
     const t = transition(row.status as CallStatus, e);
-    return this.commit(row, this.deps.clock.now(), { set: { ...t.patch, ...extra }, nextRunAt, event: t.event, keepLease });
+    const now = this.deps.clock.now();
+    // An ending the call's redial policy covers creates the next call in the same transaction, linked both ways.
+    const redial = redialFor(row, t.patch, now);
+    const link = redial ? { next_call_id: redial.id } : {};
+    const also: NewRow[] = redial ? [{ into: 'calls', values: redial.values }] : [];
+    return this.commit(row, now, { set: { ...t.patch, ...extra, ...link }, nextRunAt, event: t.event, keepLease, also });
   }
 
   private async dial(row: CallRow): Promise<void> {

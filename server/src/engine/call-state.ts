@@ -29,7 +29,8 @@ export type CallErrorToken =
   | 'carrier_throttled' // the carrier kept refusing the dial as too many requests (429); nothing was dialled
   | 'call_dropped' // the line dropped after the answer
   | 'engine_error' // the call's steps kept failing; it was ended rather than left live
-  | 'destination_opted_out'; // canceled, undialled: the number went on the account's do-not-call list before its dial
+  | 'destination_opted_out' // canceled, undialled: the number went on the account's do-not-call list before its dial
+  | 'over_minute_cap'; // a redial canceled, undialled: the plan's minutes were used up when it was due
 
 export type EngineEvent =
   | { type: 'dial_started'; at: number }

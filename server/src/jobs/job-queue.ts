@@ -30,7 +30,7 @@ export class LeaseLost extends Error {
 
 /** A row written with an outcome: an outbox event, an attempt's record. */
 export interface NewRow {
-  into: 'webhook_events' | 'webhook_attempts';
+  into: 'webhook_events' | 'webhook_attempts' | 'calls';
   values: Record<string, unknown>;
 }
 
@@ -40,7 +40,7 @@ export interface Outcome<Row> {
   /** The job goes on after this write: keep the lease. */
   keepLease?: boolean;
   /** A row inserted in the same transaction, made from the job's row as written; null for none. */
-  insert?(row: Row): NewRow | null;
+  insert?(row: Row): NewRow | NewRow[] | null;
 }
 
 interface PendingCommit<Row> {
@@ -134,7 +134,7 @@ export class JobQueue<Row extends Leased> {
         const rows = await this.store.updateLeased<Row>(ex, this.table, this.owner, updates);
         const inserts = group.flatMap(({ outcome }, i) => {
           const made = rows[i] && outcome.insert?.(rows[i]);
-          return made ? [made] : [];
+          return made ? [made].flat() : [];
         });
         await this.insert(ex, inserts);
         return rows;

@@ -10,7 +10,7 @@ export type CallRow = Selectable<CallsTable>;
 /** What a placement decides of a new call; the rest starts empty, and the engine takes it from next_run_at. */
 export type QueuedCallRow = Pick<
   CallRow,
-  'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'metadata_json' | 'voicemail_message' | 'scheduled_at' | 'created_at'
+  'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'metadata_json' | 'voicemail_message' | 'scheduled_at' | 'redial_json' | 'previous_call_id' | 'created_at'
 >;
 
 const P = PARAM as never;
@@ -50,6 +50,8 @@ const insertQueued = statement((db) =>
     metadata_json: P,
     voicemail_message: P,
     scheduled_at: P,
+    redial_json: P,
+    previous_call_id: P,
   }),
 );
 
@@ -58,7 +60,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
   // In the order the builder above uses its parameters.
   const p = [c.id, c.account_id, c.api_key_id, c.to_number, c.objective, c.context, c.fields_json, c.webhook_url, c.caller_id, c.voice, c.language, c.language_source];
   // A scheduled call is due for the engine at its time; any other at once.
-  await insertQueued(ex, ...p, c.created_at, c.created_at, c.scheduled_at ?? c.created_at, c.metadata_json, c.voicemail_message, c.scheduled_at);
+  await insertQueued(ex, ...p, c.created_at, c.created_at, c.scheduled_at ?? c.created_at, c.metadata_json, c.voicemail_message, c.scheduled_at, c.redial_json, c.previous_call_id);
 }
 
 const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error', 'metadata_json'] as const;
@@ -128,5 +130,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     metadata: metadataOf(row),
     voicemailLeft: Number(row.voicemail_left) === 1,
     scheduledAt: iso(row.scheduled_at),
+    previousCallId: row.previous_call_id,
+    nextCallId: row.next_call_id,
   };
 }

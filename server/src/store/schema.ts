@@ -87,6 +87,11 @@ export interface CallsTable {
   voicemail_left: Generated<number>;
   /** When a call placed with startAt is to be dialled; null for a call dialled at once. */
   scheduled_at: number | null;
+  /** The redials this call may still lead to (JSON { onNoAnswer, onVoicemail, afterMinutes }); null for none. */
+  redial_json: string | null;
+  /** A redial's previous call, and the redial created when this call ended. */
+  previous_call_id: string | null;
+  next_call_id: string | null;
 }
 
 export interface DoNotCallTable {

@@ -28,5 +28,6 @@ export function buildEventPayload(call: CallRow, event: CallEventName, builtAt: 
     error: terminal ? call.error : null,
     answeredBy: call.answered_by as AnsweredBy | null,
     metadata: metadataOf(call),
+    nextCallId: terminal ? call.next_call_id : null,
   } as CallEvent;
 }

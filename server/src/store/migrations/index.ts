@@ -20,6 +20,7 @@ import { m015CallEvidence } from './015-call-evidence.js';
 import { m016VoicemailDrop } from './016-voicemail-drop.js';
 import { m017ScheduledStart } from './017-scheduled-start.js';
 import { m018DoNotCall } from './018-do-not-call.js';
+import { m019Redials } from './019-redials.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '016_voicemail_drop': m016VoicemailDrop,
   '017_scheduled_start': m017ScheduledStart,
   '018_do_not_call': m018DoNotCall,
+  '019_redials': m019Redials,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,69 @@
+// Redials: a call placed with a redial policy that ends unanswered leads to a new call, created queued in the same
+// transaction as that ending (so the client sees it at once, linked both ways, and can cancel it). The one place
+// the rule is written: which endings redial, from which budget, and what the new call copies.
+import type { Insertable } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import type { RedialPolicy } from '../calls/prepare-placement.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { CallsTable } from '../store/schema.js';
+import type { CallPatch } from './call-state.js';
+
+/** Failures worth dialling again: the network, not the carrier's refusal nor an unknown dial. */
+const TRANSIENT_ERRORS = new Set(['carrier_unreachable', 'carrier_timeout']);
+
+/** The budget an ending draws on, or null when it is never redialled (declined, canceled, completed, other failures). */
+function budgetFor(patch: CallPatch): 'onNoAnswer' | 'onVoicemail' | null {
+  if (patch.status === 'no_answer') return 'onNoAnswer';
+  if (patch.status === 'failed' && TRANSIENT_ERRORS.has(patch.error ?? '')) return 'onNoAnswer';
+  if (patch.status === 'voicemail') return 'onVoicemail';
+  return null;
+}
+
+/** The redial this ending leads to: its id and its row, due afterMinutes after the ending; null for none. */
+export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: string; values: Insertable<CallsTable> } | null {
+  if (row.redial_json === null || row.next_call_id !== null) return null;
+  const policy = JSON.parse(row.redial_json) as RedialPolicy;
+  const budget = budgetFor(patch);
+  if (budget === null || policy[budget] <= 0) return null;
+  const id = uuidv7();
+  const at = (patch.ended_at ?? now) + policy.afterMinutes * 60_000;
+  const values: Insertable<CallsTable> = {
+    id,
+    account_id: row.account_id,
+    api_key_id: row.api_key_id,
+    status: 'queued',
+    to_number: row.to_number,
+    objective: row.objective,
+    context: row.context,
+    fields_json: row.fields_json,
+    webhook_url: row.webhook_url,
+    caller_id: row.caller_id,
+    voice: row.voice,
+    language: row.language,
+    language_source: row.language_source,
+    summary: null,
+    transcript: null,
+    extracted_json: null,
+    recording_path: null,
+    started_at: null,
+    ended_at: null,
+    duration_sec: null,
+    billed_minutes: null,
+    error: null,
+    created_at: now,
+    updated_at: now,
+    next_run_at: at,
+    lease_owner: null,
+    lease_expires_at: null,
+    dial_attempted_at: null,
+    carrier_ref: null,
+    engine_state: null,
+    answered_by: null,
+    metadata_json: row.metadata_json,
+    voicemail_message: row.voicemail_message,
+    scheduled_at: at,
+    redial_json: JSON.stringify({ ...policy, [budget]: policy[budget] - 1 }),
+    previous_call_id: row.id,
+  };
+  return { id, values };
+}
