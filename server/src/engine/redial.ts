@@ -4,7 +4,7 @@
 import type { Insertable } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import type { RedialPolicy } from '../calls/prepare-placement.js';
-import type { CallRow } from '../store/calls-repo.js';
+import { NOT_STARTED, type CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { CallPatch } from './call-state.js';
 
@@ -41,24 +41,10 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     voice: row.voice,
     language: row.language,
     language_source: row.language_source,
-    summary: null,
-    transcript: null,
-    extracted_json: null,
-    recording_path: null,
-    started_at: null,
-    ended_at: null,
-    duration_sec: null,
-    billed_minutes: null,
-    error: null,
+    ...NOT_STARTED,
     created_at: now,
     updated_at: now,
     next_run_at: at,
-    lease_owner: null,
-    lease_expires_at: null,
-    dial_attempted_at: null,
-    carrier_ref: null,
-    engine_state: null,
-    answered_by: null,
     metadata_json: row.metadata_json,
     voicemail_message: row.voicemail_message,
     scheduled_at: at,

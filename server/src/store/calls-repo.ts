@@ -13,6 +13,25 @@ export type QueuedCallRow = Pick<
   'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'metadata_json' | 'voicemail_message' | 'scheduled_at' | 'redial_json' | 'previous_call_id' | 'created_at'
 >;
 
+/** What a call not yet started holds of all that happens to a call: nothing (a placement's and a redial's new row). */
+export const NOT_STARTED = {
+  summary: null,
+  transcript: null,
+  extracted_json: null,
+  recording_path: null,
+  started_at: null,
+  ended_at: null,
+  duration_sec: null,
+  billed_minutes: null,
+  error: null,
+  lease_owner: null,
+  lease_expires_at: null,
+  dial_attempted_at: null,
+  carrier_ref: null,
+  engine_state: null,
+  answered_by: null,
+} as const;
+
 const P = PARAM as never;
 const insertQueued = statement((db) =>
   db.insertInto('calls').values({
@@ -29,24 +48,10 @@ const insertQueued = statement((db) =>
     voice: P,
     language: P,
     language_source: P,
-    summary: null,
-    transcript: null,
-    extracted_json: null,
-    recording_path: null,
-    started_at: null,
-    ended_at: null,
-    duration_sec: null,
-    billed_minutes: null,
-    error: null,
+    ...NOT_STARTED,
     created_at: P,
     updated_at: P,
     next_run_at: P,
-    lease_owner: null,
-    lease_expires_at: null,
-    dial_attempted_at: null,
-    carrier_ref: null,
-    engine_state: null,
-    answered_by: null,
     metadata_json: P,
     voicemail_message: P,
     scheduled_at: P,
