@@ -8,7 +8,7 @@
 // - a call already canceled is 200 again; one that ended otherwise is 409 call_already_ended; another key's is 404.
 // With an Idempotency-Key, the first answer is stored and replayed, as for a placement; faults are not stored.
 import type { CallRecord } from '../generated/types.gen.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, callNotFound } from '../errors/api-error.js';
 import { toCallRecord, type CallRow } from '../store/calls-repo.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';
 import { runQuery } from '../store/prepared-query.js';
@@ -94,7 +94,7 @@ async function cancel(ex: Executor, req: CancelRequest): Promise<{ kind: 'answer
   if (marked) return answer(202, marked);
 
   const [row] = (await runQuery(ex, db.selectFrom('calls').selectAll().where('id', '=', id).where('api_key_id', '=', req.apiKeyId))) as CallRow[];
-  if (!row) return { kind: 'rejected', error: new ApiError(404, 'not_found', `No call ${req.callId} for this API key.`) };
+  if (!row) return { kind: 'rejected', error: callNotFound(req.callId) };
   if (row.status === 'canceled') return answer(200, row);
   if (isTerminal(row.status)) {
     return { kind: 'rejected', error: new ApiError(409, 'call_already_ended', `The call already ended ${row.status}; only a call not yet ended can be canceled.`) };

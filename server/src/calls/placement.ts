@@ -18,7 +18,7 @@ import type { NumberType, PlaceCallRequest, PlaceCallResponse, PreflightResponse
 import { accountsWithUsage, billingPeriod, checkMinuteCap, remainingMinutes, usageOf, type Allowance } from '../accounts/minute-billing.js';
 import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
-import { insertQueuedCall } from '../store/calls-repo.js';
+import { insertQueuedCall, iso } from '../store/calls-repo.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -130,8 +130,6 @@ export async function preflight(ports: PlacementPorts, ex: Executor, req: Pick<P
     minutesRemaining: remainingMinutes(allowance),
   };
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** libphonenumber's type in the contract's spelling (FIXED_LINE_OR_MOBILE is fixed_line_or_mobile). */
 function numberType(type: string | undefined): NumberType {

@@ -14,3 +14,8 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 }
+
+/** A call that is not this key's: missing, or another key's, answered alike (getCall, the recording, cancelCall). */
+export function callNotFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No call ${id} for this API key.`);
+}

@@ -88,7 +88,8 @@ export async function listCallsForKey(store: Store, apiKeyId: string, limit: num
   return reads(store).listForKey(apiKeyId, limit);
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** Epoch ms as the wire's date-time, null kept. */
+export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** The metadata as placed: an object of strings, or null. */
 export const metadataOf = (row: Pick<CallRow, 'metadata_json'>): CallMetadata | null => (row.metadata_json === null ? null : (JSON.parse(row.metadata_json) as CallMetadata));

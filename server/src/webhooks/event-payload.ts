@@ -1,9 +1,8 @@
 // The webhook payload, exactly the spec's table: fields not known when the event is built are null, and there
 // is never a transcript or a recording URL (those are read with getCall).
 import type { AnsweredBy, CallEvent, CallEventName, CallStatus, ExtractedValues } from '../generated/types.gen.js';
-import { metadataOf, type CallRow } from '../store/calls-repo.js';
+import { iso, metadataOf, type CallRow } from '../store/calls-repo.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function eventId(callId: string, event: CallEventName, builtAt: number): string {
   return `${callId}:${event}:${builtAt}`;

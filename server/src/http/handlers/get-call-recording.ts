@@ -9,7 +9,7 @@ import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { ValidatedRequest } from '../request-validator.js';
-import { callNotFound } from './read-calls.js';
+import { callNotFound } from '../../errors/api-error.js';
 
 /** A single range `bytes=a-b`, `bytes=a-` or `bytes=-n`, clamped to the file; null when unsatisfiable. */
 function parseRange(header: string, size: number): { start: number; end: number } | null | 'ignore' {

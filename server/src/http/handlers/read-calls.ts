@@ -3,12 +3,8 @@ import type { Context } from 'koa';
 import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../../store/calls-repo.js';
 import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
-import { ApiError } from '../../errors/api-error.js';
+import { callNotFound } from '../../errors/api-error.js';
 import type { ValidatedRequest } from '../request-validator.js';
-
-export function callNotFound(id: string): ApiError {
-  return new ApiError(404, 'not_found', `No call ${id} for this API key.`);
-}
 
 export function readCallHandlers({ store, config }: AppDeps) {
   return {
