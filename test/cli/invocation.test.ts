@@ -13,21 +13,21 @@ describe('svc CLI invocation', () => {
     const help = await cli.run('--help');
     expect(help.code).to.equal(0);
     expect(help.out).to.match(/^Usage: svc <command> \[options\] \[--json\]\n/);
-    for (const name of ['serve', 'accounts create', 'accounts list', 'keys create', 'keys list', 'keys revoke', 'numbers add', 'numbers list', 'numbers remove', 'plan set', 'webhook-secret rotate', 'usage']) {
+    for (const name of ['serve', 'accounts create', 'accounts list', 'keys create', 'keys list', 'keys update', 'keys revoke', 'numbers add', 'numbers list', 'numbers remove', 'plan set', 'webhook-secret rotate', 'usage']) {
       expect(help.out).to.include(`\n  ${name}`);
     }
     const none = await cli.run();
     expect(none).to.include({ code: 2, out: '', err: help.out });
     expect(await cli.run('keys', 'create', '--help')).to.include({
       code: 0,
-      out: 'Usage: svc keys create --account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--json]\n\nCreate an API key; prints the key and its webhook signing secret once.\n',
+      out: 'Usage: svc keys create --account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--json]\n\nCreate an API key; prints the key and its webhook signing secret once.\n',
     });
   });
 
   it('names unknown commands and subcommands with exit 2', async () => {
     expect(await cli.run('frobnicate')).to.include({ code: 2, err: 'svc: unknown command "frobnicate"; commands: serve, mcp, accounts, plan, usage, keys, webhook-secret, numbers, dnc\nRun "svc --help" for usage.\n' });
-    expect(await cli.run('keys')).to.include({ code: 2, err: 'svc: "keys" needs a subcommand: create, list, revoke\nRun "svc --help" for usage.\n' });
-    expect(await cli.run('keys', 'delete', 'x')).to.include({ code: 2, err: 'svc: unknown subcommand "keys delete"; "keys" takes create, list, revoke\nRun "svc --help" for usage.\n' });
+    expect(await cli.run('keys')).to.include({ code: 2, err: 'svc: "keys" needs a subcommand: create, list, update, revoke\nRun "svc --help" for usage.\n' });
+    expect(await cli.run('keys', 'delete', 'x')).to.include({ code: 2, err: 'svc: unknown subcommand "keys delete"; "keys" takes create, list, update, revoke\nRun "svc --help" for usage.\n' });
   });
 
   it('reports errors as JSON on stderr under --json', async () => {

@@ -33,6 +33,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         defaultCallerId: '+14155550111',
         defaultVoice: 'coral',
         rateLimit: 3,
+        callingWindow: null,
         createdAt: '2026-11-22T12:00:30.000Z',
       });
       const row = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
@@ -100,7 +101,73 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       for (const text of [list.out, human.out]) {
         for (const secret of [a.key, b.key, a.webhookSecret, b.webhookSecret, hashApiKey(a.key), a.key.slice(11)]) expect(text).to.not.include(secret);
       }
-      expect(human.out.split('\n')[0]).to.match(/^ID +NAME +KEY +CALLER ID +VOICE +RATE LIMIT +REVOKED$/);
+      expect(human.out.split('\n')[0]).to.match(/^ID +NAME +KEY +CALLER ID +VOICE +RATE LIMIT +CALLING WINDOW +REVOKED$/);
+    });
+
+    it('gives a key a default calling window that placements with it use, in the callee\'s zone or the one named', async () => {
+      await cli.account();
+      const r = await cli.run('keys', 'create', '--account', 'acme', '--calling-window', '09:00-20:00', '--days', 'mon-fri', '--json');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.json.callingWindow).to.deep.equal({ start: '09:00', end: '20:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] });
+      const human = await cli.run('keys', 'create', '--account', 'acme', '--calling-window', '08:30-24:00', '--days', 'sat,sun', '--time-zone', 'europe/london');
+      expect(human.out).to.include("  calling window:  08:30-24:00 sat,sun, in Europe/London\n");
+      const list = await cli.run('keys', 'list', '--account', 'acme');
+      expect(list.out).to.include("09:00-20:00 mon,tue,wed,thu,fri, in the callee's time zone (by the number)");
+      const app = await observedApp(cli.store);
+      try {
+        // 2026-11-22T12:00:30Z is a Sunday, 04:00 in Los Angeles: the key's window opens Monday 09:00 PST.
+        const res = await fetch(`${app.baseUrl}/v1/agent/calls`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${r.json.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' }),
+        });
+        expect(res.status).to.equal(202);
+        expect((await res.json()).scheduledAt).to.equal('2026-11-23T17:00:00.000Z');
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('updates a key\'s defaults, clears them with none, and the next placement uses what it was changed to', async () => {
+      await cli.account();
+      await cli.run('numbers', 'add', '--account', 'acme', '+14155550111');
+      const k = await cli.key('--default-voice', 'sage', '--calling-window', '09:00-17:00');
+      const r = await cli.run('keys', 'update', k.id, '--name', 'renamed', '--default-caller-id', '+14155550111', '--rate-limit', '5', '--calling-window', '10:00-12:00', '--days', 'tue', '--time-zone', 'Asia/Tokyo', '--json');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.json).to.deep.include({ id: k.id, name: 'renamed', defaultCallerId: '+14155550111', defaultVoice: 'sage', rateLimit: 5, callingWindow: { start: '10:00', end: '12:00', days: ['tue'], timeZone: 'Asia/Tokyo' } });
+      const cleared = await cli.run('keys', 'update', k.id, '--default-voice', 'none', '--calling-window', 'none');
+      expect(cleared.code, cleared.err).to.equal(0);
+      expect(cleared.out).to.include('  voice:           platform default (alloy)\n  rate limit:      5 calls per 60 s\n  calling window:  none (calls are dialled whenever they are due)');
+      const row = await cli.store.db.selectFrom('api_keys').select(['name', 'default_voice', 'rate_limit', 'calling_window_json', 'default_caller_id']).executeTakeFirstOrThrow();
+      expect(row).to.deep.equal({ name: 'renamed', default_voice: null, rate_limit: 5, calling_window_json: null, default_caller_id: '+14155550111' });
+    });
+
+    it('refuses bad input to keys update (exit 2) and unknown, revoked or foreign-number keys (exit 1), changing nothing', async () => {
+      await cli.account();
+      const k = await cli.key('--calling-window', '09:00-17:00');
+      const before = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
+      const cases: [string[], number, string][] = [
+        [[k.id], 2, 'nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit or --calling-window'],
+        [[k.id, '--calling-window', '9-5'], 2, '--calling-window must be HH:MM-HH:MM in 24-hour time, such as 09:00-20:00, or none; got "9-5"'],
+        [[k.id, '--calling-window', '17:00-09:00'], 2, 'the window must end after it starts on the same day (17:00 to 09:00 is empty); 24:00 is the end of the day.'],
+        [[k.id, '--calling-window', '09:00-17:00', '--days', 'fri-mon'], 2, '--days must be days such as mon-fri or sat,sun (mon tue wed thu fri sat sun), got "fri-mon"'],
+        [[k.id, '--calling-window', '09:00-17:00', '--time-zone', 'Mars/Base'], 2, '--time-zone must be an IANA time zone name like America/New_York; got "Mars/Base".'],
+        [[k.id, '--days', 'mon'], 2, '--days and --time-zone go with --calling-window'],
+        [[k.id, '--calling-window', 'none', '--days', 'mon'], 2, '--calling-window none takes no --days or --time-zone'],
+        [[k.id, '--rate-limit', '0'], 2, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
+        [[k.id, '--default-caller-id', '+14155550199'], 1, 'the key\'s account does not own +14155550199'],
+        [['nope', '--name', 'x'], 1, 'no key with id "nope" (svc keys list --account <account> shows them)'],
+      ];
+      for (const [args, code, message] of cases) {
+        const r = await cli.run('keys', 'update', ...args);
+        expect(r.code, args.join(' ')).to.equal(code);
+        expect(r.err, args.join(' ')).to.have.string(`svc: ${message}`);
+      }
+      await cli.run('keys', 'revoke', k.id);
+      expect(await cli.run('keys', 'update', k.id, '--name', 'x')).to.include({ code: 1, err: `svc: key ${k.id} is revoked\n` });
+      const { revoked_at, ...after } = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
+      const { revoked_at: _, ...unchanged } = before;
+      expect([after, revoked_at]).to.deep.equal([unchanged, cli.clock.ms]);
     });
 
     it('revokes a key so that it gets 401; revoking again or an unknown key exits 1, a missing id exits 2', async () => {

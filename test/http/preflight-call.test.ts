@@ -37,6 +37,9 @@ forEachStore('preflightCall', (kind) => {
       language: 'en-US',
       languageSource: 'inferred',
       scheduledAt: null,
+      callingWindow: null,
+      timeZone: null,
+      timeZones: null,
       minutesRemaining: 30 - 2 - 1,
     });
     expect(res.headers.get('ratelimit-remaining')).to.equal('10');

@@ -43,6 +43,9 @@ forEachStore('reading calls', (kind) => {
         scheduledAt: null,
         previousCallId: null,
         nextCallId: null,
+        callingWindow: null,
+        timeZone: null,
+        timeZones: null,
       });
     });
 

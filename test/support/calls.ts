@@ -4,6 +4,23 @@ import type { CallRow } from '../../server/src/store/calls-repo.js';
 import type { Store } from '../../server/src/store/store.js';
 import type { TestTenant } from './server.js';
 
+/** The columns added after migration 009, with the value a call has when it does not use them. */
+const LATER_COLUMNS: Partial<CallRow> = {
+  answered_by: null,
+  failed_steps: 0,
+  metadata_json: null,
+  cancel_requested_at: null,
+  turns_json: null,
+  evidence_json: null,
+  voicemail_message: null,
+  voicemail_left: 0,
+  scheduled_at: null,
+  redial_json: null,
+  previous_call_id: null,
+  next_call_id: null,
+  calling_window_json: null,
+};
+
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
   const now = overrides.created_at ?? Date.now();
   const row: CallRow = {
@@ -49,11 +66,12 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     redial_json: null,
     previous_call_id: null,
     next_call_id: null,
+    calling_window_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const { answered_by, failed_steps, metadata_json, cancel_requested_at, turns_json, evidence_json, voicemail_message, voicemail_left, scheduled_at, redial_json, previous_call_id, next_call_id, ...columns } = row;
-  const later = { ...(answered_by === null ? {} : { answered_by }), ...(failed_steps === 0 ? {} : { failed_steps }), ...(metadata_json === null ? {} : { metadata_json }), ...(cancel_requested_at === null ? {} : { cancel_requested_at }), ...(turns_json === null ? {} : { turns_json }), ...(evidence_json === null ? {} : { evidence_json }), ...(voicemail_message === null ? {} : { voicemail_message }), ...(voicemail_left === 0 ? {} : { voicemail_left }), ...(scheduled_at === null ? {} : { scheduled_at }), ...(redial_json === null ? {} : { redial_json }), ...(previous_call_id === null ? {} : { previous_call_id }), ...(next_call_id === null ? {} : { next_call_id }) };
-  await store.db.insertInto('calls').values({ ...columns, ...later }).execute();
+  const columns: Partial<CallRow> = { ...row };
+  for (const [column, unset] of Object.entries(LATER_COLUMNS)) if (columns[column as keyof CallRow] === unset) delete columns[column as keyof CallRow];
+  await store.db.insertInto('calls').values(columns as CallRow).execute();
   return row;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
 import { httpTimeouts, loadConfig, type Config } from '../../server/src/config.js';
 import { createApp, type AppOptions } from '../../server/src/http/app.js';
 import type { AppDeps } from '../../server/src/http/app-deps.js';
+import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';
 import { apiClient, type ApiClient } from './contract.js';
 import { freshStore, type StoreKind, type TestStore } from './stores.js';
@@ -36,7 +37,7 @@ export interface TestServer {
   /** The HTTP server itself, for what attaches to it (the media bridge's WebSocket upgrades). */
   httpServer: Server;
   /** A tenant with a key, a number and a plan. */
-  tenant(opts?: { rateLimit?: number; planMinutes?: number; callerId?: string; defaultVoice?: string | null; accountCallerId?: string | null }): Promise<TestTenant>;
+  tenant(opts?: { rateLimit?: number; planMinutes?: number; callerId?: string; defaultVoice?: string | null; accountCallerId?: string | null; callingWindow?: CallingWindow }): Promise<TestTenant>;
   /** An unauthenticated client. */
   anon: ApiClient;
   close(): Promise<void>;
@@ -73,7 +74,7 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
         clock.now(),
       );
       await addNumber(db, accountId, callerId, clock.now());
-      const { row, key } = await createKey(db, { accountId, name: 'test', rateLimit: opts.rateLimit ?? 10, defaultVoice: opts.defaultVoice ?? null }, clock.now());
+      const { row, key } = await createKey(db, { accountId, name: 'test', rateLimit: opts.rateLimit ?? 10, defaultVoice: opts.defaultVoice ?? null, callingWindow: opts.callingWindow ?? null }, clock.now());
       return { accountId, keyId: row.id, key, callerId, api: apiClient(baseUrl, key) };
     },
     async close() {

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -118,7 +118,40 @@ export type PlaceCallRequest = {
         onVoicemail?: number;
         afterMinutes: number;
     } | null;
+    /**
+     * The hours, in the callee's own time, in which the call may be dialled; without it, the key's default window
+     * (if it has one) applies, and with neither the call is dialled whenever it is due. Without `timeZone` the
+     * window is read in the zones Google's libphonenumber places the number in (by its prefix); for a number
+     * spanning several zones (a US toll-free number, parts of Idaho, Western Australia's 08) it is the time the
+     * window is open in all of them. The call is dialled only inside the window, checked again just before each
+     * dial: outside it, it waits `queued` for the next opening (its `scheduledAt`), and so does a redial. The
+     * window bounds when the call is dialled; a call dialled just before the end may run past it (at most the
+     * maximum call duration).
+     *
+     */
+    callingWindow?: CallingWindow;
 };
+
+export type CallingWindow = {
+    /**
+     * When the window opens each day, local time, 24-hour `HH:MM`.
+     */
+    start: string;
+    /**
+     * When it closes, local time, later than `start` on the same day (`24:00` is midnight); a call is dialled before this minute.
+     */
+    end: string;
+    /**
+     * The local days on which it opens; every day when absent.
+     */
+    days?: Array<Weekday>;
+    /**
+     * An IANA time zone name (`America/New_York`) to read the window in, instead of the number's own zones.
+     */
+    timeZone?: string;
+};
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
 
 export type VoicemailHangup = {
     action: 'hangup';
@@ -148,7 +181,7 @@ export type PlaceCallResponse = {
      */
     voice?: string | null;
     /**
-     * When the call is to be dialled, for a call placed with `startAt` (the placement's time when `startAt` was past); absent for a call dialled at once.
+     * When the call is to be dialled, for a call placed with `startAt` or under a calling window (`startAt`, or the placement's time when it was past or absent, moved to the window's next opening); absent for a call dialled at once.
      */
     scheduledAt?: string | null;
 };
@@ -182,9 +215,21 @@ export type PreflightResponse = {
     language: string;
     languageSource: LanguageSource;
     /**
-     * When the call would be dialled, as placeCall would schedule it; null for at once.
+     * When the call would be dialled, as placeCall would schedule it (under a calling window, its next opening, which is now when it is open); null for at once.
      */
     scheduledAt?: string | null;
+    /**
+     * The calling window that would apply (the request's, else the key's default), its days in full; null for none.
+     */
+    callingWindow?: CallingWindow | null;
+    /**
+     * The zone the calling window would be read in, when it is one zone (the window's `timeZone`, or the number's); null without a window or for a number spanning several zones.
+     */
+    timeZone?: string | null;
+    /**
+     * Every zone the calling window would be read in (open in all of them at once); null without a window.
+     */
+    timeZones?: Array<string> | null;
     /**
      * Minutes of the account's plan left this billing period (the plan less the minutes used and those reserved by calls in flight). Placing the call reserves one of them until it ends.
      */
@@ -285,7 +330,10 @@ export type CallRecord = {
      * (Twilio's 429) for as long as the watchdog waits, and nothing was dialled (safe to place again);
      * `call_dropped` the line dropped after the answer (the transcript and recording of what was said are kept);
      * `engine_error` the service could not step the call (its steps kept failing), so it ended it rather than
-     * leave it live; what was said, if anything, is kept.
+     * leave it live; what was said, if anything, is kept. On a `canceled` call, undialled:
+     * `destination_opted_out` the number was on the do-not-call list when it was due; `over_minute_cap` a
+     * redial found the plan's minutes used up; `outside_calling_window` its calling window no longer opens
+     * in all of the number's zones within a week (a DST change can do this to a narrow window across zones).
      *
      */
     error?: string | null;
@@ -294,9 +342,21 @@ export type CallRecord = {
      */
     answeredBy?: AnsweredBy | null;
     /**
-     * When the call was scheduled to be dialled (`startAt`, or the placement's time when that was past); null for a call placed to be dialled at once.
+     * When the call was scheduled to be dialled (`startAt`, or the placement's time when that was past, moved to the calling window's next opening; the engine moves it again when the window has shut by its turn); null for a call placed to be dialled at once.
      */
     scheduledAt?: string | null;
+    /**
+     * The calling window the call is dialled in (the placement's, else its key's default when placed), its days in full; null for none.
+     */
+    callingWindow?: CallingWindow | null;
+    /**
+     * The zone the calling window is read in, when it is one zone (the window's `timeZone`, or the number's); null without a window or for a number spanning several zones (see `timeZones`).
+     */
+    timeZone?: string | null;
+    /**
+     * Every zone the calling window is read in; it is open when it is open in all of them. Null without a window.
+     */
+    timeZones?: Array<string> | null;
     /**
      * For a redial, the call it follows; null otherwise.
      */
@@ -556,7 +616,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -641,7 +701,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

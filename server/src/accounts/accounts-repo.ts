@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { PARAM, perStore, preparedQuery } from '../store/prepared-query.js';
+import type { CallingWindow } from '../generated/types.gen.js';
 import type { Store } from '../store/store.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
 import { KEY_BUCKET_PREFIX } from './rate-limit.js';
@@ -24,6 +25,8 @@ export interface NewKey {
   defaultCallerId?: string | null;
   defaultVoice?: string | null;
   rateLimit?: number | null;
+  /** The key's default calling window; null for none. */
+  callingWindow?: CallingWindow | null;
 }
 
 export interface CreatedKey {
@@ -52,6 +55,7 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
     default_caller_id: input.defaultCallerId ?? null,
     default_voice: input.defaultVoice ?? null,
     rate_limit: input.rateLimit ?? null,
+    calling_window_json: input.callingWindow ? JSON.stringify(input.callingWindow) : null,
     webhook_secret: input.webhookSecret ?? newWebhookSecret(),
     previous_webhook_secret: null,
     previous_secret_expires_at: null,

@@ -1,7 +1,8 @@
 // The developer settings as the CLI manages them: listings, revocation, numbers and plans. Listings never carry
 // a key, its hash or a webhook secret; a key appears in clear only once, when it is created.
-import type { Kysely } from 'kysely';
-import type { AccountsTable, Database } from '../store/schema.js';
+import type { Kysely, Updateable } from 'kysely';
+import type { CallingWindow } from '../generated/types.gen.js';
+import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.js';
 
 export type AccountRow = AccountsTable;
 
@@ -13,6 +14,7 @@ export interface KeyListing {
   defaultCallerId: string | null;
   defaultVoice: string | null;
   rateLimit: number | null;
+  callingWindow: CallingWindow | null;
   revokedAt: number | null;
   createdAt: number;
 }
@@ -32,7 +34,7 @@ export async function resolveAccount(db: Kysely<Database>, ref: string): Promise
 export async function listKeys(db: Kysely<Database>, accountId: string): Promise<KeyListing[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'revoked_at', 'created_at'])
+    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'calling_window_json', 'revoked_at', 'created_at'])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .orderBy('id')
@@ -45,6 +47,7 @@ export async function listKeys(db: Kysely<Database>, accountId: string): Promise
     defaultCallerId: r.default_caller_id,
     defaultVoice: r.default_voice,
     rateLimit: r.rate_limit,
+    callingWindow: r.calling_window_json === null ? null : (JSON.parse(r.calling_window_json) as CallingWindow),
     revokedAt: r.revoked_at,
     createdAt: r.created_at,
   }));
@@ -52,6 +55,15 @@ export async function listKeys(db: Kysely<Database>, accountId: string): Promise
 
 export async function findKey(db: Kysely<Database>, keyId: string) {
   return db.selectFrom('api_keys').select(['id', 'account_id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
+}
+
+/** What `svc keys update` may change of a key: its name and defaults. */
+export type KeyUpdate = Pick<Updateable<ApiKeysTable>, 'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json'>;
+
+/** Changes an active key's name and defaults; the next request made with it sees them. False when it is unknown or revoked. */
+export async function updateKey(db: Kysely<Database>, keyId: string, update: KeyUpdate): Promise<boolean> {
+  const result = await db.updateTable('api_keys').set(update).where('id', '=', keyId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Revokes the key from now on; false when it is unknown or already revoked. */

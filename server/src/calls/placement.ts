@@ -18,7 +18,7 @@ import type { NumberType, PlaceCallRequest, PlaceCallResponse, PreflightResponse
 import { accountsWithUsage, billingPeriod, checkMinuteCap, remainingMinutes, usageOf, type Allowance } from '../accounts/minute-billing.js';
 import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
-import { insertQueuedCall, iso } from '../store/calls-repo.js';
+import { insertQueuedCall, iso, windowFields } from '../store/calls-repo.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -127,6 +127,7 @@ export async function preflight(ports: PlacementPorts, ex: Executor, req: Pick<P
     language: call.language,
     languageSource: call.languageSource,
     scheduledAt: iso(call.scheduledAt),
+    ...windowFields(call.callingWindow),
     minutesRemaining: remainingMinutes(allowance),
   };
 }
@@ -220,6 +221,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     scheduled_at: call.scheduledAt,
     redial_json: call.redial === null ? null : JSON.stringify(call.redial),
     previous_call_id: null,
+    calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

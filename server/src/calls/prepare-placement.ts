@@ -4,9 +4,10 @@
 // destination_blocked. The caller id is resolved and checked against the account's numbers with the minute cap,
 // in the placement's one read of the account (placement.ts): caller_id_not_owned comes last, before the cap.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
+import type { CallingWindow, CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
+import { applyWindow, nextOpening, type AppliedWindow } from './calling-window.js';
 import { checkDestination } from './destination.js';
 import type { IrsfList } from './irsf.js';
 import { resolveLanguage, type AheadDetection } from './language.js';
@@ -27,8 +28,10 @@ export interface PreparedCall {
   metadata: CallMetadata | null;
   /** What to say after an answering machine's beep; null to hang up on one. */
   voicemailMessage: string | null;
-  /** When to dial (epoch ms), for a call placed with startAt; null to dial at once. */
+  /** When to dial (epoch ms), for a call placed with startAt or under a calling window; null to dial at once. */
   scheduledAt: number | null;
+  /** The calling window it is dialled in (the request's, else the key's default); null for none. */
+  callingWindow: AppliedWindow | null;
   /** The redials the call may lead to; null for none. */
   redial: RedialPolicy | null;
 }
@@ -77,6 +80,11 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
 
   if (!destination.ok) throw new ApiError(400, destination.token, destination.message);
 
+  // The window is read in the number's zones, so it is checked once the number is known to be callable.
+  const windowSpec = body.callingWindow ?? keyWindow(key);
+  const from = start ?? now;
+  const window = windowSpec === null ? null : applyWindow(windowSpec, destination.e164, from);
+
   return {
     to: destination.e164,
     objective: body.objective,
@@ -89,9 +97,16 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     languageSource: language.languageSource,
     metadata: body.metadata ?? null,
     voicemailMessage: body.voicemail?.action === 'leave_message' ? body.voicemail.message : null,
-    scheduledAt: start,
+    // applyWindow has found an opening, so nextOpening is not null here.
+    scheduledAt: window === null ? start : nextOpening(window, from),
+    callingWindow: window,
     redial: body.redial ? { onNoAnswer: body.redial.onNoAnswer ?? 0, onVoicemail: body.redial.onVoicemail ?? 0, afterMinutes: body.redial.afterMinutes } : null,
   };
+}
+
+/** The key's default calling window; null for none. */
+function keyWindow(key: ApiKeyRow): CallingWindow | null {
+  return key.calling_window_json === null || key.calling_window_json === undefined ? null : (JSON.parse(key.calling_window_json) as CallingWindow);
 }
 
 /** The caller id to dial from: the call's, else the account's default; it must be a number on the account. */

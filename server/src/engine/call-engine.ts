@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import { isListed } from '../accounts/do-not-call.js';
 import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
 import type { Analyst, EndReason } from '../analysis/analyst.js';
+import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
 import type { Clock } from '../clock.js';
 import type { CallEventName, CallStatus } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
@@ -259,6 +260,20 @@ export class CallEngine {
     if (notDialled && (await isListed(this.deps.store.db, row.account_id, row.to_number))) {
       await this.apply(row, { type: 'canceled', at: this.deps.clock.now(), error: 'destination_opted_out' }, {}, null);
       return;
+    }
+    // A call is dialled only inside its calling window: one whose window has shut by its turn (a queue running
+    // late, a restart, a throttled dial) waits, queued, for the next opening.
+    if (notDialled && row.calling_window_json !== null) {
+      const now = this.deps.clock.now();
+      const opening = nextOpening(JSON.parse(row.calling_window_json) as AppliedWindow, now);
+      if (opening === null) {
+        await this.apply(row, { type: 'canceled', at: now, error: 'outside_calling_window' }, {}, null);
+        return;
+      }
+      if (opening > now) {
+        await this.commit(row, now, { set: { scheduled_at: opening }, nextRunAt: opening });
+        return;
+      }
     }
     // A redial was placed by no request, so the plan is checked when it dials: with the minutes used up (its own
     // reserved minute aside), it ends undialled.

@@ -30,7 +30,8 @@ export type CallErrorToken =
   | 'call_dropped' // the line dropped after the answer
   | 'engine_error' // the call's steps kept failing; it was ended rather than left live
   | 'destination_opted_out' // canceled, undialled: the number went on the account's do-not-call list before its dial
-  | 'over_minute_cap'; // a redial canceled, undialled: the plan's minutes were used up when it was due
+  | 'over_minute_cap' // a redial canceled, undialled: the plan's minutes were used up when it was due
+  | 'outside_calling_window'; // canceled, undialled: its calling window no longer opens in all the number's zones
 
 export type EngineEvent =
   | { type: 'dial_started'; at: number }

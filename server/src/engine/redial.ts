@@ -3,6 +3,7 @@
 // the rule is written: which endings redial, from which budget, and what the new call copies.
 import type { Insertable } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
+import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
 import type { RedialPolicy } from '../calls/prepare-placement.js';
 import { NOT_STARTED, type CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
@@ -19,14 +20,19 @@ function budgetFor(patch: CallPatch): 'onNoAnswer' | 'onVoicemail' | null {
   return null;
 }
 
-/** The redial this ending leads to: its id and its row, due afterMinutes after the ending; null for none. */
+/**
+ * The redial this ending leads to: its id and its row, due afterMinutes after the ending, moved to its calling
+ * window's next opening; null for none.
+ */
 export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: string; values: Insertable<CallsTable> } | null {
   if (row.redial_json === null || row.next_call_id !== null) return null;
   const policy = JSON.parse(row.redial_json) as RedialPolicy;
   const budget = budgetFor(patch);
   if (budget === null || policy[budget] <= 0) return null;
   const id = uuidv7();
-  const at = (patch.ended_at ?? now) + policy.afterMinutes * 60_000;
+  const after = (patch.ended_at ?? now) + policy.afterMinutes * 60_000;
+  // A window that no longer opens leaves the time as it is; the engine's check at the dial ends the call then.
+  const at = row.calling_window_json === null ? after : (nextOpening(JSON.parse(row.calling_window_json) as AppliedWindow, after) ?? after);
   const values: Insertable<CallsTable> = {
     id,
     account_id: row.account_id,
@@ -50,6 +56,7 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     scheduled_at: at,
     redial_json: JSON.stringify({ ...policy, [budget]: policy[budget] - 1 }),
     previous_call_id: row.id,
+    calling_window_json: row.calling_window_json,
   };
   return { id, values };
 }

@@ -21,6 +21,8 @@ export interface ApiKeysTable {
   default_caller_id: string | null;
   default_voice: string | null;
   rate_limit: number | null;
+  /** The key's default calling window (JSON, the contract's CallingWindow); null for none. */
+  calling_window_json: string | null;
   webhook_secret: string;
   previous_webhook_secret: string | null;
   previous_secret_expires_at: number | null;
@@ -92,6 +94,8 @@ export interface CallsTable {
   /** A redial's previous call, and the redial created when this call ended. */
   previous_call_id: string | null;
   next_call_id: string | null;
+  /** The calling window the call is dialled in (JSON, AppliedWindow: the window and its zones); null for none. */
+  calling_window_json: string | null;
 }
 
 export interface DoNotCallTable {

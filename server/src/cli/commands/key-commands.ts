@@ -1,11 +1,14 @@
-// keys create|list|revoke and webhook-secret rotate. A key and a webhook secret are printed once, when made.
+// keys create|list|update|revoke and webhook-secret rotate. A key and a webhook secret are printed once, when made.
 import { createKey, ownsNumber } from '../../accounts/accounts-repo.js';
-import { findKey, listKeys, revokeKey } from '../../accounts/developer-settings.js';
+import { findKey, listKeys, revokeKey, updateKey, type KeyUpdate } from '../../accounts/developer-settings.js';
 import { rotateWebhookSecret } from '../../accounts/webhook-secrets.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../calls/agent-catalogue.js';
+import { checkWindow, WEEKDAYS } from '../../calls/calling-window.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { CallingWindow, Weekday } from '../../generated/types.gen.js';
 import { e164, integer, optional } from '../arguments.js';
 import { CliFailure, UsageError } from '../cli-error.js';
-import type { Command } from '../command.js';
+import type { Command, OptionValues } from '../command.js';
 import { iso, table } from '../output.js';
 import { ACCOUNT_OPTION, accountFrom } from './account-ref.js';
 
@@ -20,12 +23,63 @@ function voiceFrom(raw: string | undefined): string | null {
   return found;
 }
 
+const WINDOW_OPTIONS = { 'calling-window': { type: 'string' }, days: { type: 'string' }, 'time-zone': { type: 'string' } } as const;
+const HOURS = /^(([01][0-9]|2[0-3]):[0-5][0-9])-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$/;
+
+/** "mon-fri", "sat,sun" or "mon-wed,fri" as days in week order. */
+function daysFrom(raw: string): Weekday[] {
+  const days = new Set<Weekday>();
+  for (const part of raw.toLowerCase().split(',')) {
+    const [from, to = from] = part.trim().split('-') as [Weekday, Weekday?];
+    const [i, j] = [WEEKDAYS.indexOf(from), WEEKDAYS.indexOf(to!)];
+    if (i < 0 || j < 0 || j < i) throw new UsageError(`--days must be days such as mon-fri or sat,sun (mon tue wed thu fri sat sun), got "${raw}"`);
+    for (const d of WEEKDAYS.slice(i, j + 1)) days.add(d);
+  }
+  return WEEKDAYS.filter((d) => days.has(d));
+}
+
+/**
+ * The key's default calling window from --calling-window HH:MM-HH:MM [--days] [--time-zone], checked as a
+ * placement checks one; undefined when not given, null for --calling-window none (update only).
+ */
+function windowFrom(values: OptionValues, allowNone: boolean): CallingWindow | null | undefined {
+  const raw = optional(values, 'calling-window');
+  const days = optional(values, 'days');
+  const zone = optional(values, 'time-zone');
+  if (raw === undefined) {
+    if (days !== undefined || zone !== undefined) throw new UsageError('--days and --time-zone go with --calling-window');
+    return undefined;
+  }
+  if (allowNone && raw === 'none') {
+    if (days !== undefined || zone !== undefined) throw new UsageError('--calling-window none takes no --days or --time-zone');
+    return null;
+  }
+  const hours = HOURS.exec(raw);
+  if (!hours) throw new UsageError(`--calling-window must be HH:MM-HH:MM in 24-hour time, such as 09:00-20:00${allowNone ? ', or none' : ''}; got "${raw}"`);
+  const window: CallingWindow = { start: hours[1]!, end: hours[3]!, ...(days !== undefined ? { days: daysFrom(days) } : {}), ...(zone !== undefined ? { timeZone: zone } : {}) };
+  try {
+    return checkWindow(window);
+  } catch (err) {
+    // The placement's words name the request's property; the CLI's name its options.
+    if (err instanceof ApiError) throw new UsageError(err.message.replace('`callingWindow.timeZone`', '--time-zone').replace('`callingWindow.end` must be later than `start`', 'the window must end after it starts'));
+    throw err;
+  }
+}
+
+/** A window as one line: "09:00-20:00 mon-fri, in the callee's time zone". */
+export function describeWindow(w: CallingWindow | null): string {
+  if (w === null) return 'none (calls are dialled whenever they are due)';
+  const days = w.days && w.days.length < 7 ? ` ${w.days.join(',')}` : ' every day';
+  return `${w.start}-${w.end}${days}, ${w.timeZone ? `in ${w.timeZone}` : "in the callee's time zone (by the number)"}`;
+}
+
 export const keyCommands: Command[] = [
   {
     name: 'keys create',
     summary: 'Create an API key; prints the key and its webhook signing secret once.',
-    synopsis: '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>]',
-    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' } },
+    synopsis:
+      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]]',
+    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, ...WINDOW_OPTIONS },
     async run(ctx, values) {
       const name = optional(values, 'name') || 'default';
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
@@ -34,11 +88,12 @@ export const keyCommands: Command[] = [
       const voice = voiceFrom(optional(values, 'default-voice'));
       const rawLimit = optional(values, 'rate-limit');
       const rateLimit = rawLimit === undefined ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
+      const callingWindow = windowFrom(values, false) ?? null;
       const account = await accountFrom(ctx, values);
       if (callerId && !(await ownsNumber(ctx.store.db, account.id, callerId))) {
         throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: svc numbers add --account ${account.id} ${callerId}`);
       }
-      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit }, ctx.now());
+      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow }, ctx.now());
       const effectiveLimit = rateLimit ?? ctx.config.defaultRateLimit;
       ctx.emit(
         {
@@ -51,6 +106,7 @@ export const keyCommands: Command[] = [
           defaultCallerId: callerId,
           defaultVoice: voice,
           rateLimit,
+          callingWindow,
           createdAt: iso(row.created_at),
         },
         [
@@ -60,6 +116,7 @@ export const keyCommands: Command[] = [
           `  caller id:       ${callerId ?? `account default (${account.default_caller_id ?? 'none set'})`}`,
           `  voice:           ${voice ?? `platform default (${DEFAULT_AGENT_CATALOGUE.defaultVoice})`}`,
           `  rate limit:      ${effectiveLimit} calls per ${ctx.config.rateWindowSec} s${rateLimit === null ? ' (service default)' : ''}`,
+          `  calling window:  ${describeWindow(callingWindow)}`,
           'Both secrets are shown only now: the key is stored hashed. Keep them somewhere safe.',
         ].join('\n'),
       );
@@ -76,10 +133,53 @@ export const keyCommands: Command[] = [
       ctx.emit(
         keys.map((k) => ({ ...k, revokedAt: iso(k.revokedAt), createdAt: iso(k.createdAt) })),
         table(
-          ['ID', 'NAME', 'KEY', 'CALLER ID', 'VOICE', 'RATE LIMIT', 'REVOKED'],
-          keys.map((k) => [k.id, k.name, k.keyHint, k.defaultCallerId, k.defaultVoice, k.rateLimit, iso(k.revokedAt)]),
+          ['ID', 'NAME', 'KEY', 'CALLER ID', 'VOICE', 'RATE LIMIT', 'CALLING WINDOW', 'REVOKED'],
+          keys.map((k) => [k.id, k.name, k.keyHint, k.defaultCallerId, k.defaultVoice, k.rateLimit, k.callingWindow && describeWindow(k.callingWindow), iso(k.revokedAt)]),
           `Account "${account.name}" has no keys. Create one with: svc keys create --account ${account.id}`,
         ),
+      );
+    },
+  },
+  {
+    name: 'keys update',
+    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window); `none` clears a default.",
+    synopsis:
+      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]]',
+    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, ...WINDOW_OPTIONS },
+    positionals: ['key-id'],
+    async run(ctx, values, [keyId]) {
+      const update: KeyUpdate = {};
+      const name = optional(values, 'name');
+      if (name !== undefined) {
+        if (name === '' || name.length > 100) throw new UsageError('--name must be 1 to 100 characters');
+        update.name = name;
+      }
+      const rawCaller = optional(values, 'default-caller-id');
+      if (rawCaller !== undefined) update.default_caller_id = rawCaller === 'none' ? null : e164('--default-caller-id', rawCaller);
+      const rawVoice = optional(values, 'default-voice');
+      if (rawVoice !== undefined) update.default_voice = rawVoice === 'none' ? null : voiceFrom(rawVoice);
+      const rawLimit = optional(values, 'rate-limit');
+      if (rawLimit !== undefined) update.rate_limit = rawLimit === 'none' ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
+      const callingWindow = windowFrom(values, true);
+      if (callingWindow !== undefined) update.calling_window_json = callingWindow === null ? null : JSON.stringify(callingWindow);
+      if (Object.keys(update).length === 0) throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit or --calling-window');
+      const key = await findKey(ctx.store.db, keyId);
+      if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
+      if (key.revoked_at !== null) throw new CliFailure(`key ${keyId} is revoked`);
+      if (update.default_caller_id && !(await ownsNumber(ctx.store.db, key.account_id, update.default_caller_id))) {
+        throw new CliFailure(`the key's account does not own ${update.default_caller_id}; add it first: svc numbers add --account ${key.account_id} ${update.default_caller_id}`);
+      }
+      if (!(await updateKey(ctx.store.db, keyId, update))) throw new CliFailure(`key ${keyId} is revoked`);
+      const listing = (await listKeys(ctx.store.db, key.account_id)).find((k) => k.id === keyId)!;
+      ctx.emit(
+        { ...listing, revokedAt: iso(listing.revokedAt), createdAt: iso(listing.createdAt) },
+        [
+          `Updated key "${listing.name}" (${keyId}); requests made with it from now on use:`,
+          `  caller id:       ${listing.defaultCallerId ?? 'account default'}`,
+          `  voice:           ${listing.defaultVoice ?? `platform default (${DEFAULT_AGENT_CATALOGUE.defaultVoice})`}`,
+          `  rate limit:      ${listing.rateLimit ?? ctx.config.defaultRateLimit} calls per ${ctx.config.rateWindowSec} s${listing.rateLimit === null ? ' (service default)' : ''}`,
+          `  calling window:  ${describeWindow(listing.callingWindow)}`,
+        ].join('\n'),
       );
     },
   },

@@ -21,6 +21,7 @@ import { m016VoicemailDrop } from './016-voicemail-drop.js';
 import { m017ScheduledStart } from './017-scheduled-start.js';
 import { m018DoNotCall } from './018-do-not-call.js';
 import { m019Redials } from './019-redials.js';
+import { m020CallingWindows } from './020-calling-windows.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '017_scheduled_start': m017ScheduledStart,
   '018_do_not_call': m018DoNotCall,
   '019_redials': m019Redials,
+  '020_calling_windows': m020CallingWindows,
 };
 
 export const migrationProvider: MigrationProvider = {
