@@ -19,7 +19,7 @@ describe('LLM analyst reply check', () => {
     const evidence = { open_sunday: { turn: 3, quote: 'no' }, closing_time: null, staff_count: { turn: 5, quote: 'two and a half' } };
     expect(checkReply(JSON.stringify({ summary: ' Open. ', extracted: { open_sunday: false, closing_time: null, staff_count: 2.5 }, evidence }), fields)).to.deep.equal({
       ok: true,
-      analysis: { summary: 'Open.', extracted: { open_sunday: false, closing_time: null, staff_count: 2.5 }, evidence },
+      analysis: { summary: 'Open.', optOut: false, extracted: { open_sunday: false, closing_time: null, staff_count: 2.5 }, evidence },
     });
   });
 
@@ -45,7 +45,7 @@ describe('LLM analyst reply check', () => {
   });
 
   it('without fields wants the summary alone', () => {
-    expect(checkReply('{"summary":"Spoke to the manager."}', [])).to.deep.equal({ ok: true, analysis: { summary: 'Spoke to the manager.', extracted: null, evidence: null } });
+    expect(checkReply('{"summary":"Spoke to the manager."}', [])).to.deep.equal({ ok: true, analysis: { summary: 'Spoke to the manager.', optOut: false, extracted: null, evidence: null } });
     expect(reason({ summary: 'Spoke.', extracted: {} }, [])).to.equal('the reply did not match the schema (/ must not have other properties)');
   });
 

@@ -7,6 +7,7 @@ import { LlmAnalyst } from '../../server/src/analysis/llm-analyst.js';
 import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { startFakeChatCompletions, type FakeChatCompletions } from '../support/fake-chat-completions.js';
 
+const OPT_OUT_SCHEMA = { type: 'boolean', description: 'True when the callee asked not to be called again (to be taken off the list, to stop calling).' };
 const KEY = 'sk-test-Zq8vL3mN5pR7tW9yB2dF4hJ6';
 const OBJECTIVE = 'Ask whether the shop is open on Sunday and until what time.';
 const fields: FieldDefinition[] = [
@@ -82,6 +83,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
           type: 'object',
           properties: {
             summary: { type: 'string', description: 'Plain-English summary of the call: the objective, the outcome and what was learnt.' },
+            opt_out: OPT_OUT_SCHEMA,
             extracted: {
               type: 'object',
               properties: {
@@ -100,7 +102,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
               additionalProperties: false,
             },
           },
-          required: ['summary', 'extracted', 'evidence'],
+          required: ['summary', 'opt_out', 'extracted', 'evidence'],
           additionalProperties: false,
         },
       },
@@ -135,7 +137,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   it('returns the model’s summary and extracted values, typed as declared and null when not found', async () => {
     fake.reply({ content: JSON.stringify(good) });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal(good);
+    expect(result).to.deep.equal({ ...good, optOut: false });
   });
 
   it('drops a value whose quote is not in the turn it names, or that comes without one, and says which', async () => {
@@ -150,7 +152,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     };
     fake.reply({ content: JSON.stringify(claimed) });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal({
+    expect(result).to.deep.equal({ optOut: false,
       summary: good.summary,
       extracted: { open_sunday: true, closing_time: null, staff_count: null, manager_name: null },
       evidence: { open_sunday: { turn: 2, quote: 'Yes, we are open' }, closing_time: null, staff_count: null, manager_name: null },
@@ -165,12 +167,12 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   it('without fields asks for the summary alone and gives extracted null', async () => {
     fake.reply({ content: JSON.stringify({ summary: 'The shop confirmed its Sunday hours.' }) });
     const result = await analyst.analyse({ ...input({ fields: [], context: null }), endReason: 'max_duration' });
-    expect(result).to.deep.equal({ summary: 'The shop confirmed its Sunday hours.', extracted: null, evidence: null });
+    expect(result).to.deep.equal({ optOut: false, summary: 'The shop confirmed its Sunday hours.', extracted: null, evidence: null });
     const { body } = fake.requests[0];
     expect(body.response_format.json_schema.schema).to.deep.equal({
       type: 'object',
-      properties: { summary: { type: 'string', description: 'Plain-English summary of the call: the objective, the outcome and what was learnt.' } },
-      required: ['summary'],
+      properties: { summary: { type: 'string', description: 'Plain-English summary of the call: the objective, the outcome and what was learnt.' }, opt_out: OPT_OUT_SCHEMA },
+      required: ['summary', 'opt_out'],
       additionalProperties: false,
     });
     expect(body.messages[1].content).to.include('\nContext: (none)\n');
@@ -180,7 +182,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   it('retries once after a reply that is not JSON, and returns the second reply', async () => {
     fake.reply({ content: 'Sure! Here is the analysis: {"summary": ' }, { content: JSON.stringify(good) });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal(good);
+    expect(result).to.deep.equal({ ...good, optOut: false });
     expect(fake.requests).to.have.length(2);
     expect(fake.requests[1].body).to.deep.equal(fake.requests[0].body);
   });
@@ -188,14 +190,14 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   it('retries once after a reply missing a field, and returns the second reply', async () => {
     const { manager_name: _, ...missing } = good.extracted;
     fake.reply({ content: JSON.stringify({ ...good, extracted: missing }) }, { content: JSON.stringify(good) });
-    expect(await analyst.analyse(input())).to.deep.equal(good);
+    expect(await analyst.analyse(input())).to.deep.equal({ ...good, optOut: false });
     expect(fake.requests).to.have.length(2);
   });
 
   it('after two unusable replies completes with nulls for every field, a summary saying so, and both reasons', async () => {
     fake.reply({ content: JSON.stringify({ summary: 'Open.', extracted: { ...good.extracted, open_sunday: 'yes', staff_count: '4', extra: 1 }, evidence: good.evidence }) }, { refusal: 'I cannot help with that.' });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal({
+    expect(result).to.deep.equal({ optOut: false,
       summary: DEGRADED_INVALID,
       extracted: NULLS,
       evidence: NULLS,
@@ -220,27 +222,27 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     const result = await analyst.analyse(input());
     // A bound, not a measurement: without the deadline this would never return.
     expect(Date.now() - started).to.be.below(5000);
-    expect(result).to.deep.equal({ summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: no answer within 150 ms; attempt 2: no answer within 150 ms' });
+    expect(result).to.deep.equal({ optOut: false, summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: no answer within 150 ms; attempt 2: no answer within 150 ms' });
     expect(fake.requests).to.have.length(2);
   });
 
   it('a timeout followed by a good reply succeeds on the retry', async () => {
     analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 150 });
     fake.reply('hang', { content: JSON.stringify(good) });
-    expect(await analyst.analyse(input())).to.deep.equal(good);
+    expect(await analyst.analyse(input())).to.deep.equal({ ...good, optOut: false });
     expect(fake.requests).to.have.length(2);
   });
 
   it('retries an HTTP 500 once, then degrades; the key the provider echoes stays out of the result', async () => {
     fake.reply({ status: 500 }, { status: 500 });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal({ summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: HTTP 500; attempt 2: HTTP 500' });
+    expect(result).to.deep.equal({ optOut: false, summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: HTTP 500; attempt 2: HTTP 500' });
     expect(JSON.stringify(result)).not.to.include(KEY);
   });
 
   it('an HTTP 429 followed by a good reply succeeds on the retry', async () => {
     fake.reply({ status: 429 }, { content: JSON.stringify(good) });
-    expect(await analyst.analyse(input())).to.deep.equal(good);
+    expect(await analyst.analyse(input())).to.deep.equal({ ...good, optOut: false });
     expect(fake.requests).to.have.length(2);
   });
 
@@ -249,7 +251,7 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     await closed.close();
     analyst = new LlmAnalyst({ baseUrl: closed.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
     const result = await analyst.analyse({ ...input({ fields: [] }), endReason: 'minute_cap' });
-    expect(result).to.deep.equal({
+    expect(result).to.deep.equal({ optOut: false,
       summary: `Objective: ${OBJECTIVE.slice(0, -1)}. The call was cut short when the account's minute allowance ran out, but the analysis service did not answer, so no summary was written.`,
       extracted: null,
       evidence: null,
@@ -261,5 +263,45 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     expect(JSON.stringify(analyst)).not.to.include(KEY);
     expect(inspect(analyst, { showHidden: true, depth: 5 })).not.to.include(KEY);
     expect(analyst.name).to.equal('openai');
+  });
+});
+
+describe('LLM analyst: the opt-out', () => {
+  let fake: FakeChatCompletions;
+  let analyst: LlmAnalyst;
+  beforeEach(async () => {
+    fake = await startFakeChatCompletions();
+    analyst = new LlmAnalyst({ baseUrl: `${fake.baseUrl}/`, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 150 });
+  });
+  afterEach(() => fake.close());
+
+  // A callee who asks in words the phrase list does not hold: only the model can tell.
+  const paraphrase = `${transcript}\nCallee: Honestly, I would rather you never rang this shop again.`;
+
+  it('reports the opt-out the model reads, however it was put, and tells the model what opt_out means', async () => {
+    fake.reply({ content: JSON.stringify({ ...good, opt_out: true }) });
+    const result = await analyst.analyse({ ...input(), transcript: paraphrase });
+    expect(result.optOut).to.equal(true);
+    const system = fake.requests[0].body.messages[0].content as string;
+    expect(system).to.include('"opt_out": true when the callee asked not to be called again');
+  });
+
+  it('reports an opt-out said in the words of the phrase list even when the model says false', async () => {
+    fake.reply({ content: JSON.stringify({ ...good, opt_out: false }) });
+    const result = await analyst.analyse({ ...input(), transcript: `${transcript}\nCallee: Please take me off your list.` });
+    expect(result.optOut).to.equal(true);
+  });
+
+  it('with the model out of reach, still reports an opt-out said in the words of the phrase list', async () => {
+    fake.reply({ status: 500 }, { status: 500 });
+    const result = await analyst.analyse({ ...input(), transcript: `${transcript}\nCallee: Don't call me again.` });
+    expect([result.optOut, result.degraded]).to.deep.equal([true, 'attempt 1: HTTP 500; attempt 2: HTTP 500']);
+  });
+
+  it('refuses an opt_out that is not a boolean, and is false when no one asked', async () => {
+    fake.reply({ content: JSON.stringify({ ...good, opt_out: 'yes' }) }, { content: JSON.stringify({ ...good, opt_out: false }) });
+    const result = await analyst.analyse(input());
+    expect(fake.requests).to.have.length(2);
+    expect(result.optOut).to.equal(false);
   });
 });

@@ -17,7 +17,7 @@ forEachStore('live calls through the engine', (kind) => {
   let alice: TestTenant;
   let carrier: InboxCarrier;
   let db: Kysely<Database>;
-  const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(db, callId) };
+  const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(db, callId), optedOut: async () => false };
 
   afterEach(() => srv.close());
 

@@ -30,7 +30,7 @@ forEachStore('the do-not-call list', (kind) => {
   it('adds a number (201), keeps the first entry when it is added again (200), and removes it (204, then 404)', async () => {
     const first = await add({ number: '+14155550123', reason: 'Asked by email.' });
     expect(first.status).to.equal(201);
-    expect(first.body).to.deep.equal({ number: '+14155550123', reason: 'Asked by email.', source: 'api', addedAt: new Date(srv.clock.now()).toISOString() });
+    expect(first.body).to.deep.equal({ number: '+14155550123', reason: 'Asked by email.', source: 'api', addedAt: new Date(srv.clock.now()).toISOString(), callId: null });
     srv.clock.advance(5000);
     const again = await add({ number: '+14155550123', reason: 'Another reason.' });
     expect([again.status, again.body]).to.deep.equal([200, first.body]);

@@ -40,6 +40,7 @@ forEachStore('reading calls', (kind) => {
         metadata: null,
         turns: null,
         voicemailLeft: false,
+        optOut: false,
         scheduledAt: null,
         previousCallId: null,
         nextCallId: null,

@@ -19,6 +19,7 @@ const LATER_COLUMNS: Partial<CallRow> = {
   previous_call_id: null,
   next_call_id: null,
   calling_window_json: null,
+  opt_out: 0,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -67,6 +68,7 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     previous_call_id: null,
     next_call_id: null,
     calling_window_json: null,
+    opt_out: 0,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

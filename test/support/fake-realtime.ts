@@ -2,6 +2,8 @@
 // 127.0.0.1:0. It plays the model and its transcriber from a script: agent turns are spoken as mu-law audio
 // deltas with their transcript; a callee turn is "heard" once enough of the caller's audio has arrived, and comes
 // back as speech_started/stopped and a completed transcription; end_call is a function call; drop cuts the socket.
+// record_opt_out is a function call too, and the script goes on only once the client has answered it with a
+// function_call_output item for that call and asked for a response, as the real server needs.
 //
 // It speaks one interface, GA (the default) or beta, and refuses the other's shapes as the real servers do: an
 // OpenAI-Beta header on the GA server, or its absence on the beta one, closes the socket at once; a session.update
@@ -19,6 +21,8 @@ export type RealtimeStep =
   /** Heard after `afterBytes` more bytes of the caller's audio. */
   | { callee: string; afterBytes: number }
   | { endCall: true }
+  /** The model calls record_opt_out, then waits for its output and a response.create before going on. */
+  | { optOut: true }
   /** The socket is cut (as a network failure would), once `afterBytes` more bytes have arrived. */
   | { drop: true; afterBytes?: number };
 
@@ -69,6 +73,8 @@ export interface RealtimeConnectionSeen {
   closed: boolean;
   /** Why the server refused this client, when it did. */
   refused?: string;
+  /** The function_call_output items the client sent for the model's tool calls. */
+  toolOutputs: Array<{ callId: string; output: string }>;
 }
 
 export class FakeRealtime extends EventEmitter {
@@ -84,7 +90,7 @@ export class FakeRealtime extends EventEmitter {
     const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
     const fake = new FakeRealtime(wss, `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v1/realtime`);
-    wss.on('connection', (ws, req) => fake.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false }, options));
+    wss.on('connection', (ws, req) => fake.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [] }, options));
     return fake;
   }
 
@@ -108,6 +114,8 @@ export class FakeRealtime extends EventEmitter {
         : { delta: 'response.audio.delta', transcript: 'response.audio_transcript.done' };
     let ids = 0;
     let eventIds = 0;
+    /** The record_opt_out call waiting for its function_call_output, and whether that output has come. */
+    let pendingTool: { callId: string; answered: boolean } | null = null;
     let bytesSinceTurn = 0;
     let inputMs = 0;
     const emit = (event: Record<string, unknown>) => {
@@ -134,6 +142,15 @@ export class FakeRealtime extends EventEmitter {
           }
           emit({ type: names.transcript, response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, transcript: step.agent });
           if (protocol === 'ga') emit({ type: 'conversation.item.done', item: { ...item, status: 'completed' } });
+        } else if ('optOut' in step) {
+          steps.shift();
+          const itemId = `item_call_${++ids}`;
+          const callId = `call_${ids}`;
+          const item = { id: itemId, type: 'function_call', status: 'completed', name: 'record_opt_out', call_id: callId, arguments: '{}' };
+          emit({ type: 'response.function_call_arguments.done', response_id: responseId, item_id: itemId, output_index: 0, call_id: callId, name: 'record_opt_out', arguments: '{}' });
+          emit({ type: 'response.output_item.done', response_id: responseId, output_index: 0, item });
+          pendingTool = { callId, answered: false };
+          break;
         } else if ('endCall' in step) {
           steps.shift();
           const itemId = `item_call_${++ids}`;
@@ -191,7 +208,19 @@ export class FakeRealtime extends EventEmitter {
           emit({ type: 'error', error: { type: 'invalid_request_error', code: 'unknown_parameter', ...problem } });
           ws.close(1008, 'invalid session');
         } else emit({ type: 'session.updated', session: event.session });
-      } else if (event.type === 'response.create') respond();
+      } else if (event.type === 'conversation.item.create') {
+        const item = isObject(event.item) ? event.item : {};
+        if (item.type === 'function_call_output' && pendingTool && item.call_id === pendingTool.callId) {
+          pendingTool.answered = true;
+          seen.toolOutputs.push({ callId: String(item.call_id), output: String(item.output) });
+        }
+      } else if (event.type === 'response.create') {
+        // A response asked for while a tool call is unanswered gets nothing from this script.
+        if (!pendingTool || pendingTool.answered) {
+          pendingTool = null;
+          respond();
+        }
+      }
       else if (event.type === 'input_audio_buffer.append') hear(Buffer.from(String(event.audio), 'base64').length);
       this.emit('change');
     });

@@ -2,6 +2,7 @@
 // it; another account's list is never read. Placement and the engine ask isListed before a number is called.
 import type { Kysely } from 'kysely';
 import type { DoNotCallEntry } from '../generated/types.gen.js';
+import type { NewRow } from '../jobs/job-queue.js';
 import type { Database } from '../store/schema.js';
 
 export type DoNotCallSource = DoNotCallEntry['source'];
@@ -11,10 +12,26 @@ interface Row {
   reason: string | null;
   source: string;
   created_at: number | string;
+  call_id: string | null;
 }
 
 export function toEntry(row: Row): DoNotCallEntry {
-  return { number: row.e164, reason: row.reason, source: row.source as DoNotCallSource, addedAt: new Date(Number(row.created_at)).toISOString() };
+  return { number: row.e164, reason: row.reason, source: row.source as DoNotCallSource, addedAt: new Date(Number(row.created_at)).toISOString(), callId: row.call_id };
+}
+
+/** The reason of an entry the callee asked for in a call. */
+export const CALLEE_REQUEST = 'callee_request';
+
+/**
+ * The entry a callee's opt-out makes, as a row the engine inserts with the call's ending; a number already listed
+ * keeps its entry as it was.
+ */
+export function optOutEntry(call: { account_id: string; to_number: string; id: string }, now: number): NewRow {
+  return {
+    into: 'do_not_call',
+    values: { account_id: call.account_id, e164: call.to_number, reason: CALLEE_REQUEST, source: 'call', call_id: call.id, created_at: now },
+    keepExisting: ['account_id', 'e164'],
+  };
 }
 
 /** Adds the number unless listed already (then its entry is kept as it was); returns the entry and whether it is new. */

@@ -14,6 +14,7 @@ const SYSTEM = [
   'Answer with JSON only, matching the given schema.',
   '"summary": a short plain-English summary (in English whatever language the call was in) of the objective, the outcome and what was learnt.',
   '"extracted" (when fields are requested): each field\'s value as the callee gave it in the transcript, of the declared type, or null when the transcript does not establish it. Never guess.',
+  '"opt_out": true when the callee asked not to be called again (to stop calling, to be taken off a list, not to call this number), in any words or language; otherwise false.',
   '"evidence" (when fields are requested): for each field with a value, the number in brackets of the transcript line where the callee gave it and the words of that line that give it, copied exactly; null for a null value. A value whose words are not in that line is discarded.',
 ].join('\n');
 

@@ -10,12 +10,13 @@ export interface JsonSchema {
 }
 
 /**
- * `{ summary, extracted: { <name>: <type> | null }, evidence: { <name>: { turn, quote } | null } }`; without fields,
- * `{ summary }` alone (extracted and evidence are then null).
+ * `{ summary, opt_out, extracted: { <name>: <type> | null }, evidence: { <name>: { turn, quote } | null } }`; without
+ * fields, `{ summary, opt_out }` alone (extracted and evidence are then null).
  */
 export function analysisSchema(fields: readonly FieldDefinition[]): JsonSchema {
   const summary = { type: 'string', description: 'Plain-English summary of the call: the objective, the outcome and what was learnt.' };
-  if (fields.length === 0) return { type: 'object', properties: { summary }, required: ['summary'], additionalProperties: false };
+  const opt_out = { type: 'boolean', description: 'True when the callee asked not to be called again (to be taken off the list, to stop calling).' };
+  if (fields.length === 0) return { type: 'object', properties: { summary, opt_out }, required: ['summary', 'opt_out'], additionalProperties: false };
   // fromEntries, not assignment: a field may be named __proto__.
   const properties = Object.fromEntries(
     fields.map((field) => {
@@ -38,16 +39,19 @@ export function analysisSchema(fields: readonly FieldDefinition[]): JsonSchema {
     type: 'object',
     properties: {
       summary,
+      opt_out,
       extracted: { type: 'object', properties, required: fields.map((f) => f.name), additionalProperties: false },
       evidence: { type: 'object', properties: evidence, required: fields.map((f) => f.name), additionalProperties: false },
     },
-    required: ['summary', 'extracted', 'evidence'],
+    required: ['summary', 'opt_out', 'extracted', 'evidence'],
     additionalProperties: false,
   };
 }
 
 export interface ParsedAnalysis {
   summary: string;
+  /** The model's opt_out; false when a reply left it out. */
+  optOut: boolean;
   extracted: ExtractedValues | null;
   /** As the model gave it: not yet checked against the transcript. */
   evidence: Record<string, { turn: number; quote: string } | null> | null;
@@ -73,7 +77,11 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
     if (Object.keys(value).some((key) => !keys.includes(key))) problems.push(`${at} must not have other properties`);
   };
   if (!isObject(data)) return { ok: false, reason: 'the reply did not match the schema (/ must be an object)' };
-  expectKeys('/', data, fields.length > 0 ? ['summary', 'extracted', 'evidence'] : ['summary']);
+  // opt_out is asked for but not required of a reply: a model (or a local server ignoring the schema) that leaves it
+  // out still gives the fields, and the opt-out has the transcript's phrases as its floor (opt-out.ts).
+  const { opt_out: optOut = false, ...rest } = data;
+  expectKeys('/', rest, fields.length > 0 ? ['summary', 'extracted', 'evidence'] : ['summary']);
+  if (typeof optOut !== 'boolean') problems.push('/opt_out must be a boolean');
   if (Object.hasOwn(data, 'summary') && typeof data.summary !== 'string') problems.push('/summary must be a string');
   const extracted = data.extracted;
   if (fields.length > 0 && Object.hasOwn(data, 'extracted')) {
@@ -107,8 +115,8 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
   if (problems.length > 0) return { ok: false, reason: `the reply did not match the schema (${problems.join('; ')})` };
   const summary = (data.summary as string).trim();
   if (summary === '') return { ok: false, reason: 'the reply had an empty summary' };
-  if (fields.length === 0) return { ok: true, analysis: { summary, extracted: null, evidence: null } };
-  return { ok: true, analysis: { summary, extracted: extracted as ExtractedValues, evidence: evidence as ParsedAnalysis['evidence'] } };
+  if (fields.length === 0) return { ok: true, analysis: { summary, optOut: optOut as boolean, extracted: null, evidence: null } };
+  return { ok: true, analysis: { summary, optOut: optOut as boolean, extracted: extracted as ExtractedValues, evidence: evidence as ParsedAnalysis['evidence'] } };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -27,6 +27,8 @@ export interface Analysis {
   extracted: ExtractedValues | null;
   /** For every requested field, where its value was said; null for a null value; null when no fields were requested. */
   evidence: Record<string, Evidence | null> | null;
+  /** The callee asked not to be called again. */
+  optOut: boolean;
   /** Fields whose value the analyst dropped because its quote was not found in its turn (for the log). */
   dropped?: string[];
   /** Set when the analyst could not do its work and returned a fallback; why, for the log (never a secret). */

@@ -7,6 +7,7 @@
 // analysis was unavailable, and the reason in Analysis.degraded for the engine's log. Never a throw.
 import type { ExtractedValues } from '../generated/types.gen.js';
 import { analysisMessages } from './analysis-prompt.js';
+import { heardOptOut } from './opt-out.js';
 import { analysisSchema, checkReply, type ParsedAnalysis } from './analysis-schema.js';
 import type { Analysis, AnalysisInput, Analyst, EndReason, Evidence } from './analyst.js';
 import { readTranscript } from './transcript-questions.js';
@@ -66,7 +67,8 @@ export class LlmAnalyst implements Analyst {
     for (let i = 0; i < LLM_ATTEMPTS; i++) {
       const attempt = await this.attempt(body, input);
       if (attempt.ok) {
-        const analysis = withCheckedEvidence(attempt.analysis, readTranscript(input.transcript));
+        const checked = withCheckedEvidence(attempt.analysis, readTranscript(input.transcript));
+        const analysis = { ...checked, optOut: attempt.analysis.optOut || heardOptOut(input.transcript, input.brief.language) };
         // The model is told the client ended the call; the summary says so whatever the model wrote.
         return input.endReason === 'canceled' ? { ...analysis, summary: `${ENDINGS.canceled}. ${analysis.summary}` } : analysis;
       }
@@ -126,7 +128,7 @@ function messageContent(payload: unknown): string | { problem: string } {
  * (made null) rather than reported unchecked, so every value can be checked against what was said. A null value
  * has no evidence, whatever the model gave.
  */
-function withCheckedEvidence(analysis: ParsedAnalysis, turns: readonly { text: string }[]): Analysis {
+function withCheckedEvidence(analysis: ParsedAnalysis, turns: readonly { text: string }[]): Omit<Analysis, 'optOut'> {
   if (analysis.extracted === null) return { summary: analysis.summary, extracted: null, evidence: null };
   const dropped: string[] = [];
   const extracted: ExtractedValues = {};
@@ -147,7 +149,7 @@ function errorCode(err: unknown): string {
   return err instanceof Error ? err.name : 'unknown error';
 }
 
-function degraded({ brief, endReason }: AnalysisInput, failures: readonly Failure[]): Analysis {
+function degraded({ brief, endReason, transcript }: AnalysisInput, failures: readonly Failure[]): Analysis {
   const objective = brief.objective.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/u, '');
   const last = failures[failures.length - 1];
   const nothing = brief.fields.length > 0 ? 'no summary was written and no fields were extracted' : 'no summary was written';
@@ -156,6 +158,8 @@ function degraded({ brief, endReason }: AnalysisInput, failures: readonly Failur
     summary: `Objective: ${objective}. ${ENDINGS[endReason]}, but ${UNAVAILABLE[last.kind]}, so ${nothing}.`,
     extracted,
     evidence: extracted && Object.fromEntries(brief.fields.map((f) => [f.name, null])),
+    // With the model out of reach, the opt-out still rests on the callee's words.
+    optOut: heardOptOut(transcript, brief.language),
     degraded: failures.map((f, i) => `attempt ${i + 1}: ${f.reason}`).join('; '),
   };
 }

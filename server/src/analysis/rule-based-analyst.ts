@@ -5,6 +5,7 @@ import { fieldLabel, fieldType, lowerFirst } from '../voice-agent/field-label.js
 import { lexiconFor } from '../voice-agent/lexicon.js';
 import type { Analysis, AnalysisInput, Analyst, EndReason } from './analyst.js';
 import { readAnswer } from './answer-reader.js';
+import { heardOptOut } from './opt-out.js';
 import { findExchanges, type FieldExchange } from './transcript-questions.js';
 
 const ENDINGS: Record<EndReason, string> = {
@@ -35,13 +36,19 @@ export class RuleBasedAnalyst implements Analyst {
         return [field.name, values[field.name] === null || reply === null || replyTurn === null ? null : { turn: replyTurn, quote: reply }];
       }),
     );
+    const optOut = heardOptOut(transcript, brief.language);
+    const summary = summarise(brief.objective, brief.fields, exchanges, values, endReason);
     return {
-      summary: summarise(brief.objective, brief.fields, exchanges, values, endReason),
+      summary: optOut ? `${summary} ${OPTED_OUT}` : summary,
       extracted: brief.fields.length > 0 ? values : null,
       evidence: brief.fields.length > 0 ? evidence : null,
+      optOut,
     };
   }
 }
+
+/** The summary's last sentence for a call in which the callee opted out. */
+export const OPTED_OUT = 'The callee asked not to be called again; the number was added to the do-not-call list.';
 
 function inWords(value: string | number | boolean): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Logger } from 'pino';
-import { isListed } from '../accounts/do-not-call.js';
+import { isListed, optOutEntry } from '../accounts/do-not-call.js';
 import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
 import type { Analyst, EndReason } from '../analysis/analyst.js';
 import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
@@ -298,13 +298,13 @@ export class CallEngine {
   }
 
   /** Commits a move of the state machine with its fields and event; the lease is kept only while the step goes on. */
-  private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false): Promise<CallRow> {
+  private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false, rows: NewRow[] = []): Promise<CallRow> {
     const t = transition(row.status as CallStatus, e);
     const now = this.deps.clock.now();
     // An ending the call's redial policy covers creates the next call in the same transaction, linked both ways.
     const redial = redialFor(row, t.patch, now);
     const link = redial ? { next_call_id: redial.id } : {};
-    const also: NewRow[] = redial ? [{ into: 'calls', values: redial.values }] : [];
+    const also: NewRow[] = [...rows, ...(redial ? [{ into: 'calls' as const, values: redial.values }] : [])];
     return this.commit(row, now, { set: { ...t.patch, ...extra, ...link }, nextRunAt, event: t.event, keepLease, also });
   }
 
@@ -516,6 +516,8 @@ export class CallEngine {
     let summary: string | null = null;
     let extracted: string | null = null;
     let evidence: string | null = null;
+    // The callee asked not to be called again: by the live agent's tool during the call, or in the analyst's reading.
+    let optOut = isLive(agent) && (await agent.optedOut(row.id));
     if (e.type === 'conversation_over') {
       const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
       if (analysis.degraded) this.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
@@ -523,8 +525,12 @@ export class CallEngine {
       summary = analysis.summary;
       extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
       evidence = analysis.evidence === null ? null : JSON.stringify(analysis.evidence);
+      optOut ||= analysis.optOut;
     }
     const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
-    await this.apply(row, e, { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence }, null);
+    // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
+    const listing: NewRow[] = optOut ? [optOutEntry(row, this.deps.clock.now())] : [];
+    const set = { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
+    await this.apply(row, e, set, null, false, listing);
   }
 }

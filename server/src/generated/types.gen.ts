@@ -256,10 +256,14 @@ export type DoNotCallEntry = {
     number: string;
     reason: string | null;
     /**
-     * How it came on the list. The set may grow.
+     * How it came on the list (`call`, the callee asked in a call not to be called again). The set may grow.
      */
-    source: 'api' | 'cli';
+    source: 'api' | 'cli' | 'call';
     addedAt: string;
+    /**
+     * For source `call`, the call in which the callee asked; null otherwise.
+     */
+    callId?: string | null;
 };
 
 export type DoNotCallList = {
@@ -369,6 +373,13 @@ export type CallRecord = {
      * True when the call reached an answering machine and left the placement's voicemail message after the beep; false otherwise.
      */
     voicemailLeft?: boolean;
+    /**
+     * True when the callee asked in the call not to be called again. The agent acknowledges and ends the call, and
+     * in the transaction that ends it the number goes on the account's do-not-call list (reason `callee_request`,
+     * source `call`, with this call's id), so no later call or redial to it is dialled. False otherwise.
+     *
+     */
+    optOut?: boolean;
     metadata?: CallMetadata | null;
 };
 
@@ -466,6 +477,10 @@ export type CallEventBase = {
      * On a terminal event, the redial created as this call ended (see placeCall's `redial`); null otherwise.
      */
     nextCallId: string | null;
+    /**
+     * On a terminal event, whether the callee asked in the call not to be called again (see the record's `optOut`); false otherwise.
+     */
+    optOut?: boolean;
 };
 
 export type CallInProgressEvent = CallEventBase & {

@@ -30,8 +30,10 @@ export class LeaseLost extends Error {
 
 /** A row written with an outcome: an outbox event, an attempt's record. */
 export interface NewRow {
-  into: 'webhook_events' | 'webhook_attempts' | 'calls';
+  into: 'webhook_events' | 'webhook_attempts' | 'calls' | 'do_not_call';
   values: Record<string, unknown>;
+  /** The columns of a unique key on which a row already there is kept and this one dropped; none to insert always. */
+  keepExisting?: readonly string[];
 }
 
 export interface Outcome<Row> {
@@ -145,7 +147,10 @@ export class JobQueue<Row extends Leased> {
   /** Inserts rows, one statement for each table. */
   private async insert(ex: Executor, rows: readonly NewRow[]): Promise<void> {
     for (const into of new Set(rows.map((r) => r.into))) {
-      await runQuery(ex, this.db.insertInto(into).values(rows.filter((r) => r.into === into).map((r) => r.values)));
+      const these = rows.filter((r) => r.into === into);
+      const insert = this.db.insertInto(into).values(these.map((r) => r.values));
+      const keep = these.find((r) => r.keepExisting)?.keepExisting;
+      await runQuery(ex, keep ? insert.onConflict((oc) => oc.columns(keep as never).doNothing()) : insert);
     }
   }
 

@@ -137,6 +137,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     answeredBy: row.answered_by as AnsweredBy | null,
     metadata: metadataOf(row),
     voicemailLeft: Number(row.voicemail_left) === 1,
+    optOut: Number(row.opt_out) === 1,
     scheduledAt: iso(row.scheduled_at),
     previousCallId: row.previous_call_id,
     nextCallId: row.next_call_id,

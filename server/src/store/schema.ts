@@ -96,6 +96,8 @@ export interface CallsTable {
   next_call_id: string | null;
   /** The calling window the call is dialled in (JSON, AppliedWindow: the window and its zones); null for none. */
   calling_window_json: string | null;
+  /** 1 when the callee asked in the call not to be called again (the number went on the do-not-call list). */
+  opt_out: Generated<number>;
 }
 
 export interface DoNotCallTable {
@@ -103,9 +105,11 @@ export interface DoNotCallTable {
   /** The number never to call, E.164. */
   e164: string;
   reason: string | null;
-  /** How it came on the list: api or cli. */
+  /** How it came on the list: api, cli, or call (the callee asked in a call). */
   source: string;
   created_at: number;
+  /** For source call, the call in which the callee asked; null otherwise. */
+  call_id: string | null;
 }
 
 export interface RateWindowsTable {

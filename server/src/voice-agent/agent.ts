@@ -16,6 +16,8 @@ export interface LiveAgent {
   readonly live: true;
   /** What was said on the line so far, in order, timed in ms from the answer. */
   turns(callId: string): Promise<TimedTurn[]>;
+  /** Whether the agent recorded, during the call, that the callee asked not to be called again. */
+  optedOut(callId: string): Promise<boolean>;
 }
 
 export type AnyAgent = Agent | LiveAgent;

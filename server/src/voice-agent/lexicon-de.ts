@@ -17,12 +17,14 @@ export const DE: Lexicon = {
     listening: ['Verstehe.', 'Aha.', 'Ja, ja.', 'Ach so.'],
     allDone: 'Das war alles, was ich brauchte.',
     goodbye: 'Vielen Dank, auf Wiederhören.',
+    optOutAck: 'Das verstehe ich, und entschuldigen Sie die Störung. Wir rufen Sie nicht mehr an. Auf Wiederhören.',
   },
   callee: {
     hello: ['Hallo?', 'Guten Tag, was kann ich für Sie tun?', 'Ja, bitte?'],
     goAhead: ['Ja, bitte.', 'Natürlich, worum geht es?'],
     noted: ['Gut, ich gebe das weiter.', 'In Ordnung, notiert.'],
     bye: ['Auf Wiederhören!', 'Tschüss, einen schönen Tag noch.'],
+    optOut: ['Bitte rufen Sie mich nicht mehr an.', 'Nehmen Sie mich von Ihrer Liste, bitte. Rufen Sie diese Nummer nicht wieder an.', 'Hören Sie bitte auf, mich anzurufen.'],
     voicemailGreeting: 'Sie sind mit unserer Mailbox verbunden. Wir sind gerade nicht erreichbar; bitte hinterlassen Sie eine Nachricht nach dem Signalton.',
     dontKnow: ['Das weiß ich leider nicht.', 'Keine Ahnung, tut mir leid.', 'Da bin ich mir nicht sicher.', 'Das müsste ich nachsehen, tut mir leid.'],
     yes: ['Ja, genau.', 'Ja.', 'Natürlich.', 'Ja, sicher.', 'Klar.'],
@@ -59,5 +61,6 @@ export const DE: Lexicon = {
     numberWords: ['null', 'eins', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwölf',
       'dreizehn', 'vierzehn', 'fünfzehn', 'sechzehn', 'siebzehn', 'achtzehn', 'neunzehn', 'zwanzig'],
     decimalSeparator: ',',
+    optOut: ['rufen sie mich nicht mehr an', 'rufen sie mich nie wieder an', 'rufen sie diese nummer nicht wieder an', 'nehmen sie mich von ihrer liste', 'auf, mich anzurufen', 'mich nicht mehr anzurufen'],
   },
 };

@@ -28,12 +28,14 @@ export const EN: Lexicon = {
     listening: ['Mm-hm.', 'I see.', 'Right.', 'Oh, I see.', 'Okay.'],
     allDone: "That's all I needed.",
     goodbye: 'Thank you, goodbye.',
+    optOutAck: "I understand, and I'm sorry to have bothered you. We won't call you again. Goodbye.",
   },
   callee: {
     hello: ['Hello?', 'Hi, how can I help you?', 'Good afternoon, how can I help?', 'Hello, front desk.'],
     goAhead: ['Sure, go ahead.', 'Of course, what do you need?', 'Yes, how can I help?'],
     noted: ["Okay, I'll pass that on.", 'Sure, noted.', 'Alright, thanks for letting me know.'],
     bye: ['Goodbye!', 'Bye, have a nice day.', "You're welcome, bye."],
+    optOut: ["Please don't call me again.", "Take me off your list, please. Don't call this number again.", "I'm not interested. Please stop calling me."],
     voicemailGreeting: 'You have reached our voicemail. We cannot take your call right now; please leave a message after the tone.',
     dontKnow: ["I'm sorry, I don't know.", "I'm not sure, I'm afraid.", 'No idea, sorry.', "I couldn't tell you, I'm afraid.", "I'd have to check, sorry."],
     yes: ['Yes, we are.', 'Yep.', "Yeah, that's right.", 'Yes, we do.', 'Absolutely.', 'Sure, we do.'],
@@ -76,5 +78,6 @@ export const EN: Lexicon = {
     numberWords: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
       'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty'],
     decimalSeparator: '.',
+    optOut: ["don't call me again", 'do not call me again', "don't call this number", 'do not call this number', 'stop calling', 'take me off your list', 'remove me from your list', 'remove my number', 'never call me', "don't ever call", 'do not call list', 'do-not-call list'],
   },
 };

@@ -17,12 +17,14 @@ export const ES: Lexicon = {
     listening: ['Ya veo.', 'Claro.', 'Vaya.', 'Ajá.'],
     allDone: 'Eso es todo lo que necesitaba.',
     goodbye: 'Gracias, adiós.',
+    optOutAck: 'Lo entiendo, y disculpe la molestia. No le volveremos a llamar. Adiós.',
   },
   callee: {
     hello: ['¿Diga?', 'Hola, ¿en qué puedo ayudarle?', '¿Sí, dígame?'],
     goAhead: ['Claro, adelante.', 'Sí, dígame.'],
     noted: ['De acuerdo, lo transmitiré.', 'Vale, tomo nota.'],
     bye: ['¡Adiós!', 'Adiós, que tenga un buen día.'],
+    optOut: ['Por favor, no me vuelva a llamar.', 'Quíteme de su lista, por favor. No me llame más.', 'Deje de llamarme, por favor.'],
     voicemailGreeting: 'Ha llamado a nuestro buzón de voz. No podemos atenderle; por favor, deje un mensaje después de la señal.',
     dontKnow: ['No lo sé, lo siento.', 'Ni idea, perdone.', 'No estoy seguro.', 'Tendría que comprobarlo, lo siento.'],
     yes: ['Sí, así es.', 'Sí.', 'Claro que sí.', 'Por supuesto.', 'Sí, correcto.'],
@@ -59,5 +61,6 @@ export const ES: Lexicon = {
     numberWords: ['cero', 'uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez', 'once', 'doce',
       'trece', 'catorce', 'quince', 'dieciséis', 'diecisiete', 'dieciocho', 'diecinueve', 'veinte'],
     decimalSeparator: ',',
+    optOut: ['no me vuelva a llamar', 'no me vuelvan a llamar', 'no me llame más', 'no me llamen más', 'deje de llamarme', 'dejen de llamarme', 'quíteme de su lista', 'quítenme de su lista', 'sáqueme de su lista'],
   },
 };

@@ -17,12 +17,14 @@ export const FR: Lexicon = {
     listening: ['Je vois.', "D'accord.", 'Ah oui.', 'Hum hum.'],
     allDone: "C'est tout ce dont j'avais besoin.",
     goodbye: 'Merci, au revoir.',
+    optOutAck: 'Je comprends, et je suis désolé de vous avoir dérangé. Nous ne vous rappellerons plus. Au revoir.',
   },
   callee: {
     hello: ['Allô ?', 'Bonjour, je vous écoute.', 'Oui, bonjour ?'],
     goAhead: ['Oui, allez-y.', 'Bien sûr, je vous écoute.'],
     noted: ['D’accord, je transmettrai.', "Très bien, c'est noté."],
     bye: ['Au revoir !', 'Bonne journée, au revoir.'],
+    optOut: ["Merci de ne plus m'appeler.", "Retirez-moi de votre liste, s'il vous plaît. Ne m'appelez plus.", "Arrêtez de m'appeler, s'il vous plaît."],
     voicemailGreeting: 'Vous êtes bien sur notre messagerie. Nous ne pouvons pas vous répondre ; veuillez laisser un message après le bip.',
     dontKnow: ['Je ne sais pas, désolé.', 'Aucune idée, désolée.', 'Je ne suis pas sûr.', 'Il faudrait que je vérifie, désolé.'],
     yes: ['Oui, tout à fait.', 'Oui.', 'Bien sûr.', 'Absolument.', "Oui, c'est exact."],
@@ -59,5 +61,6 @@ export const FR: Lexicon = {
     numberWords: ['zéro', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'onze', 'douze',
       'treize', 'quatorze', 'quinze', 'seize', 'dix-sept', 'dix-huit', 'dix-neuf', 'vingt'],
     decimalSeparator: ',',
+    optOut: ["ne plus m'appeler", "ne m'appelez plus", "arrêtez de m'appeler", 'retirez-moi de votre liste', 'ne me rappelez plus', 'ne plus me rappeler'],
   },
 };

@@ -17,12 +17,14 @@ export const IT: Lexicon = {
     listening: ['Capisco.', 'Ah, sì.', 'Davvero.', 'Mm-hm.'],
     allDone: 'È tutto quello che mi serviva.',
     goodbye: 'Grazie, arrivederci.',
+    optOutAck: 'Capisco, e mi scusi per il disturbo. Non la richiameremo più. Arrivederci.',
   },
   callee: {
     hello: ['Pronto?', 'Buongiorno, mi dica.', 'Sì, pronto?'],
     goAhead: ['Certo, mi dica.', 'Sì, prego.'],
     noted: ['Va bene, lo riferirò.', "D'accordo, ne prendo nota."],
     bye: ['Arrivederci!', 'Buona giornata, arrivederci.'],
+    optOut: ['Per favore, non mi chiami più.', 'Mi tolga dalla vostra lista, per favore. Non chiamate più questo numero.', 'Smettete di chiamarmi, per favore.'],
     voicemailGreeting: 'Ha raggiunto la nostra segreteria. Non possiamo rispondere; la preghiamo di lasciare un messaggio dopo il segnale acustico.',
     dontKnow: ['Non lo so, mi dispiace.', 'Non ne ho idea, scusi.', 'Non sono sicura.', 'Dovrei controllare, mi scusi.'],
     yes: ['Sì, esatto.', 'Sì.', 'Certo.', 'Assolutamente sì.', 'Sì, certamente.'],
@@ -59,5 +61,6 @@ export const IT: Lexicon = {
     numberWords: ['zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove', 'dieci', 'undici', 'dodici',
       'tredici', 'quattordici', 'quindici', 'sedici', 'diciassette', 'diciotto', 'diciannove', 'venti'],
     decimalSeparator: ',',
+    optOut: ['non mi chiami più', 'non mi chiamate più', 'non chiamate più questo numero', 'smettete di chiamarmi', 'smetta di chiamarmi', 'mi tolga dalla vostra lista', 'toglietemi dalla vostra lista'],
   },
 };

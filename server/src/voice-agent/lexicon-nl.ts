@@ -17,12 +17,14 @@ export const NL: Lexicon = {
     listening: ['Ik begrijp het.', 'Aha.', 'Ja, ja.', 'O, zo.'],
     allDone: 'Dat was alles wat ik nodig had.',
     goodbye: 'Dank u wel, tot ziens.',
+    optOutAck: 'Dat begrijp ik, en excuses voor het storen. We bellen u niet meer. Tot ziens.',
   },
   callee: {
     hello: ['Hallo?', 'Goedemiddag, waarmee kan ik u helpen?', 'Ja, hallo?'],
     goAhead: ['Ja, zegt u het maar.', 'Natuurlijk, waar gaat het om?'],
     noted: ['Goed, ik geef het door.', 'Prima, genoteerd.'],
     bye: ['Tot ziens!', 'Dag, nog een fijne dag.'],
+    optOut: ['Bel me alstublieft niet meer.', 'Haal me van uw lijst, alstublieft. Bel dit nummer niet meer.', 'Wilt u stoppen met bellen, alstublieft.'],
     voicemailGreeting: 'U bent verbonden met onze voicemail. We kunnen nu niet opnemen; laat alstublieft een bericht achter na de toon.',
     dontKnow: ['Dat weet ik niet, sorry.', 'Geen idee, sorry.', 'Dat weet ik niet zeker.', 'Dat zou ik moeten nakijken, sorry.'],
     yes: ['Ja, klopt.', 'Ja.', 'Zeker.', 'Natuurlijk.', 'Ja, hoor.'],
@@ -59,5 +61,6 @@ export const NL: Lexicon = {
     numberWords: ['nul', 'één', 'twee', 'drie', 'vier', 'vijf', 'zes', 'zeven', 'acht', 'negen', 'tien', 'elf', 'twaalf',
       'dertien', 'veertien', 'vijftien', 'zestien', 'zeventien', 'achttien', 'negentien', 'twintig'],
     decimalSeparator: ',',
+    optOut: ['bel me niet meer', 'bel me alstublieft niet meer', 'bel dit nummer niet meer', 'haal me van uw lijst', 'stoppen met bellen', 'stop met bellen'],
   },
 };

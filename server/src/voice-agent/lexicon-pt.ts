@@ -17,12 +17,14 @@ export const PT: Lexicon = {
     listening: ['Entendo.', 'Ah, sim.', 'Pois.', 'Hum.'],
     allDone: 'Era tudo o que precisava.',
     goodbye: 'Obrigado, adeus.',
+    optOutAck: 'Entendo, e peço desculpa pelo incómodo. Não voltaremos a ligar. Adeus.',
   },
   callee: {
     hello: ['Estou?', 'Olá, em que posso ajudar?', 'Sim, diga?'],
     goAhead: ['Claro, diga.', 'Sim, pode perguntar.'],
     noted: ['Está bem, vou passar a mensagem.', 'Certo, anotado.'],
     bye: ['Adeus!', 'Tchau, bom dia.'],
+    optOut: ['Por favor, não me ligue mais.', 'Tire-me da sua lista, por favor. Não liguem mais para este número.', 'Parem de me ligar, por favor.'],
     voicemailGreeting: 'Você ligou para a nossa caixa postal. Não podemos atender agora; por favor, deixe uma mensagem após o sinal.',
     dontKnow: ['Não sei, desculpe.', 'Não faço ideia.', 'Não tenho a certeza.', 'Teria de verificar, desculpe.'],
     yes: ['Sim, é isso.', 'Sim.', 'Claro que sim.', 'Com certeza.', 'Exatamente.'],
@@ -59,5 +61,6 @@ export const PT: Lexicon = {
     numberWords: ['zero', 'um', 'dois', 'três', 'quatro', 'cinco', 'seis', 'sete', 'oito', 'nove', 'dez', 'onze', 'doze',
       'treze', 'catorze', 'quinze', 'dezasseis', 'dezassete', 'dezoito', 'dezanove', 'vinte'],
     decimalSeparator: ',',
+    optOut: ['não me ligue mais', 'não me liguem mais', 'não liguem mais', 'parem de me ligar', 'pare de me ligar', 'tire-me da sua lista', 'me tire da sua lista', 'tirem-me da vossa lista'],
   },
 };

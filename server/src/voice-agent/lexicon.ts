@@ -30,6 +30,8 @@ export interface AgentLines {
   listening: readonly string[];
   allDone: string;
   goodbye: string;
+  /** The reply to a callee who asks not to be called again: acknowledges it, apologises and says goodbye. */
+  optOutAck: string;
 }
 
 export interface CalleeLines {
@@ -38,6 +40,8 @@ export interface CalleeLines {
   /** Reply to the opening when nothing is asked. */
   noted: readonly string[];
   bye: readonly string[];
+  /** Asking not to be called again (the sandbox's opt-out number); each holds a phrase of vocabulary.optOut. */
+  optOut: readonly string[];
   /** An answering machine's greeting (the sandbox's voicemail number), asking for a message after the tone. */
   voicemailGreeting: string;
   dontKnow: readonly string[];
@@ -70,6 +74,8 @@ export interface AnswerVocabulary {
   /** Number words by value, from zero. */
   numberWords: readonly string[];
   decimalSeparator: '.' | ',';
+  /** Phrases, lower-case, by which a callee asks not to be called again (the rule-based analyst's opt-out). */
+  optOut: readonly string[];
 }
 
 export interface Lexicon {

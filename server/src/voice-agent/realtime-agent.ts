@@ -25,9 +25,19 @@ export class RealtimeAgent implements LiveAgent {
     return recordedTurns(this.db, callId);
   }
 
+  async optedOut(callId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('calls').select('opt_out').where('id', '=', callId).executeTakeFirst();
+    return Number(row?.opt_out ?? 0) === 1;
+  }
+
   /** Connects the model to an answered call's line. */
   open(brief: LineBrief, line: AgentLine, logger: Logger): RealtimeSession {
-    return new RealtimeSession(brief, line, (seq, turn) => appendTurn(this.db, brief.callId, seq, turn), this.connection, logger);
+    const { callId } = brief;
+    const optOut = async () => {
+      // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
+      await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
+    };
+    return new RealtimeSession(brief, line, (seq, turn) => appendTurn(this.db, callId, seq, turn), this.connection, logger, optOut);
   }
 }
 

@@ -15,7 +15,7 @@
 // response.audio.delta and response.audio_transcript.done; model gpt-4o-realtime-preview.
 //
 // Either way the phone line's 8 kHz mu-law goes to the model and comes back untouched: no transcoding.
-import { END_CALL_FUNCTION, realtimeInstructions, transcriptionLanguage, type LineBrief } from './realtime-instructions.js';
+import { realtimeInstructions, TOOLS, transcriptionLanguage, type LineBrief } from './realtime-instructions.js';
 
 export type RealtimeProtocolName = 'ga' | 'beta';
 
@@ -53,7 +53,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
         },
         output: { format: { type: 'audio/pcmu' }, voice: brief.voice },
       },
-      tools: [END_CALL_FUNCTION],
+      tools: TOOLS,
       tool_choice: 'auto',
     },
   }),
@@ -73,7 +73,7 @@ export const BETA_PROTOCOL: RealtimeProtocol = {
       output_audio_format: 'g711_ulaw',
       input_audio_transcription: transcription('whisper-1', brief),
       turn_detection: { type: 'server_vad' },
-      tools: [END_CALL_FUNCTION],
+      tools: TOOLS,
       tool_choice: 'auto',
     },
   }),

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import { WebSocket, type RawData } from 'ws';
 import type { Speaker, TimedTurn } from './conversation.js';
-import { END_CALL_TOOL, type LineBrief } from './realtime-instructions.js';
+import { END_CALL_TOOL, OPT_OUT_TOOL, type LineBrief } from './realtime-instructions.js';
 import type { RealtimeProtocol } from './realtime-protocol.js';
 
 const BYTES_PER_MS = 8;
@@ -71,6 +71,8 @@ export class RealtimeSession {
   private ending = false;
   private ended = false;
   private endTimer: NodeJS.Timeout | null = null;
+  /** The record_opt_out calls answered, by call_id: the model's function call is reported by two events. */
+  private readonly optOutCalls = new Set<string>();
 
   constructor(
     private readonly brief: LineBrief,
@@ -78,6 +80,8 @@ export class RealtimeSession {
     private readonly writeTurn: (seq: number, turn: TimedTurn) => Promise<void>,
     private readonly conn: RealtimeConnection,
     private readonly logger: Logger,
+    /** Records that the callee asked not to be called again (durably: the engine reads it as the call ends). */
+    private readonly recordOptOut: () => Promise<void> = async () => {},
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     const url = new URL(conn.url);
@@ -173,11 +177,11 @@ export class RealtimeSession {
         if (itemId) this.said(itemId, 'agent', str(e.transcript));
         break;
       case 'response.function_call_arguments.done':
-        if (e.name === END_CALL_TOOL) this.endCall();
+        this.functionCalled(str(e.name), str(e.call_id));
         break;
       case 'response.output_item.done': {
         const item = typeof e.item === 'object' && e.item !== null ? (e.item as Json) : null;
-        if (item?.type === 'function_call' && item.name === END_CALL_TOOL) this.endCall();
+        if (item?.type === 'function_call') this.functionCalled(str(item.name), str(item.call_id));
         break;
       }
       case 'error': {
@@ -230,6 +234,30 @@ export class RealtimeSession {
     last.u.cut = true;
     this.write(last.u);
     this.send({ type: 'conversation.item.truncate', item_id: last.id, content_index: 0, audio_end_ms: Math.round(last.u.playedBytes / BYTES_PER_MS) });
+  }
+
+  private functionCalled(name: string | null, callId: string | null): void {
+    if (name === END_CALL_TOOL) this.endCall();
+    else if (name === OPT_OUT_TOOL && callId !== null && !this.optOutCalls.has(callId)) void this.optOut(callId);
+  }
+
+  /**
+   * The model called record_opt_out: the opt-out is made durable first, then the function's output goes back and
+   * the model is asked to go on (its apology and goodbye, then end_call). Written before the answer, so a model
+   * that hangs up at once still leaves it recorded.
+   */
+  private async optOut(callId: string): Promise<void> {
+    this.optOutCalls.add(callId);
+    const recorded = await this.recordOptOut().then(
+      () => true,
+      (err: Error) => {
+        this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the opt-out; the analyst reads it from the transcript');
+        return false;
+      },
+    );
+    const output = JSON.stringify(recorded ? { recorded: true } : { recorded: false, note: 'Say you will pass the request on.' });
+    this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output } });
+    if (!this.ending) this.send({ type: 'response.create' });
   }
 
   /** The model called end_call: let its goodbye play out (the line's mark says when), then hang up. */

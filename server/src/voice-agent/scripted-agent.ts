@@ -1,5 +1,6 @@
 // The default agent: a fixed script spoken to the simulated callee. It opens with the objective, asks for every
-// requested field by its label, reacts to "don't know", and ends politely. The context only shapes the wording
+// requested field by its label, reacts to "don't know", and ends politely. A callee who asks not to be called
+// again (the sandbox's 555-0118) is answered with an apology and a goodbye, and nothing more is asked. The context only shapes the wording
 // (it is for the agent, not the recipient, so it is never read out).
 import type { FieldDefinition } from '../generated/types.gen.js';
 import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
@@ -51,6 +52,9 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
   const opening = [lex.agent.hello, lex.agent.purpose(stripEnd(brief.objective))];
   if (brief.context?.trim()) opening.push(URGENT.test(brief.context) ? lex.agent.urgent : lex.agent.background);
   if (brief.fields.length > 0) opening.push(rng.pick(lex.agent.moment));
+  if (brief.to !== undefined && sandboxScenario(brief.to) === 'opts_out') {
+    return [[said(callee.hello()), agent(opening.join(' ')), said(callee.optOut())], [agent(lex.agent.optOutAck)]];
+  }
   const stretches: Turn[][] = [[said(callee.hello()), agent(opening.join(' ')), said(callee.replyToOpening(brief.fields.length > 0))]];
   let reaction = '';
   brief.fields.forEach((field, i) => {

@@ -69,6 +69,11 @@ export class SimulatedCallee {
     return [0, 1, 2].map((i) => sentences[(start + i) % sentences.length]).join(' ');
   }
 
+  /** Asks not to be called again (the sandbox's opt-out number). */
+  optOut(): string {
+    return this.rng.pick(this.lexicon.callee.optOut);
+  }
+
   goodbye(): string {
     return this.rng.pick(this.lexicon.callee.bye);
   }

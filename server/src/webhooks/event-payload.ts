@@ -28,5 +28,6 @@ export function buildEventPayload(call: CallRow, event: CallEventName, builtAt: 
     answeredBy: call.answered_by as AnsweredBy | null,
     metadata: metadataOf(call),
     nextCallId: terminal ? call.next_call_id : null,
+    optOut: terminal && Number(call.opt_out) === 1,
   } as CallEvent;
 }

@@ -25,6 +25,13 @@ forEachStore('media bridge', (kind) => {
     description: 'Hang up the phone call. Call it only after you have said goodbye.',
     parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
   };
+  const OPT_OUT = {
+    type: 'function',
+    name: 'record_opt_out',
+    description:
+      'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  };
 
   /** The first connection's session.update, once the session has asked for the first response. */
   async function openedSession(): Promise<{ headers: Record<string, unknown>; url: string; session: Record<string, unknown> }> {
@@ -62,7 +69,7 @@ forEachStore('media bridge', (kind) => {
       tool_choice: 'auto',
     });
     expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
-    expect(session.tools).to.deep.equal([END_CALL]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
     expectInstructions(session);
   });
 
@@ -81,7 +88,7 @@ forEachStore('media bridge', (kind) => {
       turn_detection: { type: 'server_vad' },
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([END_CALL]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
     expectInstructions(session);
   });
 

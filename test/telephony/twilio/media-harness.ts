@@ -54,7 +54,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
   const realtime = await FakeRealtime.start({ script: opts.script, protocol: opts.serverProtocol ?? protocol });
   let realtimeAgent!: RealtimeAgent;
   // The engine's agent is built over the store the server opens, so it reads through this stand-in.
-  const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id) };
+  const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id), optedOut: (id) => realtimeAgent.optedOut(id) };
   let db!: Kysely<Database>;
   const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: ({ store }) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
   realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol(protocol), apiKey: REALTIME_KEY, endGraceMs: 60_000 });

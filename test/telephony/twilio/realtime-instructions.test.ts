@@ -10,6 +10,14 @@ const END_CALL = {
   parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
 };
 
+const OPT_OUT = {
+  type: 'function',
+  name: 'record_opt_out',
+  description:
+    'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
+  parameters: { type: 'object', properties: {}, required: [] },
+};
+
 const brief = {
   callId: 'c1',
   objective: 'Book a table for two at 8 pm on Friday.',
@@ -73,7 +81,7 @@ describe('realtime instructions', () => {
           input: { format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'fr' }, turn_detection: { type: 'server_vad' } },
           output: { format: { type: 'audio/pcmu' }, voice: 'sage' },
         },
-        tools: [END_CALL],
+        tools: [END_CALL, OPT_OUT],
         tool_choice: 'auto',
       },
     });
@@ -92,7 +100,7 @@ describe('realtime instructions', () => {
         output_audio_format: 'g711_ulaw',
         input_audio_transcription: { model: 'whisper-1', language: 'fr' },
         turn_detection: { type: 'server_vad' },
-        tools: [END_CALL],
+        tools: [END_CALL, OPT_OUT],
         tool_choice: 'auto',
       },
     });

@@ -95,6 +95,29 @@ forEachStore('a realtime call on the Twilio carrier', (kind) => {
     for (const secret of [KEY, FAKE_AUTH_TOKEN, token]) expect(seen).not.to.include(secret);
   });
 
+  it('records the opt-out the model reports with record_opt_out, answers the tool, and lists the number as the call ends', async () => {
+    // Words no phrase list holds: the opt-out rests on the model's tool call alone.
+    const ask = "Honestly, I'd rather you never rang this shop again.";
+    const sorry = "I'm sorry to have bothered you. You won't be called again. Goodbye.";
+    const { id, sid, url, token } = await setUp([{ agent: HELLO }, { callee: ask, afterBytes: 10 * FRAME_BYTES }, { optOut: true }, { agent: sorry }, { endCall: true }]);
+    await answer(sid, id);
+    peer = await FakeMediaPeer.connect(url);
+    peer.start({ callSid: sid, token });
+    await peer.until(() => peer!.mediaBytes === 1600);
+    peer.speak(muLawTone(10 * FRAME_BYTES, 300));
+    // The model goes on only once the tool call is answered: its apology reaches the line.
+    await peer.until(() => peer!.mediaBytes === 3200);
+    expect(realtime.connections[0].toolOutputs).to.deep.equal([{ callId: realtime.connections[0].toolOutputs[0]?.callId, output: '{"recorded":true}' }]);
+    expect((await srv.row(id)).opt_out).to.equal(1);
+    srv.clock.advance(30_000);
+    await twilio.hungUp(sid);
+    const row = await srv.drive(id);
+    expect(row).to.include({ status: 'completed', opt_out: 1 });
+    expect(row.transcript).to.equal(`Agent: ${HELLO}\nCallee: ${ask}\nAgent: ${sorry}`);
+    const entry = await srv.deps.store.db.selectFrom('do_not_call').selectAll().where('e164', '=', '+14155550123').executeTakeFirstOrThrow();
+    expect(entry).to.deep.include({ reason: 'callee_request', source: 'call', call_id: id });
+  });
+
   it('refuses a stream with a forged token before the model is connected or the line touched', async () => {
     const { id, sid, url } = await setUp([{ agent: HELLO }]);
     await answer(sid, id);

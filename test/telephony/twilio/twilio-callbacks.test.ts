@@ -18,7 +18,7 @@ import { FAKE_AUTH_TOKEN, FakeTwilio } from '../../support/fake-twilio.js';
 import { startServer, type TestServer, type TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
 
-const agent: LiveAgent = { name: 'live-test', live: true, turns: async () => [] };
+const agent: LiveAgent = { name: 'live-test', live: true, turns: async () => [], optedOut: async () => false };
 
 forEachStore('Twilio callback routes', (kind) => {
   let fake: FakeTwilio;

@@ -40,7 +40,7 @@ forEachStore('calls on the Twilio carrier', (kind) => {
   });
 
   async function setUp(env: Record<string, string> = {}) {
-    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId) };
+    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId), optedOut: async () => false };
     srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir, ...env }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
     const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
     jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger, handlers: configuredTelephony({ ...srv.deps, logger }).jobs!, random: () => 0.5 });

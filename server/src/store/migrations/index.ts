@@ -22,6 +22,7 @@ import { m017ScheduledStart } from './017-scheduled-start.js';
 import { m018DoNotCall } from './018-do-not-call.js';
 import { m019Redials } from './019-redials.js';
 import { m020CallingWindows } from './020-calling-windows.js';
+import { m021OptOut } from './021-opt-out.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '018_do_not_call': m018DoNotCall,
   '019_redials': m019Redials,
   '020_calling_windows': m020CallingWindows,
+  '021_opt_out': m021OptOut,
 };
 
 export const migrationProvider: MigrationProvider = {

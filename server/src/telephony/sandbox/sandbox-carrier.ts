@@ -9,6 +9,8 @@
 //   555-0115  long call        answered; the conversation runs past the maximum call duration and is cut there
 //   555-0116  drops            answered, then the line drops 20 s into the conversation (failed, call_dropped)
 //   555-0117  silent           the network never reports anything; the engine's watchdog ends it (carrier_timeout)
+//   555-0118  opts out         answered; after the agent's opening the callee asks not to be called again, the agent
+//                              apologises and ends the call (completed, optOut: true, the number listed)
 //   anything else              rings 4 s, answered, completes
 //
 // Ring and talk times are real-world lengths; SVC_SANDBOX_TIME_SCALE multiplies the wall-clock time they take
@@ -20,7 +22,7 @@ import { speechMs } from '../../voice-agent/conversation.js';
 import { lexiconFor } from '../../voice-agent/lexicon.js';
 import type { Carrier, Dialled, DialRequest, LineEvent, LineNews, MachineGreeting } from '../carrier.js';
 
-export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent';
+export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent' | 'opts_out';
 
 const BY_SUFFIX: Record<string, SandboxScenario> = {
   '11': 'no_answer',
@@ -30,6 +32,7 @@ const BY_SUFFIX: Record<string, SandboxScenario> = {
   '15': 'long',
   '16': 'drops',
   '17': 'silent',
+  '18': 'opts_out',
 };
 
 export function sandboxScenario(to: string): SandboxScenario {
@@ -47,6 +50,7 @@ const RING_MS: Record<SandboxScenario, number> = {
   declined: 6000,
   failed: 1000,
   silent: 0,
+  opts_out: 4000,
 };
 export const SANDBOX_DROP_AFTER_MS = 20_000;
 /** The answering machine's beep: this long after its greeting, lasting this long; the message may start after it. */
