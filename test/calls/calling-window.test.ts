@@ -9,7 +9,7 @@ import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 
 const at = (s: string) => Date.parse(s);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-const opening = (window: CallingWindow, to: string, from: string) => iso(nextOpening(applyWindow(window, to, at(from)), at(from)));
+const opening = (window: CallingWindow, to: string, from: string) => iso(applyWindow(window, to, at(from)).opening);
 const DAYTIME: CallingWindow = { start: '09:00', end: '20:00' };
 
 function refusal(window: CallingWindow, to: string, from = '2026-12-01T00:00:00Z'): ApiError {
@@ -79,7 +79,7 @@ describe('calling windows: the next opening in each allowed country', () => {
   });
 
   it('takes 24:00 as midnight: 18:00 to 24:00 is open at 23:59 local and shut at midnight', () => {
-    const w = applyWindow({ start: '18:00', end: '24:00' }, '+442071234567', at('2026-12-01T00:00:00Z'));
+    const w = applyWindow({ start: '18:00', end: '24:00' }, '+442071234567', at('2026-12-01T00:00:00Z')).window;
     expect(iso(nextOpening(w, at('2026-12-01T23:59:00Z')))).to.equal('2026-12-01T23:59:00.000Z');
     expect(iso(nextOpening(w, at('2026-12-02T00:00:00Z')))).to.equal('2026-12-02T18:00:00.000Z');
   });
@@ -103,7 +103,7 @@ describe('calling windows across DST changes', () => {
   });
 
   it('a window on the repeated hour of the fall-back (01:00-02:00) is open for both of its passes, two hours in all', () => {
-    const w = applyWindow({ start: '01:00', end: '02:00' }, '+12125550123', at('2026-10-31T00:00:00Z'));
+    const w = applyWindow({ start: '01:00', end: '02:00' }, '+12125550123', at('2026-10-31T00:00:00Z')).window;
     expect(iso(nextOpening(w, at('2026-11-01T04:00:00Z')))).to.equal('2026-11-01T05:00:00.000Z'); // 01:00 EDT
     expect(iso(nextOpening(w, at('2026-11-01T06:30:00Z')))).to.equal('2026-11-01T06:30:00.000Z'); // 01:30 EST, the second pass
     expect(iso(nextOpening(w, at('2026-11-01T07:00:00Z')))).to.equal('2026-11-02T06:00:00.000Z'); // 02:00 EST: shut until Monday 01:00 EST
@@ -171,7 +171,7 @@ describe('calling windows that are refused', () => {
   }
 
   it('an applied window keeps the days in week order and the zone given, spelled as IANA spells it', () => {
-    const w: AppliedWindow = applyWindow({ ...DAYTIME, days: ['fri', 'mon'], timeZone: 'europe/london' }, '+12125550123', at('2026-12-01T00:00:00Z'));
+    const w: AppliedWindow = applyWindow({ ...DAYTIME, days: ['fri', 'mon'], timeZone: 'europe/london' }, '+12125550123', at('2026-12-01T00:00:00Z')).window;
     expect(w).to.deep.equal({ start: '09:00', end: '20:00', days: ['mon', 'fri'], timeZone: 'Europe/London', zones: ['Europe/London'] });
   });
 });

@@ -40,6 +40,9 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(place.properties.fields.items).to.deep.equal(doc.components.schemas.FieldDefinition);
       expect(place.properties.idempotencyKey.pattern).to.equal(doc.components.parameters.IdempotencyKey.schema.pattern);
       expect(place.properties.metadata).to.deep.include({ type: ['object', 'null'], maxProperties: 50, propertyNames: { minLength: 1, maxLength: 40 } });
+      // A property that is a $ref keeps its own description beside the target's keywords.
+      expect(place.properties.callingWindow).to.deep.include({ type: 'object', required: ['start', 'end'], description: spec.properties.callingWindow.description });
+      expect(place.properties.callingWindow.properties.days.items).to.deep.equal(doc.components.schemas.Weekday);
       expect(JSON.stringify(place)).to.not.match(/"x-|\$ref|"format":"(e164|webhook-url)"/);
       expect((tools[2].inputSchema as any).properties.limit).to.deep.include({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
       expect((tools[1].inputSchema as any).required).to.deep.equal(['id']);

@@ -25,7 +25,11 @@ export function plainSchema(doc: Json, node: unknown): unknown {
   if (Array.isArray(node)) return node.map((n) => plainSchema(doc, n));
   if (typeof node !== 'object' || node === null) return node;
   const obj = node as Json;
-  if (typeof obj.$ref === 'string') return plainSchema(doc, resolve(doc, obj.$ref));
+  if (typeof obj.$ref === 'string') {
+    // OpenAPI 3.1 lets keywords sit beside a $ref (a property's own description): they are kept, over the target's.
+    const { $ref, ...beside } = obj;
+    return { ...(plainSchema(doc, resolve(doc, $ref as string)) as Json), ...(plainSchema(doc, beside) as Json) };
+  }
   const out: Json = {};
   for (const [k, v] of Object.entries(obj)) {
     if (k.startsWith('x-') || (k === 'format' && !STANDARD_FORMATS.has(String(v)))) continue;

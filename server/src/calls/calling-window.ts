@@ -24,13 +24,23 @@ const SEARCH_MS = 8 * 24 * 3600_000;
 
 const invalid = (message: string) => new ApiError(400, 'invalid_calling_window', message);
 
+/** Zone names as given, to their spelling (null for unknown): building a formatter to ask costs ~60 µs. */
+const spelled = new Map<string, string | null>();
+/** How many names `spelled` keeps: IANA has ~600 zones; names past it are asked afresh rather than kept. */
+const SPELLED_MAX = 2000;
+
 /** An IANA time zone name as this runtime spells it (america/new_york is America/New_York); null for one it does not know. */
 function knownZone(zone: string): string | null {
+  const known = spelled.get(zone);
+  if (known !== undefined) return known;
+  let name: string | null;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    name = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return null;
+    name = null;
   }
+  if (spelled.size < SPELLED_MAX) spelled.set(zone, name);
+  return name;
 }
 
 /** The minutes since local midnight of "HH:MM" (24:00 is the end of the day). */
@@ -55,19 +65,20 @@ export function checkWindow(window: CallingWindow): Required<Pick<CallingWindow,
 
 /**
  * The window a call to `e164` carries, from the request's (or the key's) callingWindow (see checkWindow), read in
- * its timeZone or else in every zone of the number; 400 invalid_calling_window also when it never opens in all of
- * them within a week of `from`.
+ * its timeZone or else in every zone of the number, and its first opening at or after `from`; 400
+ * invalid_calling_window also when it never opens in all of them within a week of `from`.
  */
-export function applyWindow(window: CallingWindow, e164: string, from: number): AppliedWindow {
+export function applyWindow(window: CallingWindow, e164: string, from: number): { window: AppliedWindow; opening: number } {
   const checked = checkWindow(window);
   const zones = checked.timeZone !== undefined ? [checked.timeZone] : numberTimeZones(e164).filter((z) => knownZone(z) !== null);
   if (zones.length === 0) throw invalid(`No time zone is known for ${e164}; give \`callingWindow.timeZone\`.`);
   const applied: AppliedWindow = { ...checked, zones };
-  if (nextOpening(applied, from) === null) {
+  const opening = nextOpening(applied, from);
+  if (opening === null) {
     const named = zones.length <= 4 ? zones.join(', ') : `${zones.length} zones, ${zones[0]} to ${zones[zones.length - 1]}`;
     throw invalid(`The window ${window.start}-${window.end} is never open in all of ${e164}'s time zones at once (${named}); widen it or give \`callingWindow.timeZone\`.`);
   }
-  return applied;
+  return { window: applied, opening };
 }
 
 /**

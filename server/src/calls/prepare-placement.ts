@@ -7,7 +7,7 @@ import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { CallingWindow, CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
-import { applyWindow, nextOpening, type AppliedWindow } from './calling-window.js';
+import { applyWindow, type AppliedWindow } from './calling-window.js';
 import { checkDestination } from './destination.js';
 import type { IrsfList } from './irsf.js';
 import { resolveLanguage, type AheadDetection } from './language.js';
@@ -97,9 +97,8 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     languageSource: language.languageSource,
     metadata: body.metadata ?? null,
     voicemailMessage: body.voicemail?.action === 'leave_message' ? body.voicemail.message : null,
-    // applyWindow has found an opening, so nextOpening is not null here.
-    scheduledAt: window === null ? start : nextOpening(window, from),
-    callingWindow: window,
+    scheduledAt: window === null ? start : window.opening,
+    callingWindow: window === null ? null : window.window,
     redial: body.redial ? { onNoAnswer: body.redial.onNoAnswer ?? 0, onVoicemail: body.redial.onVoicemail ?? 0, afterMinutes: body.redial.afterMinutes } : null,
   };
 }
