@@ -50,10 +50,7 @@ export function compileRequestValidator(
     return { param, validate: ajv.compile(param.schema) };
   });
   const bodySchemaNode = op.requestBody?.content['application/json']?.schema;
-  const bodySchema = bodySchemaNode ? resolveRef<Schema>(doc, bodySchemaNode) : undefined;
-  const validateBody = bodySchemaNode
-    ? ajv.compile({ $ref: pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema') })
-    : undefined;
+  const bodyProblem = bodySchemaNode ? compileBodyCheck(doc, ajv, ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'], reasons) : undefined;
 
   return (parts) => {
     const out: ValidatedRequest = { path: parts.path, query: {}, headers: {}, body: parts.body, checkBody };
@@ -75,15 +72,32 @@ export function compileRequestValidator(
     return out;
 
     function checkBody(): void {
-      if (!validateBody || !bodySchema) return;
+      if (!bodyProblem) return;
       if (parts.body === undefined) {
         if (op.requestBody?.required) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
       } else {
-        const valid = validateBody(parts.body);
-        const faults = textFaults(parts.body);
-        if (!valid || faults.length > 0) throw bodyError(bodySchema, parts.body, valid ? [] : (validateBody.errors ?? []), faults, messages, reasons);
+        const problem = bodyProblem(parts.body);
+        if (problem) throw problem;
       }
     }
+  };
+}
+
+/**
+ * A check of a JSON value against the document's schema at `at` (the path of keys to it in the document): the first
+ * failure as the spec's ApiError, by the schema's x-error tokens and order, or null when the value is valid. A
+ * request's body is checked with it, and so is each call of a batch against placeCall's schema.
+ */
+export function compileBodyCheck(doc: OpenApiDocument, ajv: Ajv2020, at: string[], reasons: FormatReasons = {}): (body: unknown) => ApiError | null {
+  const messages = tokenMessages(doc);
+  const node = at.reduce<unknown>((n, key) => (n as Record<string, unknown> | undefined)?.[key], doc) as Schema;
+  const schema = resolveRef<Schema>(doc, node);
+  const validate = ajv.compile({ $ref: pointer(...at) });
+  return (body) => {
+    const valid = validate(body);
+    const faults = textFaults(body);
+    if (valid && faults.length === 0) return null;
+    return bodyError(schema, body, valid ? [] : (validate.errors ?? []), faults, messages, reasons);
   };
 }
 
