@@ -20,6 +20,7 @@ const LATER_COLUMNS: Partial<CallRow> = {
   next_call_id: null,
   calling_window_json: null,
   opt_out: 0,
+  batch_id: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -69,6 +70,7 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     next_call_id: null,
     calling_window_json: null,
     opt_out: 0,
+    batch_id: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

@@ -222,6 +222,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     redial_json: call.redial === null ? null : JSON.stringify(call.redial),
     previous_call_id: null,
     calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
+    batch_id: null,
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

@@ -57,6 +57,8 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     redial_json: JSON.stringify({ ...policy, [budget]: policy[budget] - 1 }),
     previous_call_id: row.id,
     calling_window_json: row.calling_window_json,
+    // A redial of a batch's call is the batch's too: it counts against its concurrency and its end.
+    batch_id: row.batch_id,
   };
   return { id, values };
 }

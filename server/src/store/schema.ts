@@ -98,6 +98,40 @@ export interface CallsTable {
   calling_window_json: string | null;
   /** 1 when the callee asked in the call not to be called again (the number went on the do-not-call list). */
   opt_out: Generated<number>;
+  /** The batch the call belongs to; null for a call placed on its own. */
+  batch_id: string | null;
+}
+
+/** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */
+export interface BatchesTable {
+  id: string;
+  account_id: string;
+  api_key_id: string;
+  /** queued, running, paused, completed, canceled or stopped. */
+  status: string;
+  total: number;
+  /** How many of its calls (batch_items, in index order) have been released as calls. */
+  released: Generated<number>;
+  max_concurrency: number;
+  stop_reason: string | null;
+  webhook_url: string | null;
+  metadata_json: string | null;
+  /** When the batch starts (its startAt); null for at once. */
+  scheduled_at: number | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  ended_at: number | null;
+  next_run_at: number | null;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+}
+
+/** A batch's call as checked at creation (JSON, PreparedCall), until it is released. */
+export interface BatchItemsTable {
+  batch_id: string;
+  idx: number;
+  call_json: string;
 }
 
 export interface DoNotCallTable {
@@ -246,6 +280,8 @@ export interface Database {
   account_minutes: AccountMinutesTable;
   jobs: JobsTable;
   do_not_call: DoNotCallTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
 }
 
 export type { Generated };

@@ -63,7 +63,7 @@ export interface WriteScope {
 export type WriteUnit<T> = (scope: WriteScope) => Promise<T>;
 
 /** The tables whose rows are jobs of the queue (jobs/job-queue.ts). */
-export type QueueTableName = 'calls' | 'webhook_events' | 'jobs';
+export type QueueTableName = 'calls' | 'webhook_events' | 'jobs' | 'batches';
 
 /** Rows of a queue table that are due, to be leased by one worker (jobs/job-queue.ts builds these). */
 export interface DueClaim {

@@ -23,6 +23,7 @@ import { m018DoNotCall } from './018-do-not-call.js';
 import { m019Redials } from './019-redials.js';
 import { m020CallingWindows } from './020-calling-windows.js';
 import { m021OptOut } from './021-opt-out.js';
+import { m022Batches } from './022-batches.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '019_redials': m019Redials,
   '020_calling_windows': m020CallingWindows,
   '021_opt_out': m021OptOut,
+  '022_batches': m022Batches,
 };
 
 export const migrationProvider: MigrationProvider = {

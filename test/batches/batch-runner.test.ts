@@ -1,0 +1,116 @@
+// The batch runner on both stores, driven by the clock: a batch's calls are released in order as its calls end,
+// never more than max_concurrency live at once (sampled after every step of the runner and of the engine), each a
+// call of the batch that completes; the batch completes with its last call. At the minute cap the batch pauses
+// (over_minute_cap) instead of failing calls, and resumes when minutes are available. A redial of a batch's call
+// belongs to the batch, holds a slot, and the batch ends only after it.
+import { expect } from 'chai';
+import { pino } from 'pino';
+import type { ApiKeyRow } from '../../server/src/accounts/accounts-repo.js';
+import { setPlanMinutes } from '../../server/src/accounts/developer-settings.js';
+import { insertBatch } from '../../server/src/batches/batch-repo.js';
+import { BATCH_PAUSE_RETRY_MS, BatchRunner, liveCalls, type BatchRow } from '../../server/src/batches/batch-runner.js';
+import { checkBatch } from '../../server/src/batches/check-batch.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
+import { loadDocument } from '../../server/src/http/openapi-document.js';
+import { compileBodyCheck } from '../../server/src/http/request-validator.js';
+import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';
+import { startEngineServer, type EngineServer } from '../support/engine.js';
+import type { TestTenant } from '../support/server.js';
+import { forEachStore } from '../support/stores.js';
+
+const doc = loadDocument();
+const options = { allowPrivateWebhooks: false };
+const checkCall = compileBodyCheck(doc, ajvFor(doc, options), ['components', 'schemas', 'PlaceCallRequest'], formatReasons(options));
+const numbers = (n: number, from = 2000) => Array.from({ length: n }, (_, i) => ({ to: `+1415555${String(from + i).padStart(4, '0')}` }));
+
+forEachStore('the batch runner', (kind) => {
+  let srv: EngineServer;
+  let runner: BatchRunner;
+  let alice: TestTenant;
+  let key: ApiKeyRow;
+  beforeEach(async () => {
+    srv = await startEngineServer(kind);
+    runner = new BatchRunner({ store: srv.deps.store, clock: srv.clock, logger: pino({ level: 'silent' }), leaseMs: 30_000, concurrency: 4, idlePollMs: 1000 });
+    alice = await srv.tenant({ rateLimit: 100 });
+    key = await srv.deps.store.db.selectFrom('api_keys').selectAll().where('id', '=', alice.keyId).executeTakeFirstOrThrow();
+  });
+  afterEach(() => srv.close());
+
+  async function create(calls: unknown[], maxConcurrency: number): Promise<string> {
+    const checked = await checkBatch({ catalogue: DEFAULT_AGENT_CATALOGUE, irsf: srv.deps.irsf, checkCall }, srv.deps.store.db, key, calls, { objective: 'Ask whether the shop is open on Sunday.', language: 'en-US' }, srv.clock.now());
+    if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
+    const id = crypto.randomUUID();
+    await srv.deps.store.db.transaction().execute((trx) =>
+      insertBatch(trx, { id, accountId: key.account_id, apiKeyId: key.id, maxConcurrency, webhookUrl: null, metadataJson: null, scheduledAt: null, calls: checked.calls }, srv.clock.now()),
+    );
+    return id;
+  }
+  const batch = (id: string): Promise<BatchRow> => srv.deps.store.db.selectFrom('batches').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const calls = (id: string) => srv.deps.store.db.selectFrom('calls').selectAll().where('batch_id', '=', id).orderBy('created_at').orderBy('id').execute();
+
+  /** Steps the runner and the engine, moving the clock to what is next due, until `done`; the live count after each step. */
+  async function drive(id: string, done: (b: BatchRow) => boolean, limit = 2000): Promise<number[]> {
+    const samples: number[] = [];
+    for (let i = 0; i < limit; i++) {
+      if (done(await batch(id))) return samples;
+      const ran = await runner.tick();
+      samples.push(await liveCalls(srv.deps.store, id));
+      const stepped = await srv.engine.tick();
+      samples.push(await liveCalls(srv.deps.store, id));
+      if (ran + stepped === 0) {
+        const next = await nextDue();
+        if (next === null) throw new Error('nothing is due and the batch is not done');
+        srv.clock.ms = Math.max(srv.clock.ms + 1, next);
+      }
+    }
+    throw new Error('the batch did not get there');
+  }
+  async function nextDue(): Promise<number | null> {
+    const due = async (table: 'calls' | 'batches') =>
+      (await srv.deps.store.db.selectFrom(table).select((eb) => eb.fn.min<number>('next_run_at').as('at')).where('next_run_at', 'is not', null).executeTakeFirst())?.at;
+    const times = [await due('calls'), await due('batches')].filter((t) => t !== null && t !== undefined).map(Number);
+    return times.length ? Math.min(...times) : null;
+  }
+
+  it('releases the calls in order, never more than maxConcurrency live, and completes with the last', async () => {
+    const id = await create(numbers(12), 3);
+    const samples = await drive(id, (b) => b.status === 'completed');
+    expect(Math.max(...samples)).to.equal(3);
+    const rows = await calls(id);
+    expect(rows.map((r) => r.status)).to.deep.equal(Array(12).fill('completed'));
+    expect(rows.map((r) => r.to_number)).to.deep.equal(numbers(12).map((c) => c.to));
+    const b = await batch(id);
+    expect([b.status, b.released, b.stop_reason, b.next_run_at]).to.deep.equal(['completed', 12, null, null]);
+    expect(b.ended_at).to.equal(Math.max(...rows.map((r) => r.ended_at!)));
+  });
+
+  it('pauses at the minute cap instead of failing calls, and resumes when minutes are available', async () => {
+    await setPlanMinutes(srv.deps.store.db, key.account_id, 5);
+    const id = await create(numbers(8), 3);
+    await drive(id, (b) => b.status === 'paused');
+    const paused = await batch(id);
+    expect([paused.status, paused.stop_reason, paused.released]).to.deep.equal(['paused', 'over_minute_cap', 5]);
+    // Nothing more is released while the plan is used up.
+    srv.clock.advance(BATCH_PAUSE_RETRY_MS);
+    await runner.tick();
+    expect([(await batch(id)).status, (await batch(id)).released]).to.deep.equal(['paused', 5]);
+    await setPlanMinutes(srv.deps.store.db, key.account_id, 100);
+    await drive(id, (b) => b.status === 'completed');
+    const rows = await calls(id);
+    expect(rows.map((r) => r.status)).to.deep.equal(Array(8).fill('completed'));
+    expect((await batch(id)).stop_reason).to.equal(null);
+  });
+
+  it("counts a redial of a batch's call as the batch's: it holds a slot, and the batch ends after it", async () => {
+    const id = await create([{ to: '+14155550111', redial: { onNoAnswer: 1, afterMinutes: 5 } }, ...numbers(2)], 1);
+    const samples = await drive(id, (b) => b.status === 'completed');
+    expect(Math.max(...samples)).to.equal(1);
+    const rows = await calls(id);
+    expect(rows.map((r) => [r.to_number, r.status])).to.deep.equal([
+      ['+14155550111', 'no_answer'],
+      ['+14155550111', 'no_answer'],
+      ...numbers(2).map((c) => [c.to, 'completed']),
+    ]);
+    expect(rows[1].previous_call_id).to.equal(rows[0].id);
+  });
+});
