@@ -8,6 +8,7 @@ import { DEFAULT_AGENT_CATALOGUE } from './calls/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './calls/irsf.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { BatchRunner } from './batches/batch-runner.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
 import { createHttpServer } from './http/http-server.js';
@@ -48,6 +49,10 @@ async function main(): Promise<void> {
   const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), telephony.carrier) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
+  // Batches release their calls on their own loop: a batch step is short, so a few run at once.
+  const batches = runsWorkers
+    ? new BatchRunner({ store, clock: systemClock, logger: logger.child({ part: 'batches' }), leaseMs: config.engineLeaseMs, concurrency: 4, idlePollMs: config.enginePollMs })
+    : null;
   const jobs = runsWorkers ? createJobRunner({ store, clock: systemClock, logger: logger.child({ part: 'jobs' }), handlers: telephony.jobs ?? {} }) : null;
   let server: Server | null = null;
   let attachment: Attachment | null = null;
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
   engine?.start();
   dispatcher?.start();
   jobs?.start();
+  batches?.start();
   if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner }, 'call engine and webhook dispatcher running');
   if (config.seedDev) {
     const seed = await seedDevAccount(store, config, systemClock.now());
@@ -79,6 +85,7 @@ async function main(): Promise<void> {
       dispatcher?.stop(),
       sweeper?.stop(),
       jobs?.stop(),
+      batches?.stop(),
     ]);
     await store.close();
   });

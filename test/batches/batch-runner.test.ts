@@ -14,6 +14,7 @@ import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.
 import { loadDocument } from '../../server/src/http/openapi-document.js';
 import { compileBodyCheck } from '../../server/src/http/request-validator.js';
 import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';
+import { executorFor } from '../../server/src/store/prepared-query.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
@@ -41,7 +42,7 @@ forEachStore('the batch runner', (kind) => {
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
     const id = crypto.randomUUID();
     await srv.deps.store.db.transaction().execute((trx) =>
-      insertBatch(trx, { id, accountId: key.account_id, apiKeyId: key.id, maxConcurrency, webhookUrl: null, metadataJson: null, scheduledAt: null, calls: checked.calls }, srv.clock.now()),
+      insertBatch(executorFor(trx), { id, accountId: key.account_id, apiKeyId: key.id, maxConcurrency, webhookUrl: null, metadataJson: null, scheduledAt: null, calls: checked.calls }, srv.clock.now()),
     );
     return id;
   }

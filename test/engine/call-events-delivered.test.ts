@@ -13,7 +13,7 @@ import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 
 const stripe = new Stripe('sk_test_placeholder');
 const validateEvent = ajvFor(loadDocument(), { allowPrivateWebhooks: true }).compile({ $ref: pointer('components', 'schemas', 'CallEvent') });
-const PAYLOAD_KEYS = ['answeredBy', 'callId', 'durationSec', 'endedAt', 'error', 'event', 'eventId', 'extracted', 'metadata', 'nextCallId', 'objective', 'optOut', 'startedAt', 'status', 'summary', 'timestamp', 'to'];
+const PAYLOAD_KEYS = ['answeredBy', 'batchId', 'callId', 'durationSec', 'endedAt', 'error', 'event', 'eventId', 'extracted', 'metadata', 'nextCallId', 'objective', 'optOut', 'startedAt', 'status', 'summary', 'timestamp', 'to'];
 
 const outcomes: [string, string, string[]][] = [
   ['+14155550123', 'completed', ['call.in_progress', 'call.completed']],

@@ -40,6 +40,7 @@ forEachStore('reading calls', (kind) => {
         metadata: null,
         turns: null,
         voicemailLeft: false,
+        batchId: null,
         optOut: false,
         scheduledAt: null,
         previousCallId: null,

@@ -86,6 +86,7 @@ forEachStore('webhook dispatcher', (kind) => {
       answeredBy: null,
       metadata: null,
       nextCallId: null,
+      batchId: null,
       optOut: false,
     });
     expect(() => verify(0, 'whsec_not_the_secret_of_this_key_at_all')).to.throw(/No signatures found matching/);

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelCallData, CancelCallErrors, CancelCallResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -21,7 +21,7 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * List recent calls
  *
- * Recent calls placed with this key, most recent first.
+ * Recent calls placed with this key, most recent first; with `batchId`, only that batch's calls.
  */
 export const listCalls = <ThrowOnError extends boolean = false>(options?: Options<ListCallsData, ThrowOnError>) => (options?.client ?? client).get<ListCallsResponses, ListCallsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -75,6 +75,57 @@ export const preflightCall = <ThrowOnError extends boolean = false>(options: Opt
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List recent batches
+ *
+ * Batches created with this key, most recent first.
+ */
+export const listBatches = <ThrowOnError extends boolean = false>(options?: Options<ListBatchesData, ThrowOnError>) => (options?.client ?? client).get<ListBatchesResponses, ListBatchesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches',
+    ...options
+});
+
+/**
+ * Place a batch of calls
+ *
+ * Places up to 10,000 calls from one request. Each call is a placeCall body; `defaults` holds fields shared by
+ * every call (a call's own fields replace them). Every call is checked as placeCall checks one, and the batch
+ * is all or nothing: if any call is bad, nothing is created and the answer is 400 `invalid_batch` with
+ * `errors`, naming every bad call by its index with the error placeCall would give it (its guardrails and the
+ * do-not-call list included). A call does not take `startAt`: the batch's own `startAt` starts it.
+ *
+ * The batch then releases its calls in order, never more than `maxConcurrency` of them live (queued, dialing
+ * or in progress) at once, across every worker process. Each is a call of its own (its id, record and events,
+ * to its own `webhookUrl`), carrying `batchId`. The batch counts as one request against the key's per-minute
+ * window; its calls reserve minutes of the plan as they are released, and when the plan is used up the batch
+ * is `paused` (`stopReason` `over_minute_cap`) rather than failing calls, and goes on when minutes are
+ * available again. It completes when its last call ends.
+ *
+ * The body may be up to 16 MiB (413 above). An `Idempotency-Key` is accepted, as on placeCall.
+ *
+ */
+export const createBatch = <ThrowOnError extends boolean = false>(options: Options<CreateBatchData, ThrowOnError>) => (options.client ?? client).post<CreateBatchResponses, CreateBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a batch
+ *
+ * The batch as it stands, with its calls counted by status. Another key's batch is 404 `not_found`, as a call is.
+ */
+export const getBatch = <ThrowOnError extends boolean = false>(options: Options<GetBatchData, ThrowOnError>) => (options.client ?? client).get<GetBatchResponses, GetBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches/{id}',
+    ...options
 });
 
 /**

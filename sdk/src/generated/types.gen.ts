@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -103,21 +103,9 @@ export type PlaceCallRequest = {
      */
     startAt?: string | null;
     /**
-     * Try again when nobody takes the call: up to `onNoAnswer` more calls after a `no_answer` (or a `failed` call
-     * whose error is transient: `carrier_unreachable`, `carrier_timeout`) and up to `onVoicemail` after a
-     * `voicemail`, each `afterMinutes` after the previous call ended. A `declined` call is never redialled, nor
-     * a canceled one, nor one whose number is on the do-not-call list. A redial is a new call with its own id,
-     * record and events, created `queued` (with `scheduledAt`) in the moment the previous call ends and linked
-     * both ways (`previousCallId`, `nextCallId`), so it can be canceled before it dials. It does not spend the
-     * rate-limit window; when it dials, the plan's minutes must not be used up (else it ends `canceled` with error
-     * `over_minute_cap`, undialled).
-     *
+     * Try again when nobody takes the call (see RedialPolicy).
      */
-    redial?: {
-        onNoAnswer?: number;
-        onVoicemail?: number;
-        afterMinutes: number;
-    } | null;
+    redial?: RedialPolicy | null;
     /**
      * The hours, in the callee's own time, in which the call may be dialled; without it, the key's default window
      * (if it has one) applies, and with neither the call is dialled whenever it is due. Without `timeZone` the
@@ -252,6 +240,133 @@ export type DoNotCallRequest = {
     reason?: string | null;
 };
 
+/**
+ * Try again when nobody takes the call: up to `onNoAnswer` more calls after a `no_answer` (or a `failed` call
+ * whose error is transient: `carrier_unreachable`, `carrier_timeout`) and up to `onVoicemail` after a
+ * `voicemail`, each `afterMinutes` after the previous call ended. A `declined` call is never redialled, nor
+ * a canceled one, nor one whose number is on the do-not-call list. A redial is a new call with its own id,
+ * record and events, created `queued` (with `scheduledAt`) in the moment the previous call ends and linked
+ * both ways (`previousCallId`, `nextCallId`), so it can be canceled before it dials. It does not spend the
+ * rate-limit window; when it dials, the plan's minutes must not be used up (else it ends `canceled` with error
+ * `over_minute_cap`, undialled).
+ *
+ */
+export type RedialPolicy = {
+    onNoAnswer?: number;
+    onVoicemail?: number;
+    afterMinutes: number;
+};
+
+export type CreateBatchRequest = {
+    /**
+     * The calls, each a placeCall body (without `startAt`); `defaults` fills in what a call leaves out.
+     */
+    calls: Array<{
+        [key: string]: unknown;
+    }>;
+    /**
+     * Fields every call takes unless it gives its own (any placeCall field but `startAt`).
+     */
+    defaults?: {
+        [key: string]: unknown;
+    };
+    /**
+     * At most this many of the batch's calls live (queued, dialing or in progress) at once.
+     */
+    maxConcurrency?: number;
+    /**
+     * When the batch starts, as placeCall's `startAt` (at most 30 days ahead; past means now); at once when absent.
+     */
+    startAt?: string;
+    /**
+     * A calling window for every call that gives none of its own (see placeCall).
+     */
+    callingWindow?: CallingWindow;
+    /**
+     * A redial policy for every call that gives none of its own (see placeCall). A redial belongs to the batch.
+     */
+    redial?: RedialPolicy;
+    /**
+     * The batch's own pairs, returned on the batch. They are not given to its calls; `defaults.metadata` is.
+     */
+    metadata?: CallMetadata;
+    /**
+     * Where the batch's own events go (its calls' events go to each call's `webhookUrl`).
+     */
+    webhookUrl?: string;
+};
+
+export type CreateBatchResponse = {
+    batchId: string;
+    status: 'queued';
+    /**
+     * How many calls the batch holds.
+     */
+    total: number;
+    /**
+     * When the batch starts, for one created with `startAt`.
+     */
+    scheduledAt?: string | null;
+};
+
+export type InvalidBatchError = ApiError & {
+    error?: 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_start_at' | 'invalid_calling_window' | 'invalid_redial' | 'invalid_metadata' | 'invalid_webhook_url' | 'unknown_field' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+    /**
+     * With `invalid_batch`, every bad call, by index.
+     */
+    errors?: Array<BatchItemError>;
+};
+
+export type BatchItemError = {
+    /**
+     * The call's position in `calls`, from 0.
+     */
+    index: number;
+    error: ErrorToken;
+    message: string;
+};
+
+/**
+ * `queued` until it starts; `running`; `paused` when the plan's minutes are used up (it goes on when they are
+ * available); then `completed` (every call ended). The set may grow; clients must tolerate unknown values.
+ *
+ */
+export type BatchStatus = 'queued' | 'running' | 'paused' | 'completed' | 'canceled' | 'stopped';
+
+export type Batch = {
+    id: string;
+    status: BatchStatus;
+    total: number;
+    maxConcurrency?: number;
+    /**
+     * The batch's calls by status; `queued` includes the calls not yet released.
+     */
+    counts: {
+        queued: number;
+        dialing: number;
+        in_progress: number;
+        completed: number;
+        no_answer: number;
+        voicemail: number;
+        declined: number;
+        failed: number;
+        canceled: number;
+    };
+    /**
+     * Why the batch is paused (`over_minute_cap`); null otherwise. The set may grow.
+     */
+    stopReason?: string | null;
+    metadata?: CallMetadata | null;
+    scheduledAt?: string | null;
+    createdAt?: string;
+    startedAt?: string | null;
+    endedAt?: string | null;
+};
+
+export type BatchList = {
+    batches: Array<Batch>;
+};
+
 export type DoNotCallEntry = {
     number: string;
     reason: string | null;
@@ -374,6 +489,10 @@ export type CallRecord = {
      */
     voicemailLeft?: boolean;
     /**
+     * The batch the call belongs to (see createBatch); null for a call placed on its own.
+     */
+    batchId?: string | null;
+    /**
      * True when the callee asked in the call not to be called again. The agent acknowledges and ends the call, and
      * in the transaction that ends it the number goes on the account's do-not-call list (reason `callee_request`,
      * source `call`, with this call's id), so no later call or redial to it is dialled. False otherwise.
@@ -478,6 +597,10 @@ export type CallEventBase = {
      */
     nextCallId: string | null;
     /**
+     * The batch the call belongs to; null for a call placed on its own.
+     */
+    batchId?: string | null;
+    /**
      * On a terminal event, whether the callee asked in the call not to be called again (see the record's `optOut`); false otherwise.
      */
     optOut?: boolean;
@@ -529,6 +652,11 @@ export type CallEvent = CallInProgressEvent | CallCompletedEvent | CallNoAnswerE
 export type CallId = string;
 
 /**
+ * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
+ */
+export type BatchId = string;
+
+/**
  * 1 to 255 printable ASCII characters; the quoted form (`"abc"`) is accepted and means the same key. Scoped to
  * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
  * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
@@ -557,6 +685,10 @@ export type ListCallsData = {
          * Maximum number of calls to return. An integer from 1 to 100; anything else gives 400 `invalid_limit`.
          */
         limit?: number;
+        /**
+         * Only the calls of this batch (released so far; a batch's calls not yet released have no record). A batch that is not this key's lists nothing.
+         */
+        batchId?: string;
     };
     url: '/v1/agent/calls';
 };
@@ -770,6 +902,207 @@ export type PreflightCallResponses = {
 };
 
 export type PreflightCallResponse = PreflightCallResponses[keyof PreflightCallResponses];
+
+export type ListBatchesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Maximum number of batches to return. An integer from 1 to 100; anything else gives 400 `invalid_limit`.
+         */
+        limit?: number;
+    };
+    url: '/v1/agent/batches';
+};
+
+export type ListBatchesErrors = {
+    /**
+     * The `limit` query parameter is not an integer from 1 to 100.
+     */
+    400: ApiError & {
+        error?: 'invalid_limit';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type ListBatchesError = ListBatchesErrors[keyof ListBatchesErrors];
+
+export type ListBatchesResponses = {
+    /**
+     * The batches, most recent first.
+     */
+    200: BatchList;
+};
+
+export type ListBatchesResponse = ListBatchesResponses[keyof ListBatchesResponses];
+
+export type CreateBatchData = {
+    body: CreateBatchRequest;
+    headers?: {
+        /**
+         * 1 to 255 printable ASCII characters; the quoted form (`"abc"`) is accepted and means the same key. Scoped to
+         * the API key and kept for 24 hours. Retrying with the same key and the same body returns the original status,
+         * body and Location with `Idempotent-Replayed: true`, without placing a call or consuming the rate-limit
+         * window. The same key with a different body gives 422 `idempotency_key_reused`; while the first request is
+         * still running, 409 `idempotency_key_in_use`. A duplicate that reaches the store in the same write batch as
+         * the first (sent at the same moment, to the same SQLite process) is taken after the first has finished, so
+         * it gets the replay instead of the 409; either way there is one call. Validation and guardrail rejections
+         * are stored and replayed; 429 and 5xx responses are not stored, so they can be retried with the same key.
+         *
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/agent/batches';
+};
+
+export type CreateBatchErrors = {
+    /**
+     * The batch is not created. `invalid_batch`: some calls are bad; `errors` names each by its index with the error
+     * placeCall would give it. Otherwise the batch's own fields are malformed (their token), or the body is.
+     *
+     */
+    400: InvalidBatchError;
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * A request with this Idempotency-Key is still being processed; retry later. No call was placed by this request.
+     */
+    409: ApiError & {
+        error?: 'idempotency_key_in_use';
+    };
+    /**
+     * The request body is larger than 64 KiB.
+     */
+    413: ApiError & {
+        error?: 'payload_too_large';
+    };
+    /**
+     * The request body is not sent as `application/json`.
+     */
+    415: ApiError & {
+        error?: 'unsupported_media_type';
+    };
+    /**
+     * This Idempotency-Key was already used with a different request body.
+     */
+    422: ApiError & {
+        error?: 'idempotency_key_reused';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type CreateBatchError = CreateBatchErrors[keyof CreateBatchErrors];
+
+export type CreateBatchResponses = {
+    /**
+     * The batch is created, `queued`; its calls are released as it runs.
+     */
+    202: CreateBatchResponse;
+};
+
+export type CreateBatchResponse2 = CreateBatchResponses[keyof CreateBatchResponses];
+
+export type GetBatchData = {
+    body?: never;
+    path: {
+        /**
+         * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/batches/{id}';
+};
+
+export type GetBatchErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type GetBatchError = GetBatchErrors[keyof GetBatchErrors];
+
+export type GetBatchResponses = {
+    /**
+     * The batch.
+     */
+    200: Batch;
+};
+
+export type GetBatchResponse = GetBatchResponses[keyof GetBatchResponses];
 
 export type ListDoNotCallData = {
     body?: never;

@@ -1,7 +1,12 @@
-// Batch rows: a new batch with its checked calls, and reads scoped to the key that created it.
+// Batch rows: a new batch with its checked calls (written inside the creation's unit of write work), and reads
+// scoped to the key that created it, as the wire shows them.
 import type { Kysely } from 'kysely';
-import type { CheckedCall } from './check-batch.js';
+import type { Batch, BatchStatus, CallMetadata } from '../generated/types.gen.js';
+import { runQuery } from '../store/prepared-query.js';
 import type { Database } from '../store/schema.js';
+import type { Executor } from '../store/store.js';
+import type { BatchRow } from './batch-runner.js';
+import type { CheckedCall } from './check-batch.js';
 
 export interface NewBatch {
   id: string;
@@ -18,11 +23,12 @@ export interface NewBatch {
 /** Rows of batch_items per INSERT: well under both stores' limits on bound parameters. */
 const ITEMS_PER_INSERT = 500;
 
-/** Inserts a batch, queued and due at its start, with its calls as items (in the caller's transaction). */
-export async function insertBatch(db: Kysely<Database>, b: NewBatch, now: number): Promise<void> {
-  await db
-    .insertInto('batches')
-    .values({
+/** Inserts a batch, queued and due at its start, with its calls as items. */
+export async function insertBatch(ex: Executor, b: NewBatch, now: number): Promise<void> {
+  const db = ex.compiler;
+  await runQuery(
+    ex,
+    db.insertInto('batches').values({
       id: b.id,
       account_id: b.accountId,
       api_key_id: b.apiKeyId,
@@ -40,10 +46,60 @@ export async function insertBatch(db: Kysely<Database>, b: NewBatch, now: number
       next_run_at: b.scheduledAt ?? now,
       lease_owner: null,
       lease_expires_at: null,
-    })
-    .execute();
+    }),
+  );
   for (let i = 0; i < b.calls.length; i += ITEMS_PER_INSERT) {
     const rows = b.calls.slice(i, i + ITEMS_PER_INSERT).map((c, j) => ({ batch_id: b.id, idx: i + j, call_json: JSON.stringify(c.call) }));
-    await db.insertInto('batch_items').values(rows).execute();
+    await runQuery(ex, db.insertInto('batch_items').values(rows));
   }
+}
+
+const COUNTED = ['queued', 'dialing', 'in_progress', 'completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'] as const;
+const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** The key's batches with these ids, or its most recent `limit`, as the wire shows them (counts included). */
+async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { id: string } | { limit: number }): Promise<Batch[]> {
+  let q = db.selectFrom('batches').selectAll().where('api_key_id', '=', apiKeyId);
+  q = 'id' in select ? q.where('id', '=', select.id) : q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(select.limit);
+  const rows = await q.execute();
+  if (rows.length === 0) return [];
+  const counts = await db
+    .selectFrom('calls')
+    .select(['batch_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where(
+      'batch_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .groupBy(['batch_id', 'status'])
+    .execute();
+  return rows.map((row) => toBatch(row, counts.filter((c) => c.batch_id === row.id)));
+}
+
+function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]): Batch {
+  const byStatus = Object.fromEntries(COUNTED.map((s) => [s, 0])) as Batch['counts'];
+  for (const c of counts) if (c.status in byStatus) byStatus[c.status as keyof Batch['counts']] += Number(c.n);
+  // The calls not yet released are queued too: they have no record yet.
+  byStatus.queued += row.total - row.released;
+  return {
+    id: row.id,
+    status: row.status as BatchStatus,
+    total: row.total,
+    maxConcurrency: row.max_concurrency,
+    counts: byStatus,
+    stopReason: row.stop_reason,
+    metadata: row.metadata_json === null ? null : (JSON.parse(row.metadata_json) as CallMetadata),
+    scheduledAt: iso(row.scheduled_at),
+    createdAt: iso(row.created_at)!,
+    startedAt: iso(row.started_at),
+    endedAt: iso(row.ended_at),
+  };
+}
+
+export async function findBatchForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<Batch | undefined> {
+  return (await batchesForKey(db, apiKeyId, { id: id.toLowerCase() }))[0];
+}
+
+export function listBatchesForKey(db: Kysely<Database>, apiKeyId: string, limit: number): Promise<Batch[]> {
+  return batchesForKey(db, apiKeyId, { limit });
 }

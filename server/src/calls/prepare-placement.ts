@@ -54,7 +54,7 @@ export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
  * startAt as the time to dial: the schema has checked its shape (a date-time with an offset); a time already past
  * means now, and one more than 30 days ahead is refused.
  */
-function scheduledAt(startAt: string | null | undefined, now: number): number | null {
+export function scheduledAt(startAt: string | null | undefined, now: number): number | null {
   if (startAt === undefined || startAt === null) return null;
   const at = Date.parse(startAt);
   if (!Number.isFinite(at)) throw new ApiError(400, 'invalid_start_at', `\`startAt\` must be an ISO 8601 date-time with an offset; got ${JSON.stringify(startAt)}.`);

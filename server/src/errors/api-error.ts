@@ -1,5 +1,6 @@
-// The one error type of the API: a status, a token from openapi.yaml's ErrorToken, a message for people, and any
-// headers the response must carry (Retry-After, Allow, Content-Range). Any layer throws it (placement, limits,
+// The one error type of the API: a status, a token from openapi.yaml's ErrorToken, a message for people, any
+// headers the response must carry (Retry-After, Allow, Content-Range), and any fields the body adds beside error
+// and message (a batch's `errors`). Any layer throws it (placement, limits,
 // handlers), as Koa's HttpError is thrown; http/error-middleware.ts renders it, and only there.
 import type { ErrorToken } from '../generated/types.gen.js';
 
@@ -9,6 +10,7 @@ export class ApiError extends Error {
     readonly token: ErrorToken,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly fields: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'ApiError';

@@ -13,6 +13,7 @@ import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandlers } from './handlers/place-call.js';
 import { cancelCallHandler } from './handlers/cancel-call.js';
 import { doNotCallHandlers } from './handlers/do-not-call.js';
+import { batchHandlers } from './handlers/batches.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
@@ -39,6 +40,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
     ...placeCallHandlers(deps),
     cancelCall: cancelCallHandler(deps),
     ...doNotCallHandlers(deps),
+    ...batchHandlers(deps),
   };
 }
 

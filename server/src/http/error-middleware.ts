@@ -23,7 +23,7 @@ export function errorMiddleware(logger: Logger) {
       if (e.token === 'store_error') logger.warn({ reqId: ctx.state.reqId, err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'store unavailable');
       ctx.status = e.status;
       for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);
-      ctx.body = { error: e.token, message: e.message };
+      ctx.body = { error: e.token, message: e.message, ...e.fields };
     }
   };
 }

@@ -20,6 +20,8 @@ export interface Operation {
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, unknown>;
   'x-deprecation'?: { at: string; sunset: string; successor?: string };
+  /** A larger body limit than the service's for this operation (createBatch: 16 MiB). */
+  'x-max-body-bytes'?: number;
 }
 export interface OpenApiDocument {
   openapi: string;

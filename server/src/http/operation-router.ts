@@ -38,7 +38,7 @@ export function operationRouter(opts: RouterOptions): Router {
       const takesBody = op.requestBody !== undefined;
       router.register(path.replace(/\{(\w+)\}/g, ':$1'), [method.toUpperCase()], async (ctx: Context) => {
         if (deprecation) ctx.set(deprecation(ctx.params as Record<string, string>));
-        const body = takesBody ? await readJsonBody(ctx, opts.maxBodyBytes) : undefined;
+        const body = takesBody ? await readJsonBody(ctx, op['x-max-body-bytes'] ?? opts.maxBodyBytes) : undefined;
         const req = validate({ path: ctx.params as Record<string, string>, query: ctx.query, headers: ctx.headers, body });
         await handler(ctx, req);
       }, { name: op.operationId });

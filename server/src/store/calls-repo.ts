@@ -80,6 +80,16 @@ const reads = perStore((store) => ({
   listForKey: preparedQuery(store, (d) =>
     d.selectFrom('calls').select(SUMMARY_COLUMNS).where('api_key_id', '=', PARAM).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PARAM as unknown as number),
   ),
+  listForBatch: preparedQuery(store, (d) =>
+    d
+      .selectFrom('calls')
+      .select(SUMMARY_COLUMNS)
+      .where('api_key_id', '=', PARAM)
+      .where('batch_id', '=', PARAM)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PARAM as unknown as number),
+  ),
 }));
 
 /** The key's call with this id; a UUID names one call whatever the case of its hex digits (ids are stored lowercase). */
@@ -87,8 +97,9 @@ export async function findCallForKey(store: Store, apiKeyId: string, id: string)
   return (await reads(store).findForKey(id.toLowerCase(), apiKeyId))[0];
 }
 
-export async function listCallsForKey(store: Store, apiKeyId: string, limit: number): Promise<CallSummaryRow[]> {
-  return reads(store).listForKey(apiKeyId, limit);
+/** The key's most recent calls; with a batch id, only that batch's (another key's batch lists nothing). */
+export async function listCallsForKey(store: Store, apiKeyId: string, limit: number, batchId: string | null = null): Promise<CallSummaryRow[]> {
+  return batchId === null ? reads(store).listForKey(apiKeyId, limit) : reads(store).listForBatch(apiKeyId, batchId.toLowerCase(), limit);
 }
 
 /** Epoch ms as the wire's date-time, null kept. */
@@ -138,6 +149,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     answeredBy: row.answered_by as AnsweredBy | null,
     metadata: metadataOf(row),
     voicemailLeft: Number(row.voicemail_left) === 1,
+    batchId: row.batch_id,
     optOut: Number(row.opt_out) === 1,
     scheduledAt: iso(row.scheduled_at),
     previousCallId: row.previous_call_id,

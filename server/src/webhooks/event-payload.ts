@@ -28,6 +28,7 @@ export function buildEventPayload(call: CallRow, event: CallEventName, builtAt: 
     answeredBy: call.answered_by as AnsweredBy | null,
     metadata: metadataOf(call),
     nextCallId: terminal ? call.next_call_id : null,
+    batchId: call.batch_id,
     optOut: terminal && Number(call.opt_out) === 1,
   } as CallEvent;
 }

@@ -16,7 +16,7 @@ export function readCallHandlers({ store, config }: AppDeps) {
     },
     async listCalls(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.caller as ApiCaller;
-      const rows = await listCallsForKey(store, key.id, req.query.limit as number);
+      const rows = await listCallsForKey(store, key.id, req.query.limit as number, (req.query.batchId as string | undefined) ?? null);
       ctx.body = { calls: rows.map(toCallSummary) };
     },
   };

@@ -1,7 +1,7 @@
 // Batches (issue 21): a batch row is a job on the durable queue (next_run_at and a lease, like a call) whose step
 // releases its calls, in order, as calls of the batch end; batch_items holds each call as checked at creation
 // until it is released; calls.batch_id names the batch a call belongs to.
-import type { Kysely, Migration } from 'kysely';
+import { sql, type Kysely, type Migration } from 'kysely';
 
 export const m022Batches: Migration = {
   async up(db: Kysely<any>) {
@@ -36,6 +36,7 @@ export const m022Batches: Migration = {
       .addPrimaryKeyConstraint('batch_items_pk', ['batch_id', 'idx'])
       .execute();
     await db.schema.alterTable('calls').addColumn('batch_id', 'text').execute();
-    await db.schema.createIndex('calls_by_batch').on('calls').columns(['batch_id', 'status']).execute();
+    // Partial: a call placed on its own has no batch, and its insert should not pay for this index.
+    await db.schema.createIndex('calls_by_batch').on('calls').columns(['batch_id', 'status']).where(sql.ref('batch_id'), 'is not', null).execute();
   },
 };

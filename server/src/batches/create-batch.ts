@@ -1,0 +1,93 @@
+// createBatch (issue 21): a batch is checked whole before anything is written, then created in one unit of write
+// work, in this order:
+// 1. a key whose rate-limit window is full (as the gate read it) is 429 at once;
+// 2. the body's shape (400 with the batch's own tokens), the batch's startAt and calling window, then every call
+//    as placeCall checks one (400 invalid_batch naming every bad call: check-batch.ts); these reads are made
+//    before the write, which awaits nothing but its statements;
+// 3. atomically: with an Idempotency-Key, claim it (a key already claimed is answered from its record, as for
+//    placeCall); count the batch as one request against the window (429 if it is full by now); insert the batch,
+//    queued, with its calls as items; store the answer under the key.
+// A rejection in 2 is not stored under the key: it is computed again, the same, for a retry.
+import { v7 as uuidv7 } from 'uuid';
+import type { ApiKeyRow } from '../accounts/accounts-repo.js';
+import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
+import { checkWindow } from '../calls/calling-window.js';
+import { answerFromRecord, type PlacementOutcome } from '../calls/placement.js';
+import { scheduledAt } from '../calls/prepare-placement.js';
+import { ApiError } from '../errors/api-error.js';
+import type { CreateBatchRequest, CreateBatchResponse } from '../generated/types.gen.js';
+import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { WriteUnit } from '../store/store.js';
+import { insertBatch, type NewBatch } from './batch-repo.js';
+import { checkBatch, type BatchCheckPorts } from './check-batch.js';
+
+export interface CreateBatchPorts extends BatchCheckPorts {
+  idempotencyTtlMs: number;
+}
+
+export interface BatchRequest {
+  key: ApiKeyRow;
+  window: RateWindow;
+  /** The key's window as the gate read it. */
+  seen: WindowState;
+  idemKey: string | null;
+  fingerprint: string;
+  body: unknown;
+  checkBody(): void;
+  now: number;
+}
+
+/** Steps 1 and 2: the batch to create, or the ApiError it is refused with. */
+export async function prepareBatch(ports: BatchCheckPorts, db: Kysely<Database>, req: BatchRequest): Promise<NewBatch> {
+  checkRoom(req.seen, 'batches');
+  req.checkBody();
+  const body = req.body as CreateBatchRequest;
+  const start = scheduledAt(body.startAt, req.now);
+  const window = body.callingWindow ? checkWindow(body.callingWindow) : undefined;
+  // The batch's window and redial are defaults of its calls, under the batch's own `defaults`.
+  const defaults = { ...(window ? { callingWindow: window } : {}), ...(body.redial ? { redial: body.redial } : {}), ...body.defaults };
+  const checked = await checkBatch(ports, db, req.key, body.calls, defaults, start ?? req.now);
+  if (!checked.ok) {
+    const n = checked.errors.length;
+    const message = `${n} of the batch's ${body.calls.length} calls ${n === 1 ? 'is' : 'are'} not valid (see \`errors\`); nothing was created.`;
+    throw new ApiError(400, 'invalid_batch', message, {}, { errors: checked.errors });
+  }
+  return {
+    id: uuidv7(),
+    accountId: req.key.account_id,
+    apiKeyId: req.key.id,
+    maxConcurrency: body.maxConcurrency ?? 5,
+    webhookUrl: body.webhookUrl ?? null,
+    metadataJson: body.metadata ? JSON.stringify(body.metadata) : null,
+    scheduledAt: start,
+    calls: checked.calls,
+  };
+}
+
+/** Step 3. */
+export function createBatchUnit(ports: CreateBatchPorts, req: BatchRequest, batch: NewBatch): WriteUnit<PlacementOutcome> {
+  return async ({ ex, atomically }) => {
+    const { key, idemKey } = req;
+    if (idemKey && !(await claimIdempotencyKey(ex, key.id, idemKey, req.fingerprint, req.now, ports.idempotencyTtlMs))) {
+      return answerFromRecord(await findIdempotencyRecord(ex, key.id, idemKey), req.fingerprint);
+    }
+    try {
+      return await atomically(key.account_id, async (tx) => {
+        const window = await consumeWithinLimit(tx, req.window, req.now, 'batches');
+        await insertBatch(tx, batch, req.now);
+        const scheduled = batch.scheduledAt === null ? {} : { scheduledAt: new Date(batch.scheduledAt).toISOString() };
+        const response: CreateBatchResponse = { batchId: batch.id, status: 'queued', total: batch.calls.length, ...scheduled };
+        const stored: StoredResponse = { status: 202, headers: { Location: `/agent/batches/${batch.id}` }, body: JSON.stringify(response) };
+        if (idemKey) await completeIdempotencyKey(tx, key.id, idemKey, stored);
+        return { kind: 'placed' as const, window, response: stored };
+      });
+    } catch (err) {
+      // A 429 (or a fault) is forgotten, so that a retry with the same key can succeed.
+      if (idemKey) await releaseIdempotencyKey(ex, key.id, idemKey).catch(() => {});
+      if (err instanceof RateLimited) return { kind: 'rejected', window: err.window, error: err };
+      throw err;
+    }
+  };
+}

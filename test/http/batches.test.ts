@@ -1,0 +1,156 @@
+// createBatch, getBatch, listBatches and listCalls' batchId over HTTP, on both stores, driven by the clock: a batch
+// is created whole or not at all (400 invalid_batch naming every bad call), counts as one request against the
+// key's window, is idempotent under an Idempotency-Key, takes a body past placeCall's 64 KiB (up to 16 MiB), runs
+// to completed with its calls carrying batchId, and is another key's 404.
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { BatchRunner } from '../../server/src/batches/batch-runner.js';
+import { startEngineServer, type EngineServer } from '../support/engine.js';
+import type { TestTenant } from '../support/server.js';
+import { forEachStore } from '../support/stores.js';
+
+const objective = 'Ask whether the shop is open on Sunday.';
+const numbers = (n: number, from = 2000) => Array.from({ length: n }, (_, i) => ({ to: `+1415555${String(from + i).padStart(4, '0')}` }));
+
+forEachStore('batches over HTTP', (kind) => {
+  let srv: EngineServer;
+  let runner: BatchRunner;
+  let alice: TestTenant;
+  beforeEach(async () => {
+    srv = await startEngineServer(kind);
+    runner = new BatchRunner({ store: srv.deps.store, clock: srv.clock, logger: pino({ level: 'silent' }), leaseMs: 30_000, concurrency: 4, idlePollMs: 1000 });
+    alice = await srv.tenant({ rateLimit: 10 });
+  });
+  afterEach(() => srv.close());
+
+  const create = (body: unknown, tenant = alice, headers: Record<string, string> = {}) => tenant.api.post('/v1/agent/batches', { body, headers });
+  const count = async (table: 'batches' | 'batch_items' | 'calls') => (await srv.deps.store.db.selectFrom(table).selectAll().execute()).length;
+
+  async function runToEnd(id: string): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      const batch = await srv.deps.store.db.selectFrom('batches').select(['status']).where('id', '=', id).executeTakeFirstOrThrow();
+      if (batch.status === 'completed') return;
+      const ran = (await runner.tick()) + (await srv.engine.tick());
+      if (ran === 0) {
+        const due = await srv.deps.store.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.min<number>('next_run_at').as('at'))
+          .where('next_run_at', 'is not', null)
+          .executeTakeFirst();
+        const batchDue = await srv.deps.store.db.selectFrom('batches').select('next_run_at').where('id', '=', id).executeTakeFirstOrThrow();
+        const next = Math.min(...[due?.at, batchDue.next_run_at].filter((t) => t !== null && t !== undefined).map(Number));
+        srv.clock.ms = Math.max(srv.clock.ms + 1, next);
+      }
+    }
+    throw new Error('the batch did not complete');
+  }
+
+  it('creates a batch (202, Location), runs it to completed, and its calls carry batchId and are listed by it', async () => {
+    const res = await create({ defaults: { objective, fields: [{ name: 'open_sunday', type: 'boolean' }] }, calls: numbers(4), maxConcurrency: 2, metadata: { campaign: 'sunday' } });
+    expect(res.status).to.equal(202);
+    expect(res.body).to.deep.equal({ batchId: res.body.batchId, status: 'queued', total: 4 });
+    expect(res.headers.get('location')).to.equal(`/agent/batches/${res.body.batchId}`);
+    const id = res.body.batchId as string;
+    const queued = (await alice.api.get(`/v1/agent/batches/${id}`)).body;
+    expect(queued).to.deep.include({ id, status: 'queued', total: 4, maxConcurrency: 2, stopReason: null, metadata: { campaign: 'sunday' }, startedAt: null, endedAt: null });
+    expect(queued.counts).to.deep.equal({ queued: 4, dialing: 0, in_progress: 0, completed: 0, no_answer: 0, voicemail: 0, declined: 0, failed: 0, canceled: 0 });
+    await runToEnd(id);
+    const done = (await alice.api.get(`/v1/agent/batches/${id}`)).body;
+    expect(done.status).to.equal('completed');
+    expect(done.counts).to.deep.equal({ queued: 0, dialing: 0, in_progress: 0, completed: 4, no_answer: 0, voicemail: 0, declined: 0, failed: 0, canceled: 0 });
+    const list = (await alice.api.get(`/v1/agent/calls?batchId=${id}&limit=10`)).body.calls;
+    expect(list.map((c: { to: string }) => c.to).sort()).to.deep.equal(numbers(4).map((c) => c.to));
+    const record = (await alice.api.get(`/v1/agent/calls/${list[0].id}`)).body;
+    expect(record).to.deep.include({ batchId: id, status: 'completed', objective });
+    const event = await srv.deps.store.db.selectFrom('webhook_events').select('body').where('call_id', '=', list[0].id).executeTakeFirst();
+    // The calls had no webhookUrl: their events are not enqueued; the record is what carries batchId then.
+    if (event) expect(JSON.parse(event.body).batchId).to.equal(id);
+    expect((await alice.api.get('/v1/agent/batches')).body.batches.map((b: { id: string }) => b.id)).to.deep.equal([id]);
+  });
+
+  it('is all or nothing: 400 invalid_batch names every bad call with placeCall\'s error, and nothing is created', async () => {
+    const calls: unknown[] = numbers(5);
+    calls[1] = { to: '+1415' };
+    calls[3] = { to: '+14155550123', voice: 'robot' };
+    const res = await create({ defaults: { objective }, calls });
+    expect(res.status).to.equal(400);
+    const one = await alice.api.post('/v1/agent/calls', { body: { objective, to: '+1415' } });
+    const three = await alice.api.post('/v1/agent/calls', { body: { objective, to: '+14155550123', voice: 'robot' } });
+    expect(res.body).to.deep.equal({
+      error: 'invalid_batch',
+      message: "2 of the batch's 5 calls are not valid (see `errors`); nothing was created.",
+      errors: [
+        { index: 1, error: one.body.error, message: one.body.message },
+        { index: 3, error: three.body.error, message: three.body.message },
+      ],
+    });
+    expect([await count('batches'), await count('batch_items'), await count('calls')]).to.deep.equal([0, 0, 0]);
+  });
+
+  for (const [what, body, token] of [
+    ['no calls', { calls: [] }, 'invalid_calls'],
+    ['calls not an array', { calls: { to: '+14155550123' } }, 'invalid_calls'],
+    ['10,001 calls', { calls: Array(10_001).fill({ to: '+14155550123', objective }) }, 'invalid_calls'],
+    ['defaults not an object', { calls: numbers(1), defaults: 'x' }, 'invalid_defaults'],
+    ['maxConcurrency 0', { calls: numbers(1), maxConcurrency: 0 }, 'invalid_max_concurrency'],
+    ['maxConcurrency 101', { calls: numbers(1), maxConcurrency: 101 }, 'invalid_max_concurrency'],
+    ['an unknown field', { calls: numbers(1), concurrency: 3 }, 'unknown_field'],
+    ['a startAt without offset', { calls: numbers(1), startAt: '2026-12-01T09:00:00' }, 'invalid_start_at'],
+    ['a calling window in an unknown zone', { calls: numbers(1), callingWindow: { start: '09:00', end: '17:00', timeZone: 'Mars/Base' } }, 'invalid_calling_window'],
+    ['a bad redial', { calls: numbers(1), redial: { afterMinutes: 1 } }, 'invalid_redial'],
+  ] as const) {
+    it(`refuses ${what} with 400 ${token}, creating nothing`, async () => {
+      const res = await create({ defaults: { objective }, ...body });
+      expect([res.status, res.body.error]).to.deep.equal([400, token]);
+      expect(await count('batches')).to.equal(0);
+    });
+  }
+
+  it('counts as one request against the window, whatever its size', async () => {
+    const bob = await srv.tenant({ rateLimit: 1 });
+    expect((await create({ defaults: { objective }, calls: numbers(3) }, bob)).status).to.equal(202);
+    const next = await bob.api.post('/v1/agent/calls', { body: { objective, to: '+14155550123' } });
+    expect([next.status, next.body.error]).to.deep.equal([429, 'rate_limited']);
+  });
+
+  it('is idempotent under an Idempotency-Key: the same body replays the 202, another is 422', async () => {
+    const body = { defaults: { objective }, calls: numbers(2) };
+    const first = await create(body, alice, { 'idempotency-key': 'batch-1' });
+    const again = await create(body, alice, { 'idempotency-key': 'batch-1' });
+    expect([again.status, again.body, again.headers.get('idempotent-replayed')]).to.deep.equal([202, first.body, 'true']);
+    const other = await create({ ...body, maxConcurrency: 1 }, alice, { 'idempotency-key': 'batch-1' });
+    expect([other.status, other.body.error]).to.deep.equal([422, 'idempotency_key_reused']);
+    expect(await count('batches')).to.equal(1);
+  });
+
+  it('takes a body past 64 KiB, and refuses one past 16 MiB with 413', async () => {
+    const long = 'Ask whether the shop is open on Sunday, and until what time, and who runs it on weekends. '.repeat(4);
+    const big = await create({ defaults: { objective: long }, calls: numbers(2000).map((c) => ({ ...c, context: long })) });
+    expect(big.status).to.equal(202);
+    const huge = await create({ defaults: { objective }, calls: numbers(10_000).map((c) => ({ ...c, context: 'x'.repeat(1700) })) });
+    expect([huge.status, huge.body.error, huge.body.message]).to.deep.equal([413, 'payload_too_large', 'The request body is larger than 16384 KiB.']);
+  });
+
+  it("is another key's 404, and another key's batchId lists none of its calls", async () => {
+    const id = (await create({ defaults: { objective }, calls: numbers(1) })).body.batchId as string;
+    await runToEnd(id);
+    const bob = await srv.tenant();
+    const res = await bob.api.get(`/v1/agent/batches/${id}`);
+    expect([res.status, res.body.error]).to.deep.equal([404, 'not_found']);
+    expect((await bob.api.get(`/v1/agent/calls?batchId=${id}`)).body.calls).to.deep.equal([]);
+    expect((await bob.api.get('/v1/agent/batches')).body.batches).to.deep.equal([]);
+  });
+
+  it('waits queued until its startAt, then runs', async () => {
+    const at = srv.clock.now() + 3600_000;
+    const res = await create({ defaults: { objective }, calls: numbers(1), startAt: new Date(at).toISOString() });
+    expect(res.body.scheduledAt).to.equal(new Date(at).toISOString());
+    srv.clock.advance(1800_000);
+    await runner.tick();
+    expect((await alice.api.get(`/v1/agent/batches/${res.body.batchId}`)).body.status).to.equal('queued');
+    srv.clock.ms = at;
+    await runToEnd(res.body.batchId);
+    const done = (await alice.api.get(`/v1/agent/batches/${res.body.batchId}`)).body;
+    expect([done.status, done.startedAt]).to.deep.equal(['completed', new Date(at).toISOString()]);
+  });
+});
