@@ -141,6 +141,53 @@ forEachStore('batches over HTTP', (kind) => {
     expect((await bob.api.get('/v1/agent/batches')).body.batches).to.deep.equal([]);
   });
 
+  it('cancels: calls not yet dialled end canceled with their events, live ones finish, nothing more is released', async () => {
+    const res = await create({ defaults: { objective, webhookUrl: 'http://127.0.0.1:9/hooks' }, calls: numbers(6), maxConcurrency: 2 });
+    const id = res.body.batchId as string;
+    await runner.tick();
+    await srv.engine.tick();
+    // Two are dialled; release two more (the first pair ending frees their slots), not yet dialled.
+    const first = await srv.deps.store.db.selectFrom('calls').select(['id', 'status']).where('batch_id', '=', id).execute();
+    expect(first.map((c) => c.status)).to.deep.equal(['dialing', 'dialing']);
+    for (const c of first) await srv.drive(c.id);
+    await runner.tick();
+    const waiting = await srv.deps.store.db.selectFrom('calls').select(['id']).where('batch_id', '=', id).where('status', '=', 'queued').execute();
+    expect(waiting).to.have.length(2);
+    const canceled = await alice.api.post(`/v1/agent/batches/${id}/cancel`);
+    expect(canceled.status).to.equal(200);
+    expect(canceled.body).to.deep.include({ status: 'canceled', endedAt: new Date(srv.clock.now()).toISOString() });
+    expect(canceled.body.counts).to.deep.equal({ queued: 0, dialing: 0, in_progress: 0, completed: 2, no_answer: 0, voicemail: 0, declined: 0, failed: 0, canceled: 4 });
+    for (const c of waiting) {
+      const row = await srv.row(c.id);
+      expect([row.status, row.dial_attempted_at]).to.deep.equal(['canceled', null]);
+      const events = await srv.deps.store.db.selectFrom('webhook_events').select(['event', 'body']).where('call_id', '=', c.id).execute();
+      expect(events.map((e) => [e.event, JSON.parse(e.body).batchId])).to.deep.equal([['call.canceled', id]]);
+    }
+    srv.clock.advance(60_000);
+    await runner.tick();
+    await srv.engine.tick();
+    expect(await count('calls')).to.equal(4);
+    expect(await srv.deps.store.db.selectFrom('sandbox_dials').select('call_id').execute()).to.have.length(2);
+    const again = await alice.api.post(`/v1/agent/batches/${id}/cancel`);
+    expect([again.status, again.body.status]).to.deep.equal([200, 'canceled']);
+  });
+
+  it('lets live calls finish when canceled, refuses to cancel a completed batch (409), and is another key\'s 404', async () => {
+    const id = (await create({ defaults: { objective }, calls: numbers(3), maxConcurrency: 3 })).body.batchId as string;
+    await runner.tick();
+    await srv.engine.tick();
+    expect((await alice.api.post(`/v1/agent/batches/${id}/cancel`)).status).to.equal(200);
+    const live = await srv.deps.store.db.selectFrom('calls').select('id').where('batch_id', '=', id).execute();
+    for (const c of live) expect((await srv.drive(c.id)).status).to.equal('completed');
+    const done = (await create({ defaults: { objective }, calls: numbers(1) })).body.batchId as string;
+    await runToEnd(done);
+    const late = await alice.api.post(`/v1/agent/batches/${done}/cancel`);
+    expect([late.status, late.body.error, late.body.message]).to.deep.equal([409, 'batch_already_ended', 'The batch already ended completed; only a batch not yet ended can be canceled.']);
+    const bob = await srv.tenant();
+    const theirs = await bob.api.post(`/v1/agent/batches/${id}/cancel`);
+    expect([theirs.status, theirs.body.error]).to.deep.equal([404, 'not_found']);
+  });
+
   it('waits queued until its startAt, then runs', async () => {
     const at = srv.clock.now() + 3600_000;
     const res = await create({ defaults: { objective }, calls: numbers(1), startAt: new Date(at).toISOString() });

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -125,6 +125,21 @@ export const createBatch = <ThrowOnError extends boolean = false>(options: Optio
 export const getBatch = <ThrowOnError extends boolean = false>(options: Options<GetBatchData, ThrowOnError>) => (options.client ?? client).get<GetBatchResponses, GetBatchErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/batches/{id}',
+    ...options
+});
+
+/**
+ * Cancel a batch
+ *
+ * The batch ends `canceled` and releases no more calls. Its calls not yet dialled end `canceled` at once (each
+ * with its `call.canceled` event, never dialled, nothing billed); its calls being dialled or live finish as they
+ * would have. 200 with the batch; cancelling a canceled batch is 200 again; a batch that ended otherwise is 409
+ * `batch_already_ended`; another key's batch is 404 `not_found`. The request has no body.
+ *
+ */
+export const cancelBatch = <ThrowOnError extends boolean = false>(options: Options<CancelBatchData, ThrowOnError>) => (options.client ?? client).post<CancelBatchResponses, CancelBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches/{id}/cancel',
     ...options
 });
 

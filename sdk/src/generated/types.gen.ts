@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -328,7 +328,8 @@ export type BatchItemError = {
 
 /**
  * `queued` until it starts; `running`; `paused` when the plan's minutes are used up (it goes on when they are
- * available); then `completed` (every call ended). The set may grow; clients must tolerate unknown values.
+ * available); then `completed` (every call ended) or `canceled` (cancelBatch). The set may grow; clients must
+ * tolerate unknown values.
  *
  */
 export type BatchStatus = 'queued' | 'running' | 'paused' | 'completed' | 'canceled' | 'stopped';
@@ -1103,6 +1104,68 @@ export type GetBatchResponses = {
 };
 
 export type GetBatchResponse = GetBatchResponses[keyof GetBatchResponses];
+
+export type CancelBatchData = {
+    body?: never;
+    path: {
+        /**
+         * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/batches/{id}/cancel';
+};
+
+export type CancelBatchErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * `batch_already_ended`: the batch completed (or stopped) before the cancel.
+     */
+    409: ApiError & {
+        error?: 'batch_already_ended';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type CancelBatchError = CancelBatchErrors[keyof CancelBatchErrors];
+
+export type CancelBatchResponses = {
+    /**
+     * The batch is canceled (now, or it already was).
+     */
+    200: Batch;
+};
+
+export type CancelBatchResponse = CancelBatchResponses[keyof CancelBatchResponses];
 
 export type ListDoNotCallData = {
     body?: never;

@@ -79,8 +79,10 @@ async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { i
 function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]): Batch {
   const byStatus = Object.fromEntries(COUNTED.map((s) => [s, 0])) as Batch['counts'];
   for (const c of counts) if (c.status in byStatus) byStatus[c.status as keyof Batch['counts']] += Number(c.n);
-  // The calls not yet released are queued too: they have no record yet.
-  byStatus.queued += row.total - row.released;
+  // The calls not yet released have no record yet: queued while the batch runs, canceled once it has ended early.
+  const unreleased = row.total - row.released;
+  if (row.status === 'canceled' || row.status === 'stopped') byStatus.canceled += unreleased;
+  else byStatus.queued += unreleased;
   return {
     id: row.id,
     status: row.status as BatchStatus,

@@ -2,6 +2,7 @@
 // exactly like a missing one.
 import type { Context } from 'koa';
 import { findBatchForKey, listBatchesForKey } from '../../batches/batch-repo.js';
+import { cancelBatchUnit } from '../../batches/cancel-batch.js';
 import { createBatchUnit, prepareBatch, type CreateBatchPorts } from '../../batches/create-batch.js';
 import { ApiError } from '../../errors/api-error.js';
 import { compileBodyCheck } from '../request-validator.js';
@@ -53,6 +54,12 @@ export function batchHandlers(deps: AppDeps) {
       const batch = await findBatchForKey(store.db, key.id, req.path.id);
       if (!batch) throw new ApiError(404, 'not_found', `No batch ${req.path.id} for this API key.`);
       ctx.body = batch;
+    },
+    async cancelBatch(ctx: Context, req: ValidatedRequest) {
+      const { key } = ctx.state.caller as ApiCaller;
+      const outcome = await store.write(cancelBatchUnit(key.id, req.path.id, clock.now()));
+      if (outcome.kind === 'rejected') throw outcome.error;
+      ctx.body = await findBatchForKey(store.db, key.id, req.path.id);
     },
     async listBatches(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.caller as ApiCaller;
