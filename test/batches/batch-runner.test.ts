@@ -37,12 +37,13 @@ forEachStore('the batch runner', (kind) => {
   });
   afterEach(() => srv.close());
 
-  async function create(calls: unknown[], maxConcurrency: number): Promise<string> {
-    const checked = await checkBatch({ catalogue: DEFAULT_AGENT_CATALOGUE, irsf: srv.deps.irsf, checkCall }, srv.deps.store.db, key, calls, { objective: 'Ask whether the shop is open on Sunday.', language: 'en-US' }, srv.clock.now());
+  async function create(calls: unknown[], maxConcurrency: number, stopWhen: object | null = null, fields?: object[]): Promise<string> {
+    const defaults = { objective: 'Ask whether the shop is open on Sunday.', language: 'en-US', ...(fields ? { fields } : {}) };
+    const checked = await checkBatch({ catalogue: DEFAULT_AGENT_CATALOGUE, irsf: srv.deps.irsf, checkCall }, srv.deps.store.db, key, calls, defaults, srv.clock.now());
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
     const id = crypto.randomUUID();
     await srv.deps.store.db.transaction().execute((trx) =>
-      insertBatch(executorFor(trx), { id, accountId: key.account_id, apiKeyId: key.id, maxConcurrency, webhookUrl: null, metadataJson: null, scheduledAt: null, calls: checked.calls }, srv.clock.now()),
+      insertBatch(executorFor(trx), { id, accountId: key.account_id, apiKeyId: key.id, maxConcurrency, webhookUrl: null, metadataJson: null, scheduledAt: null, stopWhenJson: stopWhen && JSON.stringify(stopWhen), calls: checked.calls }, srv.clock.now()),
     );
     return id;
   }
@@ -113,5 +114,29 @@ forEachStore('the batch runner', (kind) => {
       ...numbers(2).map((c) => [c.to, 'completed']),
     ]);
     expect(rows[1].previous_call_id).to.equal(rows[0].id);
+  });
+
+  it('stops exactly when stopWhen is met: the count at the stop is exact, live calls finish, none is dialled after', async () => {
+    const id = await create(numbers(40), 4, { field: 'open_sunday', equals: true, count: 2 }, [{ name: 'open_sunday', type: 'boolean' }]);
+    const samples = await drive(id, (b) => b.status === 'stopped');
+    expect(Math.max(...samples)).to.be.at.most(4);
+    const stopped = await batch(id);
+    expect([stopped.status, stopped.stop_reason, stopped.next_run_at]).to.deep.equal(['stopped', 'condition_met', null]);
+    const at = stopped.ended_at!;
+    // Let what was live finish, and give the runner every chance to release more.
+    await drive(id, () => false, 200).catch(() => {});
+    const rows = await calls(id);
+    const yes = (r: (typeof rows)[number]) => r.status === 'completed' && JSON.parse(r.extracted_json!).open_sunday === true;
+    // The count was reached at the stop: fewer than `count` yeses had completed before it, and `count` (with any
+    // that completed in the same instant, live then) by it.
+    expect(rows.filter((r) => yes(r) && r.ended_at! < at).length).to.be.below(2);
+    expect(rows.filter((r) => yes(r) && r.ended_at! <= at).length).to.be.at.least(2);
+    // Nothing dialled after the stop; what was queued then ended canceled, undialled; what was live finished.
+    expect(rows.filter((r) => r.dial_attempted_at !== null && r.dial_attempted_at > at)).to.deep.equal([]);
+    for (const r of rows.filter((r) => r.dial_attempted_at === null)) expect([r.status, r.ended_at]).to.deep.equal(['canceled', at]);
+    expect(rows.filter((r) => !['completed', 'canceled'].includes(r.status))).to.deep.equal([]);
+    expect((await batch(id)).released).to.equal(rows.length);
+    expect(rows.length).to.be.below(40);
+    expect((await batch(id)).matched).to.equal(rows.filter(yes).length);
   });
 });

@@ -98,6 +98,8 @@ forEachStore('batches over HTTP', (kind) => {
     ['a startAt without offset', { calls: numbers(1), startAt: '2026-12-01T09:00:00' }, 'invalid_start_at'],
     ['a calling window in an unknown zone', { calls: numbers(1), callingWindow: { start: '09:00', end: '17:00', timeZone: 'Mars/Base' } }, 'invalid_calling_window'],
     ['a bad redial', { calls: numbers(1), redial: { afterMinutes: 1 } }, 'invalid_redial'],
+    ['a stopWhen without count', { calls: numbers(1), stopWhen: { field: 'open_sunday', equals: true } }, 'invalid_stop_when'],
+    ['a stopWhen equal to an object', { calls: numbers(1), stopWhen: { field: 'open_sunday', equals: {}, count: 1 } }, 'invalid_stop_when'],
   ] as const) {
     it(`refuses ${what} with 400 ${token}, creating nothing`, async () => {
       const res = await create({ defaults: { objective }, ...body });
@@ -105,6 +107,15 @@ forEachStore('batches over HTTP', (kind) => {
       expect(await count('batches')).to.equal(0);
     });
   }
+
+  it('refuses a stopWhen on a field some call does not request, naming it; shows a good one and its count', async () => {
+    const fields = [{ name: 'open_sunday', type: 'boolean' }];
+    const calls = [{ to: '+14155552000', fields }, { to: '+14155552001' }];
+    const res = await create({ defaults: { objective }, calls, stopWhen: { field: 'open_sunday', equals: true, count: 1 } });
+    expect([res.status, res.body.error, res.body.message]).to.deep.equal([400, 'invalid_stop_when', '`stopWhen.field` must be a field every call requests; call 1 does not request "open_sunday".']);
+    const ok = await create({ defaults: { objective, fields }, calls: numbers(2), stopWhen: { field: 'open_sunday', equals: true, count: 1 } });
+    expect((await alice.api.get(`/v1/agent/batches/${ok.body.batchId}`)).body).to.deep.include({ stopWhen: { field: 'open_sunday', equals: true, count: 1 }, matched: 0 });
+  });
 
   it('counts as one request against the window, whatever its size', async () => {
     const bob = await srv.tenant({ rateLimit: 1 });

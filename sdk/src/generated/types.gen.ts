@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -294,6 +294,7 @@ export type CreateBatchRequest = {
      * Where the batch's own events go (its calls' events go to each call's `webhookUrl`).
      */
     webhookUrl?: string;
+    stopWhen?: StopWhen;
 };
 
 export type CreateBatchResponse = {
@@ -310,11 +311,23 @@ export type CreateBatchResponse = {
 };
 
 export type InvalidBatchError = ApiError & {
-    error?: 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_start_at' | 'invalid_calling_window' | 'invalid_redial' | 'invalid_metadata' | 'invalid_webhook_url' | 'unknown_field' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+    error?: 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_start_at' | 'invalid_calling_window' | 'invalid_redial' | 'invalid_metadata' | 'invalid_webhook_url' | 'invalid_stop_when' | 'unknown_field' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     /**
      * With `invalid_batch`, every bad call, by index.
      */
     errors?: Array<BatchItemError>;
+};
+
+/**
+ * Stop the batch once `count` of its calls have completed with `extracted[field]` equal to `equals` (every call
+ * must request `field`). The batch then ends `stopped` (`stopReason` `condition_met`) as a cancel would: calls
+ * live at that moment finish, and none is dialled after it. Counted exactly, as each call completes.
+ *
+ */
+export type StopWhen = {
+    field: string;
+    equals: string | number | boolean;
+    count: number;
 };
 
 export type BatchItemError = {
@@ -328,8 +341,8 @@ export type BatchItemError = {
 
 /**
  * `queued` until it starts; `running`; `paused` when the plan's minutes are used up (it goes on when they are
- * available); then `completed` (every call ended) or `canceled` (cancelBatch). The set may grow; clients must
- * tolerate unknown values.
+ * available); then `completed` (every call ended), `canceled` (cancelBatch) or `stopped` (its `stopWhen` was
+ * met). The set may grow; clients must tolerate unknown values.
  *
  */
 export type BatchStatus = 'queued' | 'running' | 'paused' | 'completed' | 'canceled' | 'stopped';
@@ -354,9 +367,14 @@ export type Batch = {
         canceled: number;
     };
     /**
-     * Why the batch is paused (`over_minute_cap`); null otherwise. The set may grow.
+     * Why the batch is paused (`over_minute_cap`) or stopped (`condition_met`); null otherwise. The set may grow.
      */
     stopReason?: string | null;
+    stopWhen?: StopWhen | null;
+    /**
+     * How many of its completed calls met `stopWhen` (0 without one).
+     */
+    matched?: number;
     metadata?: CallMetadata | null;
     scheduledAt?: string | null;
     createdAt?: string;

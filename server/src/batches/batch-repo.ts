@@ -1,7 +1,7 @@
 // Batch rows: a new batch with its checked calls (written inside the creation's unit of write work), and reads
 // scoped to the key that created it, as the wire shows them.
 import type { Kysely } from 'kysely';
-import type { Batch, BatchStatus, CallMetadata } from '../generated/types.gen.js';
+import type { Batch, BatchStatus, CallMetadata, StopWhen } from '../generated/types.gen.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Database } from '../store/schema.js';
 import type { Executor } from '../store/store.js';
@@ -17,6 +17,8 @@ export interface NewBatch {
   metadataJson: string | null;
   /** When the batch starts; null for at once. */
   scheduledAt: number | null;
+  /** The stop condition (JSON, StopWhen); null for none. */
+  stopWhenJson: string | null;
   calls: readonly CheckedCall[];
 }
 
@@ -36,6 +38,7 @@ export async function insertBatch(ex: Executor, b: NewBatch, now: number): Promi
       total: b.calls.length,
       max_concurrency: b.maxConcurrency,
       stop_reason: null,
+      stop_when_json: b.stopWhenJson,
       webhook_url: b.webhookUrl,
       metadata_json: b.metadataJson,
       scheduled_at: b.scheduledAt,
@@ -90,6 +93,8 @@ function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]
     maxConcurrency: row.max_concurrency,
     counts: byStatus,
     stopReason: row.stop_reason,
+    stopWhen: row.stop_when_json === null ? null : (JSON.parse(row.stop_when_json) as StopWhen),
+    matched: Number(row.matched),
     metadata: row.metadata_json === null ? null : (JSON.parse(row.metadata_json) as CallMetadata),
     scheduledAt: iso(row.scheduled_at),
     createdAt: iso(row.created_at)!,

@@ -54,6 +54,10 @@ export async function prepareBatch(ports: BatchCheckPorts, db: Kysely<Database>,
     const message = `${n} of the batch's ${body.calls.length} calls ${n === 1 ? 'is' : 'are'} not valid (see \`errors\`); nothing was created.`;
     throw new ApiError(400, 'invalid_batch', message, {}, { errors: checked.errors });
   }
+  // A stop condition on a field a call does not request could never count that call: refused, naming the first.
+  const stopField = body.stopWhen?.field;
+  const without = stopField === undefined ? undefined : checked.calls.find((c) => !(c.call.fields ?? []).some((f) => f.name === stopField));
+  if (without) throw new ApiError(400, 'invalid_stop_when', `\`stopWhen.field\` must be a field every call requests; call ${without.index} does not request "${stopField}".`);
   return {
     id: uuidv7(),
     accountId: req.key.account_id,
@@ -62,6 +66,7 @@ export async function prepareBatch(ports: BatchCheckPorts, db: Kysely<Database>,
     webhookUrl: body.webhookUrl ?? null,
     metadataJson: body.metadata ? JSON.stringify(body.metadata) : null,
     scheduledAt: start,
+    stopWhenJson: body.stopWhen ? JSON.stringify(body.stopWhen) : null,
     calls: checked.calls,
   };
 }

@@ -14,18 +14,19 @@ import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import type { Logger } from 'pino';
 import { isListed, optOutEntry } from '../accounts/do-not-call.js';
+import { countTowardStop } from '../batches/batch-stop.js';
 import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
 import type { Analyst, EndReason } from '../analysis/analyst.js';
 import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
 import type { Clock } from '../clock.js';
-import type { CallEventName, CallStatus } from '../generated/types.gen.js';
+import type { CallEventName, CallStatus, ExtractedValues } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { Recorder, Tone } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 import { CarrierRefused, CarrierThrottled, type Carrier, type LineEvent } from '../telephony/carrier.js';
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
 import { briefOf, formatTranscript, recordTurns, speechMs, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
@@ -135,6 +136,8 @@ interface Commit {
   event?: CallEventName | null;
   /** Rows inserted in the same transaction besides the event (a redial). */
   also?: NewRow[];
+  /** Statements run in the same transaction after it (a batch's stop condition). */
+  alsoRun?: (ex: Executor) => Promise<void>;
 }
 
 export class CallEngine {
@@ -233,7 +236,7 @@ export class CallEngine {
     };
     // A step that gets to its end clears the count of those that failed before it.
     const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
-    const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow });
+    const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow, alsoRun: c.alsoRun });
     // A cancel that came in while this step ran made the call due then, and this step's write has just put its due
     // time back: bring it forward again. (A step that sees the cancel ends the call, so this does not repeat.)
     if (!c.keepLease && c.nextRunAt !== null && c.nextRunAt > now && written.cancel_requested_at !== null) {
@@ -298,14 +301,14 @@ export class CallEngine {
   }
 
   /** Commits a move of the state machine with its fields and event; the lease is kept only while the step goes on. */
-  private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false, rows: NewRow[] = []): Promise<CallRow> {
+  private async apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease = false, rows: NewRow[] = [], alsoRun?: Commit['alsoRun']): Promise<CallRow> {
     const t = transition(row.status as CallStatus, e);
     const now = this.deps.clock.now();
     // An ending the call's redial policy covers creates the next call in the same transaction, linked both ways.
     const redial = redialFor(row, t.patch, now);
     const link = redial ? { next_call_id: redial.id } : {};
     const also: NewRow[] = [...rows, ...(redial ? [{ into: 'calls' as const, values: redial.values }] : [])];
-    const written = await this.commit(row, now, { set: { ...t.patch, ...extra, ...link }, nextRunAt, event: t.event, keepLease, also });
+    const written = await this.commit(row, now, { set: { ...t.patch, ...extra, ...link }, nextRunAt, event: t.event, keepLease, also, alsoRun });
     // A batch's call that ends frees one of the batch's slots: the batch is due now to release the next (were this
     // lost, the batch's own poll finds it).
     if (written.batch_id !== null && written.ended_at !== null && row.ended_at === null) {
@@ -530,6 +533,7 @@ export class CallEngine {
     let evidence: string | null = null;
     // The callee asked not to be called again: by the live agent's tool during the call, or in the analyst's reading.
     let optOut = isLive(agent) && (await agent.optedOut(row.id));
+    let values: ExtractedValues | null = null;
     if (e.type === 'conversation_over') {
       const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
       if (analysis.degraded) this.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
@@ -538,11 +542,15 @@ export class CallEngine {
       extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
       evidence = analysis.evidence === null ? null : JSON.stringify(analysis.evidence);
       optOut ||= analysis.optOut;
+      values = analysis.extracted;
     }
     const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
     // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
     const listing: NewRow[] = optOut ? [optOutEntry(row, this.deps.clock.now())] : [];
     const set = { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
-    await this.apply(row, e, set, null, false, listing);
+    // A batch's completed call counts toward its stop condition in the transaction that completes it.
+    const batchId = row.batch_id;
+    const countStop = batchId !== null && e.type === 'conversation_over' ? (ex: Executor) => countTowardStop(ex, batchId, values, this.deps.clock.now()) : undefined;
+    await this.apply(row, e, set, null, false, listing, countStop);
   }
 }

@@ -43,6 +43,8 @@ export interface Outcome<Row> {
   keepLease?: boolean;
   /** A row inserted in the same transaction, made from the job's row as written; null for none. */
   insert?(row: Row): NewRow | NewRow[] | null;
+  /** Statements run in the same transaction after the rows are inserted, given the job's row as written. */
+  alsoRun?(ex: Executor, row: Row): Promise<void>;
 }
 
 interface PendingCommit<Row> {
@@ -139,6 +141,7 @@ export class JobQueue<Row extends Leased> {
           return made ? [made].flat() : [];
         });
         await this.insert(ex, inserts);
+        for (const [i, { outcome }] of group.entries()) if (rows[i] && outcome.alsoRun) await outcome.alsoRun(ex, rows[i]);
         return rows;
       }),
     );

@@ -114,6 +114,10 @@ export interface BatchesTable {
   released: Generated<number>;
   max_concurrency: number;
   stop_reason: string | null;
+  /** The stop condition (JSON, the contract's StopWhen); null for none. */
+  stop_when_json: string | null;
+  /** How many of its completed calls met the stop condition (counted as each completes). */
+  matched: Generated<number>;
   webhook_url: string | null;
   metadata_json: string | null;
   /** When the batch starts (its startAt); null for at once. */

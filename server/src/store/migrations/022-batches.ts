@@ -15,6 +15,8 @@ export const m022Batches: Migration = {
       .addColumn('released', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('max_concurrency', 'integer', (c) => c.notNull())
       .addColumn('stop_reason', 'text')
+      .addColumn('stop_when_json', 'text')
+      .addColumn('matched', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('webhook_url', 'text')
       .addColumn('metadata_json', 'text')
       .addColumn('scheduled_at', 'bigint')
