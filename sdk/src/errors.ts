@@ -1,6 +1,6 @@
 // The SDK's error classes. Every failure of an API call is one of these, so callers can branch on the class and,
 // for API errors, on the spec's `error` token.
-import type { ErrorToken } from './generated/types.gen.js';
+import type { BatchItemError, ErrorToken } from './generated/types.gen.js';
 
 /** The rate-limit headers of a response; null where the response did not carry the header. */
 export interface RateLimitInfo {
@@ -38,6 +38,8 @@ export class SvcApiError extends Error {
     readonly rateLimit: RateLimitInfo,
     /** X-Request-Id of the response, to quote when reporting a problem. */
     readonly requestId: string | null,
+    /** With createBatch's `invalid_batch`, every bad call by its index; null otherwise. */
+    readonly errors: BatchItemError[] | null = null,
   ) {
     super(message);
   }
@@ -47,7 +49,8 @@ export class SvcApiError extends Error {
     const parsed = typeof body === 'object' && body !== null ? (body as { error?: unknown; message?: unknown }) : {};
     const token = typeof parsed.error === 'string' ? parsed.error : `http_${response.status}`;
     const message = typeof parsed.message === 'string' ? parsed.message : `The service answered ${response.status} ${response.statusText}`.trim();
-    return new SvcApiError(response.status, token, message, rateLimitInfo(response.headers), response.headers.get('X-Request-Id'));
+    const errors = Array.isArray((parsed as { errors?: unknown }).errors) ? ((parsed as { errors: BatchItemError[] }).errors) : null;
+    return new SvcApiError(response.status, token, message, rateLimitInfo(response.headers), response.headers.get('X-Request-Id'), errors);
   }
 }
 
@@ -63,11 +66,13 @@ export class SvcNetworkError extends Error {
 export class SvcTimeoutError extends Error {
   override readonly name = 'SvcTimeoutError';
   constructor(
+    /** The call's id (or, from waitForBatch, the batch's). */
     readonly callId: string,
     readonly timeoutMs: number,
     /** The status seen at the last successful poll, or null when no poll succeeded. */
     readonly lastStatus: string | null,
+    what = 'Call',
   ) {
-    super(`Call ${callId} did not reach a terminal status within ${timeoutMs} ms (last status: ${lastStatus ?? 'unknown'}). Wait longer, or subscribe to webhooks instead of polling.`);
+    super(`${what} ${callId} did not reach a terminal status within ${timeoutMs} ms (last status: ${lastStatus ?? 'unknown'}). Wait longer, or subscribe to webhooks instead of polling.`);
   }
 }

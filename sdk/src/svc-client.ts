@@ -1,11 +1,11 @@
 // The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
 // optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { addDoNotCall, cancelCall, getCall, getCallRecording, listCalls, listDoNotCall, placeCall, preflightCall, removeDoNotCall } from './generated/sdk.gen.js';
-import type { CallList, CallRecord, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
+import { addDoNotCall, cancelBatch, cancelCall, createBatch, getBatch, getCall, getCallRecording, listBatches, listCalls, listDoNotCall, placeCall, preflightCall, removeDoNotCall } from './generated/sdk.gen.js';
+import type { Batch, BatchList, CallList, CallRecord, CreateBatchRequest, CreateBatchResponse, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
-import { waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
+import { BATCH_ENDED_STATUSES, waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 
@@ -136,11 +136,47 @@ export class SvcClient {
     return (await this.getCallAnswer(id, options.signal)).data;
   }
 
-  /** Recent calls of this key, most recent first; `limit` from 1 to 100, default 20. */
-  async listCalls(options: RequestOptions & { limit?: number } = {}): Promise<CallList> {
+  /** Recent calls of this key, most recent first; `limit` from 1 to 100, default 20; `batchId`: only that batch's. */
+  async listCalls(options: RequestOptions & { limit?: number; batchId?: string } = {}): Promise<CallList> {
+    const { signal, limit, batchId } = options;
+    const query = limit === undefined && batchId === undefined ? undefined : { ...(limit === undefined ? {} : { limit }), ...(batchId === undefined ? {} : { batchId }) };
+    return (await this.send<CallList>(() => listCalls({ client: this.client, query, signal }), signal, 'other')).data;
+  }
+
+  /**
+   * Places a batch of calls (up to 10,000), paced at `maxConcurrency`; resolves with its id. Rejects with
+   * SvcApiError 400 `invalid_batch` (its body's `errors` names every bad call) when any call is bad: nothing is
+   * created then. Like placeCall, it always sends an Idempotency-Key, so a retry never creates a second batch.
+   */
+  async createBatch(body: CreateBatchRequest, options: PlaceCallOptions = {}): Promise<CreateBatchResponse> {
+    const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
+    const { signal } = options;
+    return (await this.send<CreateBatchResponse>(() => createBatch({ client: this.client, body, headers: { 'Idempotency-Key': key }, signal }), signal, 'placement')).data;
+  }
+
+  /** The batch as it stands: status, its calls counted by status, stopReason. */
+  async getBatch(id: string, options: RequestOptions = {}): Promise<Batch> {
+    const { signal } = options;
+    return (await this.send<Batch>(() => getBatch({ client: this.client, path: { id }, signal }), signal, 'other')).data;
+  }
+
+  /** Recent batches of this key, most recent first. */
+  async listBatches(options: RequestOptions & { limit?: number } = {}): Promise<BatchList> {
     const { signal, limit } = options;
     const query = limit === undefined ? undefined : { limit };
-    return (await this.send<CallList>(() => listCalls({ client: this.client, query, signal }), signal, 'other')).data;
+    return (await this.send<BatchList>(() => listBatches({ client: this.client, query, signal }), signal, 'other')).data;
+  }
+
+  /** Cancels a batch: no more calls are released, those not yet dialled end canceled, live ones finish. */
+  async cancelBatch(id: string, options: RequestOptions = {}): Promise<Batch> {
+    const { signal } = options;
+    return (await this.send<Batch>(() => cancelBatch({ client: this.client, path: { id }, signal }), signal, 'other')).data;
+  }
+
+  /** Polls getBatch until the batch has ended (completed, canceled or stopped), as waitForCall polls a call. */
+  waitForBatch(id: string, options: WaitForCallOptions = {}): Promise<Batch> {
+    const poll = (signal?: AbortSignal) => this.send<Batch>(() => getBatch({ client: this.client, path: { id }, signal }), signal, 'other');
+    return waitForTerminal<Batch>(id, poll, { sleep: this.sleep, now: this.now }, options, (status) => (BATCH_ENDED_STATUSES as readonly string[]).includes(status));
   }
 
   async getCallRecording(id: string, options: RecordingOptions = {}): Promise<Recording> {

@@ -1,9 +1,13 @@
-// Polling a call until it ends. The poll itself is passed in, so the loop can be tested with a fake clock.
-import type { CallRecord, CallStatus } from './generated/types.gen.js';
+// Polling a call (or a batch) until it ends. The poll itself is passed in, so the loop can be tested with a fake
+// clock.
+import type { BatchStatus, CallStatus } from './generated/types.gen.js';
 import { SvcTimeoutError, type RateLimitInfo } from './errors.js';
 import { RetryPolicy, type Sleep } from './retry-policy.js';
 
-export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'no_answer', 'voicemail', 'declined', 'failed'];
+export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'];
+
+/** The statuses a batch ends in. */
+export const BATCH_ENDED_STATUSES: readonly BatchStatus[] = ['completed', 'canceled', 'stopped'];
 
 export function isTerminal(status: string): boolean {
   return (TERMINAL_STATUSES as readonly string[]).includes(status);
@@ -18,17 +22,18 @@ export interface WaitForCallOptions {
   signal?: AbortSignal;
 }
 
-export interface Poll {
-  data: CallRecord;
+export interface Poll<T> {
+  data: T;
   rateLimit: RateLimitInfo;
 }
 
-export async function waitForTerminal(
+export async function waitForTerminal<T extends { status: string }>(
   id: string,
-  poll: (signal?: AbortSignal) => Promise<Poll>,
+  poll: (signal?: AbortSignal) => Promise<Poll<T>>,
   time: { sleep: Sleep; now: () => number },
   options: WaitForCallOptions,
-): Promise<CallRecord> {
+  ended: (status: string) => boolean = isTerminal,
+): Promise<T> {
   const { timeoutMs = 600_000, intervalMs = 2000, signal } = options;
   const deadline = time.now() + timeoutMs;
   let lastStatus: string | null = null;
@@ -37,7 +42,7 @@ export async function waitForTerminal(
     let wait = intervalMs;
     try {
       const { data, rateLimit } = await poll(signal);
-      if (isTerminal(data.status)) return data;
+      if (ended(data.status)) return data;
       lastStatus = data.status;
       // A spent window means the next request would be refused: wait for it to reset instead.
       if (rateLimit.remaining === 0 && rateLimit.resetSec !== null) wait = Math.max(wait, rateLimit.resetSec * 1000);
@@ -48,7 +53,7 @@ export async function waitForTerminal(
       if (retryAfterSec !== null) wait = Math.max(wait, retryAfterSec * 1000);
     }
     const left = deadline - time.now();
-    if (left <= 0) throw new SvcTimeoutError(id, timeoutMs, lastStatus);
+    if (left <= 0) throw new SvcTimeoutError(id, timeoutMs, lastStatus, ended === isTerminal ? 'Call' : 'Batch');
     // The last pause ends at the deadline, so the final poll happens just in time rather than never.
     await time.sleep(Math.min(wait, left), signal);
   }

@@ -30,7 +30,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call']);
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch']);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -86,6 +86,17 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(await callTool(mcp, 'get_call', { id: 42 })).to.deep.equal({ isError: true, value: { error: 'invalid_arguments', message: 'id must be a non-empty string' } });
       expect((await callTool(mcp, 'wait_for_call', { id: 'x', timeoutSec: 9999 })).value).to.include({ error: 'invalid_arguments' });
       expect((await callTool(mcp, 'list_calls', {})).isError).to.equal(false);
+    });
+
+    it('creates a batch, reads it, cancels it; a bad batch is invalid_batch with its errors by index', async () => {
+      const created = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '+14155552000' }, { to: '+14155552001' }], idempotencyKey: `mcp-batch-${transport}` });
+      expect(created.value).to.include({ status: 'queued', total: 2 });
+      const id = (created.value as { batchId: string }).batchId;
+      expect((await callTool(mcp, 'get_batch', { id })).value).to.include({ id, status: 'queued', total: 2 });
+      expect((await callTool(mcp, 'cancel_batch', { id })).value).to.include({ id, status: 'canceled' });
+      const bad = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '12345' }] });
+      expect(bad.isError).to.equal(true);
+      expect(bad.value).to.deep.include({ error: 'invalid_batch', status: 400, errors: [{ index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' }] });
     });
 
     it('preflights a call: what placing it would do, or the error place_call would give, and places nothing', async () => {

@@ -70,6 +70,8 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
   const place = requestBody(doc, 'placeCall');
   const preflight = requestBody(doc, 'preflightCall');
   const dnc = requestBody(doc, 'addDoNotCall');
+  const batch = requestBody(doc, 'createBatch');
+  const batchId = parameter(doc, 'getBatch', 'id');
   const id = parameter(doc, 'getCall', 'id');
   return [
     {
@@ -96,7 +98,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     {
       name: 'wait_for_call',
       description:
-        'Waits until a call has ended (completed, no_answer, voicemail, declined or failed) and returns its record with summary, ' +
+        'Waits until a call has ended (completed, no_answer, voicemail, declined, failed or canceled) and returns its record with summary, ' +
         'transcript, extracted fields and answeredBy (human, machine, fax or unknown; null when nobody answered). If it has not ended within timeoutSec, returns a wait_timeout error: call again to keep waiting.',
       inputSchema: {
         type: 'object',
@@ -126,6 +128,27 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       name: 'add_do_not_call',
       description: `${summary(doc, 'addDoNotCall')} Use it when someone asks not to be called again.`,
       inputSchema: { ...dnc, type: 'object', properties: dnc.properties as Record<string, Json> },
+    },
+    {
+      name: 'create_batch',
+      description:
+        `${summary(doc, 'createBatch')} Returns the batchId; use get_batch to follow it. ` +
+        'Pass the same idempotencyKey when retrying, so the retry cannot create a second batch.',
+      inputSchema: {
+        ...batch,
+        type: 'object',
+        properties: { ...(batch.properties as Record<string, Json>), idempotencyKey: parameter(doc, 'createBatch', 'Idempotency-Key') },
+      },
+    },
+    {
+      name: 'get_batch',
+      description: `${summary(doc, 'getBatch')} Its status (queued, running, paused, completed, canceled, stopped) and its calls counted by status.`,
+      inputSchema: { type: 'object', properties: { id: batchId }, required: ['id'], additionalProperties: false },
+    },
+    {
+      name: 'cancel_batch',
+      description: summary(doc, 'cancelBatch'),
+      inputSchema: { type: 'object', properties: { id: batchId }, required: ['id'], additionalProperties: false },
     },
   ];
 }

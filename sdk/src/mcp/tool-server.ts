@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SvcApiError, SvcNetworkError, SvcTimeoutError } from '../errors.js';
-import type { PlaceCallRequest } from '../generated/types.gen.js';
+import type { CreateBatchRequest, PlaceCallRequest } from '../generated/types.gen.js';
 import type { SvcClient } from '../svc-client.js';
 import { toolDefinitions, WAIT_DEFAULT_TIMEOUT_SEC, WAIT_MAX_TIMEOUT_SEC, type ToolDefinition } from './tool-schemas.js';
 
@@ -66,15 +66,26 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       const reason = args.reason === undefined || args.reason === null ? undefined : (args.reason as string);
       return result(await client.addDoNotCall(args.number as string, { reason, signal }));
     }
+    case 'create_batch': {
+      const { idempotencyKey, ...body } = args;
+      return result(await client.createBatch(body as unknown as CreateBatchRequest, { idempotencyKey: stringArg(args, 'idempotencyKey', false), signal }));
+    }
+    case 'get_batch':
+      return result(await client.getBatch(stringArg(args, 'id', true)!, { signal }));
+    case 'cancel_batch':
+      return result(await client.cancelBatch(stringArg(args, 'id', true)!, { signal }));
     default:
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call and add_do_not_call.`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch and cancel_batch.`,
+      );
   }
 }
 
 function failure(error: unknown): CallToolResult {
   if (error instanceof SvcApiError) {
     const { retryAfterSec } = error.rateLimit;
-    return toolError(error.token, error.message, { status: error.status, ...(retryAfterSec === null ? {} : { retryAfterSec }) });
+    return toolError(error.token, error.message, { status: error.status, ...(retryAfterSec === null ? {} : { retryAfterSec }), ...(error.errors === null ? {} : { errors: error.errors }) });
   }
   if (error instanceof ArgumentError) return toolError('invalid_arguments', error.message);
   if (error instanceof SvcTimeoutError) {
