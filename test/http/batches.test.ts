@@ -68,6 +68,33 @@ forEachStore('batches over HTTP', (kind) => {
     expect((await alice.api.get('/v1/agent/batches')).body.batches.map((b: { id: string }) => b.id)).to.deep.equal([id]);
   });
 
+  it("sends its own event to its webhookUrl as it ends: batch.completed with its counts, or batch.canceled", async () => {
+    const hook = 'http://127.0.0.1:9/batches';
+    const res = await create({ defaults: { objective }, calls: numbers(2), webhookUrl: hook, metadata: { campaign: 'sunday' } });
+    const id = res.body.batchId as string;
+    await runToEnd(id);
+    const ended = (await alice.api.get(`/v1/agent/batches/${id}`)).body;
+    const [row] = await srv.deps.store.db.selectFrom('webhook_events').selectAll().where('call_id', '=', id).execute();
+    expect([row.event, row.url, row.api_key_id, row.state]).to.deep.equal(['batch.completed', hook, alice.keyId, 'pending']);
+    expect(JSON.parse(row.body)).to.deep.equal({
+      event: 'batch.completed',
+      eventId: `${id}:batch.completed:${Date.parse(ended.endedAt)}`,
+      timestamp: ended.endedAt,
+      batchId: id,
+      status: 'completed',
+      total: 2,
+      counts: { queued: 0, dialing: 0, in_progress: 0, completed: 2, no_answer: 0, voicemail: 0, declined: 0, failed: 0, canceled: 0 },
+      stopReason: null,
+      matched: 0,
+      metadata: { campaign: 'sunday' },
+      endedAt: ended.endedAt,
+    });
+    const other = (await create({ defaults: { objective }, calls: numbers(3), webhookUrl: hook })).body.batchId as string;
+    await alice.api.post(`/v1/agent/batches/${other}/cancel`);
+    const events = await srv.deps.store.db.selectFrom('webhook_events').select(['event', 'body']).where('call_id', '=', other).execute();
+    expect(events.map((e) => [e.event, JSON.parse(e.body).counts.canceled])).to.deep.equal([['batch.canceled', 3]]);
+  });
+
   it('is all or nothing: 400 invalid_batch names every bad call with placeCall\'s error, and nothing is created', async () => {
     const calls: unknown[] = numbers(5);
     calls[1] = { to: '+1415' };

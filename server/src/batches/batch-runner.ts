@@ -20,7 +20,9 @@ import { WorkerLoop } from '../jobs/worker-loop.js';
 import { v7 as uuidv7 } from 'uuid';
 import { NOT_STARTED } from '../store/calls-repo.js';
 import type { BatchesTable, CallsTable } from '../store/schema.js';
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
+import { runQuery } from '../store/prepared-query.js';
+import { batchEventRow, endedCounts } from './batch-events.js';
 
 export type BatchRow = Selectable<BatchesTable>;
 
@@ -103,8 +105,16 @@ export class BatchRunner {
     const started = batch.started_at === null ? { started_at: now } : {};
     if (remaining === 0) {
       // Every call is released: the batch ends with its last call.
-      const set = live === 0 ? { status: 'completed', ended_at: now, updated_at: now, next_run_at: null } : { status: 'running', updated_at: now, next_run_at: now + BATCH_POLL_MS };
-      await this.queue.commit(batch, { set: { ...started, ...set } });
+      if (live > 0) {
+        await this.queue.commit(batch, { set: { ...started, status: 'running', updated_at: now, next_run_at: now + BATCH_POLL_MS } });
+        return;
+      }
+      // Its event is written in the same transaction as its ending, with its calls counted there.
+      const announce = async (ex: Executor, ended: BatchRow) => {
+        const row = batchEventRow(ended, 'completed', await endedCounts(ex, ended), now);
+        if (row) await runQuery(ex, ex.compiler.insertInto('webhook_events').values(row));
+      };
+      await this.queue.commit(batch, { set: { ...started, status: 'completed', ended_at: now, updated_at: now, next_run_at: null }, alsoRun: announce });
       return;
     }
     const room = Math.max(0, batch.max_concurrency - live);

@@ -8,6 +8,8 @@ import type { CallRow } from '../store/calls-repo.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { eventRow } from '../webhooks/outbox.js';
+import { batchEventRow, endedCounts } from './batch-events.js';
+import type { BatchRow } from './batch-runner.js';
 
 /** The statuses a batch is ended early from. */
 export const RUNNING = ['queued', 'running', 'paused'];
@@ -26,7 +28,7 @@ export async function endBatch(ex: Executor, id: string, how: { status: 'cancele
     .where('id', '=', id)
     .where('status', 'in', RUNNING);
   if (how.apiKeyId !== undefined) q = q.where('api_key_id', '=', how.apiKeyId);
-  const [batch] = await runQuery(ex, q.returning('id'));
+  const [batch] = (await runQuery(ex, q.returningAll())) as BatchRow[];
   if (!batch) return false;
   const ended = (await runQuery(
     ex,
@@ -38,6 +40,8 @@ export async function endBatch(ex: Executor, id: string, how: { status: 'cancele
       .returningAll(),
   )) as CallRow[];
   const events = ended.flatMap((row) => eventRow(row, 'call.canceled', now) ?? []);
+  const own = batchEventRow(batch, how.status, await endedCounts(ex, batch), now);
+  if (own) events.push(own);
   if (events.length > 0) await runQuery(ex, db.insertInto('webhook_events').values(events));
   return true;
 }

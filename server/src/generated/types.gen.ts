@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:8080' | (string & {});
 };
 
-export type Webhooks = CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest | CallCanceledEventWebhookRequest;
+export type Webhooks = BatchCompletedEventWebhookRequest | BatchCanceledEventWebhookRequest | BatchStoppedEventWebhookRequest | CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest | CallCanceledEventWebhookRequest;
 
 /**
  * The status of a call. The set may grow; clients must tolerate unknown values.
@@ -576,6 +576,36 @@ export type AnsweredBy = 'human' | 'machine' | 'fax' | 'unknown';
  */
 export type CallMetadata = {
     [key: string]: string;
+};
+
+/**
+ * A batch's own event, sent once as it ends, signed as a call's events are. `counts` are the batch's calls by status at that moment (its calls not released count as canceled).
+ */
+export type BatchEvent = {
+    event: 'batch.completed' | 'batch.canceled' | 'batch.stopped';
+    /**
+     * `<batchId>:<event>:<epoch ms>`; the same on every retry of the delivery.
+     */
+    eventId: string;
+    timestamp: string;
+    batchId: string;
+    status: BatchStatus;
+    total: number;
+    counts: {
+        queued: number;
+        dialing: number;
+        in_progress: number;
+        completed: number;
+        no_answer: number;
+        voicemail: number;
+        declined: number;
+        failed: number;
+        canceled: number;
+    };
+    stopReason: string | null;
+    matched: number;
+    metadata: CallMetadata | null;
+    endedAt: string;
 };
 
 export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed' | 'call.canceled';
@@ -1589,6 +1619,33 @@ export type GetCallRecordingResponses = {
 };
 
 export type GetCallRecordingResponse = GetCallRecordingResponses[keyof GetCallRecordingResponses];
+
+export type BatchCompletedEventWebhookPayload = BatchEvent;
+
+export type BatchCompletedEventWebhookRequest = {
+    body: BatchCompletedEventWebhookPayload;
+    key: 'batch.completed';
+    path?: never;
+    query?: never;
+};
+
+export type BatchCanceledEventWebhookPayload = BatchEvent;
+
+export type BatchCanceledEventWebhookRequest = {
+    body: BatchCanceledEventWebhookPayload;
+    key: 'batch.canceled';
+    path?: never;
+    query?: never;
+};
+
+export type BatchStoppedEventWebhookPayload = BatchEvent;
+
+export type BatchStoppedEventWebhookRequest = {
+    body: BatchStoppedEventWebhookPayload;
+    key: 'batch.stopped';
+    path?: never;
+    query?: never;
+};
 
 export type CallInProgressEventWebhookPayload = CallInProgressEvent;
 

@@ -1,0 +1,65 @@
+// A batch's own webhook events: batch.completed, batch.canceled or batch.stopped, once, as the batch ends, to the
+// batch's webhookUrl, through the same outbox (written in the transaction that ends the batch) and dispatcher as a
+// call's events, signed with the key's secret. The outbox's call_id column holds the batch's id for them: it names
+// the subject whose events are delivered in order and whose receiver a 410 retires.
+import type { Insertable } from 'kysely';
+import type { BatchEvent, BatchStatus, CallMetadata } from '../generated/types.gen.js';
+import { runQuery } from '../store/prepared-query.js';
+import type { WebhookEventsTable } from '../store/schema.js';
+import type { Executor } from '../store/store.js';
+import type { BatchRow } from './batch-runner.js';
+
+type Counts = BatchEvent['counts'];
+const COUNTED = ['queued', 'dialing', 'in_progress', 'completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'] as const;
+
+/** The batch's calls by status, read in the transaction that ends it; unreleased calls count as canceled. */
+export async function endedCounts(ex: Executor, batch: Pick<BatchRow, 'id' | 'total' | 'released'>): Promise<Counts> {
+  const rows = await runQuery(
+    ex,
+    ex.compiler
+      .selectFrom('calls')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('batch_id', '=', batch.id)
+      .groupBy('status'),
+  );
+  const counts = Object.fromEntries(COUNTED.map((s) => [s, 0])) as Counts;
+  for (const r of rows) if (r.status in counts) counts[r.status as keyof Counts] += Number(r.n);
+  counts.canceled += batch.total - batch.released;
+  return counts;
+}
+
+/** The outbox row of the batch's ending event, or null when the batch has no webhookUrl. */
+export function batchEventRow(batch: BatchRow, status: 'completed' | 'canceled' | 'stopped', counts: Counts, builtAt: number): Insertable<WebhookEventsTable> | null {
+  if (!batch.webhook_url) return null;
+  const event = `batch.${status}` as const;
+  const payload: BatchEvent = {
+    event,
+    eventId: `${batch.id}:${event}:${builtAt}`,
+    timestamp: new Date(builtAt).toISOString(),
+    batchId: batch.id,
+    status: status as BatchStatus,
+    total: batch.total,
+    counts,
+    stopReason: batch.stop_reason,
+    matched: Number(batch.matched),
+    metadata: batch.metadata_json === null ? null : (JSON.parse(batch.metadata_json) as CallMetadata),
+    endedAt: new Date(builtAt).toISOString(),
+  };
+  return {
+    event_id: payload.eventId,
+    call_id: batch.id,
+    api_key_id: batch.api_key_id,
+    event,
+    url: batch.webhook_url,
+    body: JSON.stringify(payload),
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: builtAt,
+    lease_owner: null,
+    lease_expires_at: null,
+    last_status: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: builtAt,
+  };
+}
