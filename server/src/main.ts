@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   dispatcher?.start();
   jobs?.start();
   batches?.start();
-  if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner }, 'call engine and webhook dispatcher running');
+  if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner, batches: batches!.owner }, 'call engine and webhook dispatcher running');
   if (config.seedDev) {
     const seed = await seedDevAccount(store, config, systemClock.now());
     if (server) printDevBanner(config, seed.apiKey, seed.webhookSecret);
