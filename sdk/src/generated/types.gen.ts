@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: 'http://localhost:8080' | (string & {});
 };
 
-export type Webhooks = BatchCompletedEventWebhookRequest | BatchCanceledEventWebhookRequest | BatchStoppedEventWebhookRequest | CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest | CallCanceledEventWebhookRequest;
+export type Webhooks = CallInProgressEventWebhookRequest | CallCompletedEventWebhookRequest | CallNoAnswerEventWebhookRequest | CallVoicemailEventWebhookRequest | CallDeclinedEventWebhookRequest | CallFailedEventWebhookRequest | CallCanceledEventWebhookRequest | BatchCompletedEventWebhookRequest | BatchCanceledEventWebhookRequest | BatchStoppedEventWebhookRequest;
 
 /**
  * The status of a call. The set may grow; clients must tolerate unknown values.
@@ -1620,33 +1620,6 @@ export type GetCallRecordingResponses = {
 
 export type GetCallRecordingResponse = GetCallRecordingResponses[keyof GetCallRecordingResponses];
 
-export type BatchCompletedEventWebhookPayload = BatchEvent;
-
-export type BatchCompletedEventWebhookRequest = {
-    body: BatchCompletedEventWebhookPayload;
-    key: 'batch.completed';
-    path?: never;
-    query?: never;
-};
-
-export type BatchCanceledEventWebhookPayload = BatchEvent;
-
-export type BatchCanceledEventWebhookRequest = {
-    body: BatchCanceledEventWebhookPayload;
-    key: 'batch.canceled';
-    path?: never;
-    query?: never;
-};
-
-export type BatchStoppedEventWebhookPayload = BatchEvent;
-
-export type BatchStoppedEventWebhookRequest = {
-    body: BatchStoppedEventWebhookPayload;
-    key: 'batch.stopped';
-    path?: never;
-    query?: never;
-};
-
 export type CallInProgressEventWebhookPayload = CallInProgressEvent;
 
 export type CallInProgressEventWebhookRequest = {
@@ -1706,6 +1679,33 @@ export type CallCanceledEventWebhookPayload = CallCanceledEvent;
 export type CallCanceledEventWebhookRequest = {
     body: CallCanceledEventWebhookPayload;
     key: 'call.canceled';
+    path?: never;
+    query?: never;
+};
+
+export type BatchCompletedEventWebhookPayload = BatchEvent;
+
+export type BatchCompletedEventWebhookRequest = {
+    body: BatchCompletedEventWebhookPayload;
+    key: 'batch.completed';
+    path?: never;
+    query?: never;
+};
+
+export type BatchCanceledEventWebhookPayload = BatchEvent;
+
+export type BatchCanceledEventWebhookRequest = {
+    body: BatchCanceledEventWebhookPayload;
+    key: 'batch.canceled';
+    path?: never;
+    query?: never;
+};
+
+export type BatchStoppedEventWebhookPayload = BatchEvent;
+
+export type BatchStoppedEventWebhookRequest = {
+    body: BatchStoppedEventWebhookPayload;
+    key: 'batch.stopped';
     path?: never;
     query?: never;
 };
