@@ -139,4 +139,21 @@ forEachStore('the batch runner', (kind) => {
     expect(rows.length).to.be.below(40);
     expect((await batch(id)).matched).to.equal(rows.filter(yes).length);
   });
+
+  it("never starves another key's placement: one made while a batch runs is dialled before any batch call released after it", async () => {
+    const id = await create(numbers(30, 4000), 10);
+    await runner.tick();
+    await srv.engine.tick();
+    const bob = await srv.tenant({ rateLimit: 100 });
+    srv.clock.advance(1000);
+    const placed = await bob.api.post('/v1/agent/calls', { body: { to: '+14155559999', objective: 'Ask whether the shop is open on Sunday.' } });
+    expect(placed.status).to.equal(202);
+    const placedAt = srv.clock.now();
+    await drive(id, (b) => b.status === 'completed');
+    const single = await srv.row(placed.body.callId);
+    expect(single.status).to.equal('completed');
+    const later = (await calls(id)).filter((r) => r.created_at > placedAt);
+    expect(later.length).to.be.above(0);
+    expect(single.dial_attempted_at!).to.be.at.most(Math.min(...later.map((r) => r.dial_attempted_at!)));
+  });
 });
