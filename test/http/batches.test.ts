@@ -4,7 +4,8 @@
 // to completed with its calls carrying batchId, and is another key's 404.
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { BatchRunner } from '../../server/src/batches/batch-runner.js';
+import { BatchRunner, type BatchRow } from '../../server/src/batches/batch-runner.js';
+import { JobQueue, LeaseLost } from '../../server/src/jobs/job-queue.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
@@ -208,6 +209,21 @@ forEachStore('batches over HTTP', (kind) => {
     expect(await srv.deps.store.db.selectFrom('sandbox_dials').select('call_id').execute()).to.have.length(2);
     const again = await alice.api.post(`/v1/agent/batches/${id}/cancel`);
     expect([again.status, again.body.status]).to.deep.equal([200, 'canceled']);
+  });
+
+  it('fences off a runner caught mid-step by a cancel: its release throws LeaseLost and writes nothing', async () => {
+    const id = (await create({ defaults: { objective }, calls: numbers(3), maxConcurrency: 3 })).body.batchId as string;
+    // A runner that has claimed the batch and read it, and is about to release its calls…
+    const queue = new JobQueue<BatchRow>(srv.deps.store, { table: 'batches', key: 'id', due: 'next_run_at' }, 'runner-mid-step', 30_000);
+    const [claimed] = await queue.claim(srv.clock.now(), 1);
+    expect(claimed.id).to.equal(id);
+    // …when the client cancels.
+    expect((await alice.api.post(`/v1/agent/batches/${id}/cancel`)).status).to.equal(200);
+    const release = await queue.commit(claimed, { set: { status: 'running', released: 3, next_run_at: srv.clock.now() } }).catch((e: unknown) => e);
+    expect(release).to.be.instanceOf(LeaseLost);
+    const row = await srv.deps.store.db.selectFrom('batches').select(['status', 'released', 'next_run_at', 'lease_owner']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).to.deep.equal({ status: 'canceled', released: 0, next_run_at: null, lease_owner: null });
+    expect(await count('calls')).to.equal(0);
   });
 
   it('lets live calls finish when canceled, refuses to cancel a completed batch (409), and is another key\'s 404', async () => {
