@@ -3,16 +3,28 @@
 // call's events, signed with the key's secret. The outbox's call_id column holds the batch's id for them: it names
 // the subject whose events are delivered in order and whose receiver a 410 retires.
 import type { Insertable } from 'kysely';
+import type { WebhookEventsTable } from '../store/schema.js';
+import { outboxRow } from '../webhooks/outbox.js';
 import type { BatchEvent, BatchStatus, CallMetadata } from '../generated/types.gen.js';
 import { runQuery } from '../store/prepared-query.js';
-import type { WebhookEventsTable } from '../store/schema.js';
 import type { Executor } from '../store/store.js';
 import type { BatchRow } from './batch-runner.js';
 
 type Counts = BatchEvent['counts'];
 const COUNTED = ['queued', 'dialing', 'in_progress', 'completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'] as const;
 
-/** The batch's calls by status, read in the transaction that ends it; unreleased calls count as canceled. */
+/**
+ * The batch's calls by status, from rows of (status, count). Its calls not yet released have no record: they count
+ * as queued while the batch runs, as canceled once it has ended early (or, for an ending event, at all).
+ */
+export function batchCounts(rows: readonly { status: string; n: number | string }[], unreleased: number, unreleasedAs: 'queued' | 'canceled'): Counts {
+  const counts = Object.fromEntries(COUNTED.map((s) => [s, 0])) as Counts;
+  for (const r of rows) if (r.status in counts) counts[r.status as keyof Counts] += Number(r.n);
+  counts[unreleasedAs] += unreleased;
+  return counts;
+}
+
+/** The batch's calls by status, read in the transaction that ends it. */
 export async function endedCounts(ex: Executor, batch: Pick<BatchRow, 'id' | 'total' | 'released'>): Promise<Counts> {
   const rows = await runQuery(
     ex,
@@ -22,10 +34,7 @@ export async function endedCounts(ex: Executor, batch: Pick<BatchRow, 'id' | 'to
       .where('batch_id', '=', batch.id)
       .groupBy('status'),
   );
-  const counts = Object.fromEntries(COUNTED.map((s) => [s, 0])) as Counts;
-  for (const r of rows) if (r.status in counts) counts[r.status as keyof Counts] += Number(r.n);
-  counts.canceled += batch.total - batch.released;
-  return counts;
+  return batchCounts(rows, batch.total - batch.released, 'canceled');
 }
 
 /** The outbox row of the batch's ending event, or null when the batch has no webhookUrl. */
@@ -45,21 +54,5 @@ export function batchEventRow(batch: BatchRow, status: 'completed' | 'canceled' 
     metadata: batch.metadata_json === null ? null : (JSON.parse(batch.metadata_json) as CallMetadata),
     endedAt: new Date(builtAt).toISOString(),
   };
-  return {
-    event_id: payload.eventId,
-    call_id: batch.id,
-    api_key_id: batch.api_key_id,
-    event,
-    url: batch.webhook_url,
-    body: JSON.stringify(payload),
-    state: 'pending',
-    attempts: 0,
-    next_attempt_at: builtAt,
-    lease_owner: null,
-    lease_expires_at: null,
-    last_status: null,
-    last_error: null,
-    delivered_at: null,
-    created_at: builtAt,
-  };
+  return outboxRow({ subjectId: batch.id, apiKeyId: batch.api_key_id, url: batch.webhook_url }, event, payload, builtAt);
 }

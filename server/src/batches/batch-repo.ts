@@ -6,6 +6,7 @@ import { runQuery } from '../store/prepared-query.js';
 import type { Database } from '../store/schema.js';
 import type { Executor } from '../store/store.js';
 import type { BatchRow } from './batch-runner.js';
+import { batchCounts } from './batch-events.js';
 import type { CheckedCall } from './check-batch.js';
 
 export interface NewBatch {
@@ -57,7 +58,6 @@ export async function insertBatch(ex: Executor, b: NewBatch, now: number): Promi
   }
 }
 
-const COUNTED = ['queued', 'dialing', 'in_progress', 'completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'] as const;
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** The key's batches with these ids, or its most recent `limit`, as the wire shows them (counts included). */
@@ -80,12 +80,8 @@ async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { i
 }
 
 function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]): Batch {
-  const byStatus = Object.fromEntries(COUNTED.map((s) => [s, 0])) as Batch['counts'];
-  for (const c of counts) if (c.status in byStatus) byStatus[c.status as keyof Batch['counts']] += Number(c.n);
-  // The calls not yet released have no record yet: queued while the batch runs, canceled once it has ended early.
-  const unreleased = row.total - row.released;
-  if (row.status === 'canceled' || row.status === 'stopped') byStatus.canceled += unreleased;
-  else byStatus.queued += unreleased;
+  const endedEarly = row.status === 'canceled' || row.status === 'stopped';
+  const byStatus = batchCounts(counts, row.total - row.released, endedEarly ? 'canceled' : 'queued');
   return {
     id: row.id,
     status: row.status as BatchStatus,

@@ -3,6 +3,7 @@
 // its event, as cancelCall ends one), and its live calls finish. The batch's lease is cleared with it, so a runner
 // mid-step finds its release fenced off (LeaseLost) and releases nothing; the calls' leases likewise, so a worker
 // about to dial one never does.
+import { canceledUndialled, notDialled } from '../calls/cancel.js';
 import { ApiError } from '../errors/api-error.js';
 import type { CallRow } from '../store/calls-repo.js';
 import { runQuery } from '../store/prepared-query.js';
@@ -34,9 +35,9 @@ export async function endBatch(ex: Executor, id: string, how: { status: 'cancele
     ex,
     db
       .updateTable('calls')
-      .set({ status: 'canceled', ended_at: now, duration_sec: 0, billed_minutes: 0, error: null, cancel_requested_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null, updated_at: now })
+      .set(canceledUndialled(now))
       .where('batch_id', '=', id)
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'dialing'), eb('dial_attempted_at', 'is', null), eb('carrier_ref', 'is', null)])]))
+      .where(notDialled)
       .returningAll(),
   )) as CallRow[];
   const events = ended.flatMap((row) => eventRow(row, 'call.canceled', now) ?? []);

@@ -9,10 +9,9 @@
 //    queued, with its calls as items; store the answer under the key.
 // A rejection in 2 is not stored under the key: it is computed again, the same, for a retry.
 import { v7 as uuidv7 } from 'uuid';
-import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
+import { checkRoom, consumeWithinLimit, RateLimited } from '../accounts/rate-limit.js';
 import { checkWindow } from '../calls/calling-window.js';
-import { answerFromRecord, type PlacementOutcome } from '../calls/placement.js';
+import { answerFromRecord, type PlacementOutcome, type PlacementRequest } from '../calls/placement.js';
 import { scheduledAt } from '../calls/prepare-placement.js';
 import { ApiError } from '../errors/api-error.js';
 import type { CreateBatchRequest, CreateBatchResponse } from '../generated/types.gen.js';
@@ -27,17 +26,8 @@ export interface CreateBatchPorts extends BatchCheckPorts {
   idempotencyTtlMs: number;
 }
 
-export interface BatchRequest {
-  key: ApiKeyRow;
-  window: RateWindow;
-  /** The key's window as the gate read it. */
-  seen: WindowState;
-  idemKey: string | null;
-  fingerprint: string;
-  body: unknown;
-  checkBody(): void;
-  now: number;
-}
+/** What a createBatch request carries: a placement's request, its fields meaning the same. */
+export type BatchRequest = Pick<PlacementRequest, 'key' | 'window' | 'seen' | 'idemKey' | 'fingerprint' | 'body' | 'checkBody' | 'now'>;
 
 /** Steps 1 and 2: the batch to create, or the ApiError it is refused with. */
 export async function prepareBatch(ports: BatchCheckPorts, db: Kysely<Database>, req: BatchRequest): Promise<NewBatch> {

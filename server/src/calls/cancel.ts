@@ -7,7 +7,9 @@
 //   up and ends it, canceled if it was never answered, completed if it was (call-engine.ts): 202;
 // - a call already canceled is 200 again; one that ended otherwise is 409 call_already_ended; another key's is 404.
 // With an Idempotency-Key, the first answer is stored and replayed, as for a placement; faults are not stored.
+import type { ExpressionBuilder } from 'kysely';
 import type { CallRecord } from '../generated/types.gen.js';
+import type { Database } from '../store/schema.js';
 import { ApiError, callNotFound } from '../errors/api-error.js';
 import { toCallRecord, type CallRow } from '../store/calls-repo.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';
@@ -50,6 +52,14 @@ export function cancelUnit(req: CancelRequest): WriteUnit<CancelOutcome> {
   };
 }
 
+/** A call not yet dialled: queued, or dialing while no dial stands (the carrier throttled the last one). */
+export const notDialled = (eb: ExpressionBuilder<Database, 'calls'>) =>
+  eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'dialing'), eb('dial_attempted_at', 'is', null), eb('carrier_ref', 'is', null)])]);
+
+/** A call not yet dialled, ended canceled now: nothing billed, and any worker's lease on it cleared (fenced off). */
+export const canceledUndialled = (now: number) =>
+  ({ status: 'canceled', ended_at: now, duration_sec: 0, billed_minutes: 0, error: null, cancel_requested_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null, updated_at: now }) as const;
+
 function errorResponse(error: ApiError): StoredResponse {
   return { status: error.status, headers: {}, body: JSON.stringify({ error: error.token, message: error.message }) };
 }
@@ -68,10 +78,10 @@ async function cancel(ex: Executor, req: CancelRequest): Promise<{ kind: 'answer
     ex,
     db
       .updateTable('calls')
-      .set({ status: 'canceled', ended_at: now, duration_sec: 0, billed_minutes: 0, error: null, cancel_requested_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null, updated_at: now })
+      .set(canceledUndialled(now))
       .where('id', '=', id)
       .where('api_key_id', '=', req.apiKeyId)
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'dialing'), eb('dial_attempted_at', 'is', null), eb('carrier_ref', 'is', null)])]))
+      .where(notDialled)
       .returningAll(),
   )) as CallRow[];
   if (ended) {

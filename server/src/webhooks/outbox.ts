@@ -9,13 +9,20 @@ import { buildEventPayload } from './event-payload.js';
 /** The outbox row of `event` for the call as it stands after the change, or null when it has no webhookUrl. */
 export function eventRow(call: CallRow, event: CallEventName, builtAt: number): Insertable<WebhookEventsTable> | null {
   if (!call.webhook_url) return null;
-  const payload = buildEventPayload(call, event, builtAt);
+  return outboxRow({ subjectId: call.id, apiKeyId: call.api_key_id, url: call.webhook_url }, event, buildEventPayload(call, event, builtAt), builtAt);
+}
+
+/**
+ * A pending outbox row: `payload` to `url`, signed with the key's secret. The subject (a call, or a batch for its
+ * own events) is whose events are delivered in order and whose receiver a 410 retires.
+ */
+export function outboxRow(to: { subjectId: string; apiKeyId: string; url: string }, event: string, payload: { eventId: string }, builtAt: number): Insertable<WebhookEventsTable> {
   return {
     event_id: payload.eventId,
-    call_id: call.id,
-    api_key_id: call.api_key_id,
+    call_id: to.subjectId,
+    api_key_id: to.apiKeyId,
     event,
-    url: call.webhook_url,
+    url: to.url,
     body: JSON.stringify(payload),
     state: 'pending',
     attempts: 0,
