@@ -63,6 +63,8 @@ export interface Config {
   engineConcurrency: number;
   /** Engine: longest wait between looks at the store when nothing is due. */
   enginePollMs: number;
+  /** Live streams: how often an open stream reads the store for what is new (the most a change waits to be sent). */
+  streamPollMs: number;
   /** IRSF prefix list; defaults to the one shipped in server/data. */
   irsfPath: string | null;
   devPlanMinutes: number;
@@ -281,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineWatchdogSec: int(env, 'SVC_ENGINE_WATCHDOG_SEC', 120, 1),
     engineConcurrency: int(env, 'SVC_ENGINE_CONCURRENCY', 16, 1),
     enginePollMs: int(env, 'SVC_ENGINE_POLL_MS', 250, 1),
+    streamPollMs: int(env, 'SVC_STREAM_POLL_MS', 250, 10),
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,

@@ -20,6 +20,7 @@ import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
 import { storeFor } from './store/open-store.js';
 import { migrate } from './store/store.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
+import { OpenStreams } from './http/handlers/streams.js';
 
 /** How long shutdown waits for requests and steps in flight before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -55,10 +56,12 @@ async function main(): Promise<void> {
     : null;
   const jobs = runsWorkers ? createJobRunner({ store, clock: systemClock, logger: logger.child({ part: 'jobs' }), handlers: telephony.jobs ?? {} }) : null;
   let server: Server | null = null;
+  // Open live streams never finish by themselves: shutdown ends them, so the server can close.
+  const streams = new OpenStreams();
   let attachment: Attachment | null = null;
   if (config.role !== 'worker') {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
-    const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, onCallDue: engine ? () => engine.nudge() : undefined };
+    const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, streams, onCallDue: engine ? () => engine.nudge() : undefined };
     const app = createApp(deps);
     server = createHttpServer(config.httpTimeouts, logger, app.callback());
     server.listen(config.port, config.host);
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     if (server) printDevBanner(config, seed.apiKey, seed.webhookSecret);
   }
   onShutdown(logger, async () => {
+    streams.endAll();
     await Promise.all([
       attachment?.close(),
       server ? new Promise<void>((resolve) => server!.close(() => resolve())) : undefined,

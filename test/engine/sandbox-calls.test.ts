@@ -1,6 +1,7 @@
 // Every sandbox magic number, placed over HTTP and driven by the clock to its terminal status, with the
 // default agent, analyst and recorder: the fields each outcome sets and leaves unset, its events, its dials.
 import { expect } from 'chai';
+import { createWebhookDispatcher } from '../../server/src/webhooks/dispatcher.js';
 import { WaveFile } from 'wavefile';
 import { SANDBOX_DROP_AFTER_MS } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
 import { forEachStore } from '../support/stores.js';
@@ -135,10 +136,17 @@ forEachStore('sandbox calls through the engine', (kind) => {
     expect(next.body.error).to.equal('over_minute_cap');
   });
 
-  it('sends no events for a call without a webhookUrl', async () => {
+  it('sends no events for a call without a webhookUrl: they are logged in state none, which the dispatcher never claims', async () => {
     const id = await place('+14155550123', { webhookUrl: undefined });
     await srv.drive(id);
-    expect(await events(id)).to.deep.equal([]);
+    const rows = await srv.deps.store.db.selectFrom('webhook_events').select(['event', 'state', 'url', 'attempts']).where('call_id', '=', id).orderBy('created_at').execute();
+    expect(rows).to.deep.equal([
+      { event: 'call.in_progress', state: 'none', url: '', attempts: 0 },
+      { event: 'call.completed', state: 'none', url: '', attempts: 0 },
+    ]);
+    const dispatcher = createWebhookDispatcher({ store: srv.deps.store, clock: srv.clock, config: srv.deps.config });
+    expect(await dispatcher.tick()).to.equal(0);
+    await dispatcher.stop();
   });
 
   it('lists the finished calls with their outcomes', async () => {

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -230,5 +230,82 @@ export const cancelCall = <ThrowOnError extends boolean = false>(options: Option
 export const getCallRecording = <ThrowOnError extends boolean = false>(options: Options<GetCallRecordingData, ThrowOnError>) => (options.client ?? client).get<GetCallRecordingResponses, GetCallRecordingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/calls/{id}/recording',
+    ...options
+});
+
+/**
+ * List a call's events and their deliveries
+ *
+ * Every event of the call, oldest first: its `eventId`, name and time, its delivery `state`, each attempt
+ * (time, HTTP status or error, latency), when the next attempt is due while it is pending, and the exact
+ * `payload` that was signed (`JSON.stringify(payload)` is the body that was sent, byte for byte). A call placed
+ * without a `webhookUrl` has its events too, in state `none`. The receiver's URL and the signing secrets are
+ * never shown, and an attempt's error never names the URL or its host. Another key's call is 404 `not_found`.
+ *
+ */
+export const listCallEvents = <ThrowOnError extends boolean = false>(options: Options<ListCallEventsData, ThrowOnError>) => (options.client ?? client).get<ListCallEventsResponses, ListCallEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/{id}/events',
+    ...options
+});
+
+/**
+ * Deliver an event once more
+ *
+ * Queues one more delivery of the event: the same `eventId` and body, signed afresh (a new `t`) with the key's
+ * current secrets, to the call's `webhookUrl`, through the same address rule as every delivery. It is one
+ * attempt, made within moments by a worker: a failure ends it `failed` with no retries, and it is sent even to a
+ * receiver that answered 410 Gone before. The attempt appears in the event's log marked `redelivery: true`.
+ *
+ * Allowed for an event `delivered` (a receiver that lost its data), `failed` or `gone`: 202 with the event's log
+ * entry, now `pending`. An event still `pending` (its retries are not over, or a redelivery is queued) is 409
+ * `redelivery_pending`. An event `refused` by the address rule stays refused: 400 `destination_refused`; an
+ * event of a call with no `webhookUrl` (state `none`) is 400 `no_webhook_url`. Another key's call, or an event
+ * the call does not have, is 404 `not_found`. The request has no body.
+ *
+ */
+export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverEventResponses, RedeliverEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/{id}/events/{eventId}/redeliver',
+    ...options
+});
+
+/**
+ * Follow a call live (Server-Sent Events)
+ *
+ * A `text/event-stream` of the call as it happens: a `status` event for each status it reaches (`queued`,
+ * `dialing`, `in_progress`, then its terminal status), and a `turn` event for each turn of the conversation as
+ * it is heard, with its speaker, text and times. The terminal status comes last, after every turn the record
+ * keeps, and then the stream ends. A call that already ended is replayed whole and the stream ends.
+ *
+ * The stream is read from the store, so any process of a deployment serves it, whichever worker runs the call:
+ * a change is sent within `SVC_STREAM_POLL_MS` (250 ms by default) of being committed. Each event's `id` is the
+ * stream's position; reconnecting with `Last-Event-ID` resumes after it, with nothing lost and nothing sent
+ * twice. The data of each event carries an `id` of its own (`<callId>:status:<status>`,
+ * `<callId>:turn:<index>`). A comment line is sent every 15 seconds while nothing happens. Another key's call is
+ * 404 `not_found` (as JSON, before any event).
+ *
+ */
+export const streamCall = <ThrowOnError extends boolean = false>(options: Options<StreamCallData, ThrowOnError, StreamCallResponse>) => (options.client ?? client).sse.get<StreamCallResponses, StreamCallErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/calls/{id}/stream',
+    ...options
+});
+
+/**
+ * Follow every call of the key live (Server-Sent Events)
+ *
+ * The same `status` and `turn` events as streamCall, for every call of the key, as they happen; the stream stays
+ * open. A new stream starts with what happened in the last 5 seconds.
+ *
+ * Calls change in no common order, so this stream reads the store in windows of time that overlap by 5 seconds
+ * and sends each event once per connection. Each event's `id` is a time (epoch ms); reconnecting with
+ * `Last-Event-ID` replays from 5 seconds before it, so nothing is lost across a reconnect but an event near the
+ * cut may come again: deduplicate on the data's own `id`.
+ *
+ */
+export const streamEvents = <ThrowOnError extends boolean = false>(options?: Options<StreamEventsData, ThrowOnError, StreamEventsResponse>) => (options?.client ?? client).sse.get<StreamEventsResponses, StreamEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/stream',
     ...options
 });

@@ -3,12 +3,11 @@
 // its event, as cancelCall ends one), and its live calls finish. The batch's lease is cleared with it, so a runner
 // mid-step finds its release fenced off (LeaseLost) and releases nothing; the calls' leases likewise, so a worker
 // about to dial one never does.
-import { canceledUndialled, notDialled } from '../calls/cancel.js';
+import { canceledUndialled, logCanceled, notDialled } from '../calls/cancel.js';
 import { ApiError } from '../errors/api-error.js';
 import type { CallRow } from '../store/calls-repo.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
-import { eventRow } from '../webhooks/outbox.js';
 import { batchEventRow, endedCounts } from './batch-events.js';
 import type { BatchRow } from './batch-runner.js';
 
@@ -40,10 +39,8 @@ export async function endBatch(ex: Executor, id: string, how: { status: 'cancele
       .where(notDialled)
       .returningAll(),
   )) as CallRow[];
-  const events = ended.flatMap((row) => eventRow(row, 'call.canceled', now) ?? []);
   const own = batchEventRow(batch, how.status, await endedCounts(ex, batch), now);
-  if (own) events.push(own);
-  if (events.length > 0) await runQuery(ex, db.insertInto('webhook_events').values(events));
+  await logCanceled(ex, ended, now, own ? [own] : []);
   return true;
 }
 

@@ -7,15 +7,16 @@
 //   up and ends it, canceled if it was never answered, completed if it was (call-engine.ts): 202;
 // - a call already canceled is 200 again; one that ended otherwise is 409 call_already_ended; another key's is 404.
 // With an Idempotency-Key, the first answer is stored and replayed, as for a placement; faults are not stored.
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { CallRecord } from '../generated/types.gen.js';
-import type { Database } from '../store/schema.js';
+import type { Database, WebhookEventsTable } from '../store/schema.js';
 import { ApiError, callNotFound } from '../errors/api-error.js';
 import { toCallRecord, type CallRow } from '../store/calls-repo.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { eventRow } from '../webhooks/outbox.js';
+import { statusChangeRow } from './status-log.js';
 import { answerFromRecord, type PlacementOutcome } from './placement.js';
 import { isTerminal } from './call-status.js';
 
@@ -60,6 +61,14 @@ export const notDialled = (eb: ExpressionBuilder<Database, 'calls'>) =>
 export const canceledUndialled = (now: number) =>
   ({ status: 'canceled', ended_at: now, duration_sec: 0, billed_minutes: 0, error: null, cancel_requested_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null, updated_at: now }) as const;
 
+/** The events and status changes of calls just ended canceled (with `also`, more outbox rows), in the same transaction. */
+export async function logCanceled(ex: Executor, ended: readonly CallRow[], now: number, also: Insertable<WebhookEventsTable>[] = []): Promise<void> {
+  const db = ex.compiler;
+  if (ended.length > 0) await runQuery(ex, db.insertInto('call_status_changes').values(ended.map((row) => statusChangeRow(row, now))));
+  const events = [...ended.map((row) => eventRow(row, 'call.canceled', now)), ...also];
+  if (events.length > 0) await runQuery(ex, db.insertInto('webhook_events').values(events));
+}
+
 function errorResponse(error: ApiError): StoredResponse {
   return { status: error.status, headers: {}, body: JSON.stringify({ error: error.token, message: error.message }) };
 }
@@ -85,8 +94,7 @@ async function cancel(ex: Executor, req: CancelRequest): Promise<{ kind: 'answer
       .returningAll(),
   )) as CallRow[];
   if (ended) {
-    const event = eventRow(ended, 'call.canceled', now);
-    if (event) await runQuery(ex, db.insertInto('webhook_events').values(event));
+    await logCanceled(ex, [ended], now);
     return answer(200, ended);
   }
 

@@ -31,6 +31,8 @@ import { CarrierRefused, CarrierThrottled, type Carrier, type LineEvent } from '
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
 import { briefOf, formatTranscript, recordTurns, speechMs, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
 import { eventRow } from '../webhooks/outbox.js';
+import { statusChangeRow } from '../calls/status-log.js';
+import { scriptedTurnRows, settleTurns } from '../voice-agent/recorded-turns.js';
 import { transition, type CallErrorToken, type EngineEvent } from './call-state.js';
 import { redialFor } from './redial.js';
 
@@ -136,9 +138,13 @@ interface Commit {
   event?: CallEventName | null;
   /** Rows inserted in the same transaction besides the event (a redial). */
   also?: NewRow[];
-  /** Statements run in the same transaction after it (a batch's stop condition). */
-  alsoRun?: (ex: Executor) => Promise<void>;
+  /** Statements run in the same transaction after it, given the call as written (a batch's stop condition). */
+  alsoRun?: (ex: Executor, written: CallRow) => Promise<void>;
 }
+
+/** The turns' rows settled to what was said, in the transaction that ends the call (voice-agent/recorded-turns.ts). */
+const settled = (callId: string, said: readonly TimedTurn[], connectedMs: number) => (ex: Executor, written: CallRow) =>
+  settleTurns(ex, callId, said, connectedMs, written.ended_at ?? written.updated_at);
 
 export class CallEngine {
   readonly owner: string;
@@ -230,10 +236,12 @@ export class CallEngine {
   /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
   private async commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
     const event = c.event;
-    const outboxRow = (updated: CallRow): NewRow[] => {
-      const values = event ? eventRow(updated, event, now) : null;
-      return [...(values ? [{ into: 'webhook_events' as const, values }] : []), ...(c.also ?? [])];
-    };
+    const changed = c.set.status !== undefined && c.set.status !== row.status;
+    const outboxRow = (updated: CallRow): NewRow[] => [
+      ...(event ? [{ into: 'webhook_events' as const, values: eventRow(updated, event, now) }] : []),
+      ...(changed ? [{ into: 'call_status_changes' as const, values: statusChangeRow(updated, now), keepExisting: ['call_id', 'status'] }] : []),
+      ...(c.also ?? []),
+    ];
     // A step that gets to its end clears the count of those that failed before it.
     const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
     const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow, alsoRun: c.alsoRun });
@@ -436,7 +444,9 @@ export class CallEngine {
     if (e.kind === 'answered') {
       if (row.status !== 'dialing') return row;
       state.talk = await this.planTalk(row, e.at);
-      return this.apply(row, { type: 'answered', at: e.at, by: e.by }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true);
+      // A scripted conversation's turns are written now, each to be heard on the streams as its end is reached.
+      const turns = scriptedTurnRows(row.id, state.talk.turns, e.at, this.deps.carrier.timeScale).map((values) => ({ into: 'call_turns' as const, values, keepExisting: ['call_id', 'seq'] }));
+      return this.apply(row, { type: 'answered', at: e.at, by: e.by }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true, turns);
     }
     if (e.kind === 'greeting_ended') {
       if (row.status !== 'dialing' || state.voicemail) return row;
@@ -513,7 +523,7 @@ export class CallEngine {
       recording.recording_path = await recordings.save(row.id, wav);
     }
     const set = { transcript: said.length ? formatTranscript(said) : null, turns_json: JSON.stringify(recordTurns(said, connectedMs)), ...recording, engine_state: JSON.stringify(state) };
-    await this.apply(row, { type: 'voicemail_left', at: clock.now(), pickedUpAt: vm.pickedUpAt, connectedMs, left }, set, null);
+    await this.apply(row, { type: 'voicemail_left', at: clock.now(), pickedUpAt: vm.pickedUpAt, connectedMs, left }, set, null, false, [], settled(row.id, said, connectedMs));
   }
 
   /** Ends an answered call: the transcript of what was said, the recording, and for a completed call the analysis. */
@@ -551,6 +561,10 @@ export class CallEngine {
     // A batch's completed call counts toward its stop condition in the transaction that completes it.
     const batchId = row.batch_id;
     const countStop = batchId !== null && e.type === 'conversation_over' ? (ex: Executor) => countTowardStop(ex, batchId, values, this.deps.clock.now()) : undefined;
-    await this.apply(row, e, set, null, false, listing, countStop);
+    const settle = settled(row.id, said, e.connectedMs);
+    await this.apply(row, e, set, null, false, listing, async (ex, written) => {
+      await settle(ex, written);
+      await countStop?.(ex);
+    });
   }
 }

@@ -14,6 +14,10 @@ export const operations = [
   { operationId: 'getCall', method: 'GET', path: '/v1/agent/calls/{id}' },
   { operationId: 'cancelCall', method: 'POST', path: '/v1/agent/calls/{id}/cancel' },
   { operationId: 'getCallRecording', method: 'GET', path: '/v1/agent/calls/{id}/recording' },
+  { operationId: 'listCallEvents', method: 'GET', path: '/v1/agent/calls/{id}/events' },
+  { operationId: 'redeliverEvent', method: 'POST', path: '/v1/agent/calls/{id}/events/{eventId}/redeliver' },
+  { operationId: 'streamCall', method: 'GET', path: '/v1/agent/calls/{id}/stream' },
+  { operationId: 'streamEvents', method: 'GET', path: '/v1/agent/stream' },
 ] as const;
 
 export type OperationId = (typeof operations)[number]['operationId'];

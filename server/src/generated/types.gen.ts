@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error';
 
 /**
  * Every error response has this shape.
@@ -548,6 +548,112 @@ export type Turn = {
     endSec: number;
 };
 
+/**
+ * `pending`: being delivered (the next attempt is at `nextAttemptAt`); `delivered`: a 2xx was received;
+ * `failed`: the retry schedule (or a redelivery's one attempt) ended without a 2xx; `gone`: the receiver answered
+ * 410 Gone, to this event or an earlier one of the call; `refused`: the address rule refused the URL; `none`:
+ * the call has no webhookUrl, so the event is logged and never sent. The set may grow.
+ *
+ */
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'refused' | 'none';
+
+export type WebhookAttempt = {
+    attempt: number;
+    at: string;
+    /**
+     * The receiver's HTTP status; null when none came (timeout, no connection, refused).
+     */
+    statusCode: number | null;
+    /**
+     * Why the attempt failed, if it did; never names the URL or its host.
+     */
+    error: string | null;
+    latencyMs: number;
+    /**
+     * The attempt was asked for with redeliverEvent.
+     */
+    redelivery: boolean;
+};
+
+export type CallEventLogEntry = {
+    eventId: string;
+    event: CallEventName;
+    /**
+     * When the event was built (its payload's timestamp).
+     */
+    timestamp: string;
+    state: DeliveryState;
+    attempts: Array<WebhookAttempt>;
+    /**
+     * When the next attempt is due, while the state is pending.
+     */
+    nextAttemptAt: string | null;
+    /**
+     * When a 2xx was last received for it.
+     */
+    deliveredAt: string | null;
+    payload: CallEvent;
+};
+
+export type CallEventLog = {
+    events: Array<CallEventLogEntry>;
+};
+
+/**
+ * The data of a stream's `status` event.
+ */
+export type StreamStatus = {
+    /**
+     * `<callId>:status:<status>`; the same on every stream and every reconnect.
+     */
+    id: string;
+    callId: string;
+    batchId: string | null;
+    status: CallStatus;
+    /**
+     * When the call reached the status.
+     */
+    timestamp: string;
+    /**
+     * For a terminal status, the call's durationSec; null before.
+     */
+    durationSec: number | null;
+    /**
+     * For a terminal status, the call's error; null before.
+     */
+    error: string | null;
+};
+
+/**
+ * The data of a stream's `turn` event, a turn of the conversation as it is heard.
+ */
+export type StreamTurn = {
+    /**
+     * `<callId>:turn:<index>`.
+     */
+    id: string;
+    callId: string;
+    batchId: string | null;
+    /**
+     * The turn's place in the call's turns (0 first), as in the record's `turns`.
+     */
+    index: number;
+    speaker: 'agent' | 'callee';
+    text: string;
+    /**
+     * When the turn starts, in seconds from the answer.
+     */
+    startSec: number;
+    /**
+     * When it ends, in seconds from the answer.
+     */
+    endSec: number;
+    /**
+     * When it was heard (its end).
+     */
+    timestamp: string;
+};
+
 export type CallSummary = {
     id: string;
     status: CallStatus;
@@ -704,6 +810,16 @@ export type CallId = string;
  * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
  */
 export type BatchId = string;
+
+/**
+ * An event's `eventId`, as in its payload and the call's event log. One the call does not have gives 404 `not_found`.
+ */
+export type EventId = string;
+
+/**
+ * The `id` of the last event received, sent by a client reconnecting; the stream resumes after it. An id the stream did not give starts it afresh.
+ */
+export type LastEventId = string;
 
 /**
  * 1 to 255 printable ASCII characters; the quoted form (`"abc"`) is accepted and means the same key. Scoped to
@@ -1619,6 +1735,249 @@ export type GetCallRecordingResponses = {
 };
 
 export type GetCallRecordingResponse = GetCallRecordingResponses[keyof GetCallRecordingResponses];
+
+export type ListCallEventsData = {
+    body?: never;
+    path: {
+        /**
+         * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/calls/{id}/events';
+};
+
+export type ListCallEventsErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type ListCallEventsError = ListCallEventsErrors[keyof ListCallEventsErrors];
+
+export type ListCallEventsResponses = {
+    /**
+     * The call's events.
+     */
+    200: CallEventLog;
+};
+
+export type ListCallEventsResponse = ListCallEventsResponses[keyof ListCallEventsResponses];
+
+export type RedeliverEventData = {
+    body?: never;
+    path: {
+        /**
+         * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         */
+        id: string;
+        /**
+         * An event's `eventId`, as in its payload and the call's event log. One the call does not have gives 404 `not_found`.
+         */
+        eventId: string;
+    };
+    query?: never;
+    url: '/v1/agent/calls/{id}/events/{eventId}/redeliver';
+};
+
+export type RedeliverEventErrors = {
+    /**
+     * `destination_refused`: the event was refused by the address rule when it was sent, and would be again.
+     * `no_webhook_url`: the call has no webhookUrl; its events are logged, never sent.
+     *
+     */
+    400: ApiError & {
+        error?: 'destination_refused' | 'no_webhook_url';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * `redelivery_pending`: a delivery of this event is pending (its retries are not over, or a redelivery is queued).
+     */
+    409: ApiError & {
+        error?: 'redelivery_pending';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type RedeliverEventError = RedeliverEventErrors[keyof RedeliverEventErrors];
+
+export type RedeliverEventResponses = {
+    /**
+     * The redelivery is queued.
+     */
+    202: CallEventLogEntry;
+};
+
+export type RedeliverEventResponse = RedeliverEventResponses[keyof RedeliverEventResponses];
+
+export type StreamCallData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `id` of the last event received, sent by a client reconnecting; the stream resumes after it. An id the stream did not give starts it afresh.
+         */
+        'Last-Event-ID'?: string;
+    };
+    path: {
+        /**
+         * The callId returned at placement, in any case (a UUID's hex digits name the same call in capitals). An id that names no call of this key (including one that is not a UUID) gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/calls/{id}/stream';
+};
+
+export type StreamCallErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type StreamCallError = StreamCallErrors[keyof StreamCallErrors];
+
+export type StreamCallResponses = {
+    /**
+     * Events of the form `id: <position>`, `event: status|turn`, `data: <JSON>`.
+     */
+    200: string;
+};
+
+export type StreamCallResponse = StreamCallResponses[keyof StreamCallResponses];
+
+export type StreamEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The `id` of the last event received, sent by a client reconnecting; the stream resumes after it. An id the stream did not give starts it afresh.
+         */
+        'Last-Event-ID'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/agent/stream';
+};
+
+export type StreamEventsErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
+
+export type StreamEventsResponses = {
+    /**
+     * Events of the form `id: <epoch ms>`, `event: status|turn`, `data: <JSON>`.
+     */
+    200: string;
+};
+
+export type StreamEventsResponse = StreamEventsResponses[keyof StreamEventsResponses];
 
 export type CallInProgressEventWebhookPayload = CallInProgressEvent;
 

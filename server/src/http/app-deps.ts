@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { Telephony } from '../telephony/telephony.js';
+import type { OpenStreams } from './handlers/streams.js';
 
 /** What the HTTP handlers are given: the ports they may use, nothing global. */
 export interface AppDeps {
@@ -18,4 +19,6 @@ export interface AppDeps {
   telephony?: Telephony;
   /** Told when a call became due (placed, or a live one canceled), so an engine in this process steps it at once. */
   onCallDue?: () => void;
+  /** The live streams open in this process, ended at shutdown; the app keeps its own when not given. */
+  streams?: OpenStreams;
 }

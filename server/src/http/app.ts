@@ -14,6 +14,8 @@ import { placeCallHandlers } from './handlers/place-call.js';
 import { cancelCallHandler } from './handlers/cancel-call.js';
 import { doNotCallHandlers } from './handlers/do-not-call.js';
 import { batchHandlers } from './handlers/batches.js';
+import { callEventHandlers } from './handlers/call-events.js';
+import { OpenStreams, streamHandlers } from './handlers/streams.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
@@ -35,6 +37,8 @@ export interface AppOptions {
 
 function defaultHandlers(deps: AppDeps): Handlers {
   return {
+    ...callEventHandlers(deps),
+    ...streamHandlers(deps, deps.streams ?? new OpenStreams()),
     ...readCallHandlers(deps),
     getCallRecording: recordingHandler(deps),
     ...placeCallHandlers(deps),

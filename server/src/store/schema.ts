@@ -178,7 +178,7 @@ export interface WebhookEventsTable {
   url: string;
   /** The payload exactly as sent; every attempt sends these bytes. */
   body: string;
-  /** pending, delivered, failed (retries exhausted), gone (410), refused (SSRF guard). */
+  /** pending, delivered, failed (retries exhausted), gone (410), refused (SSRF guard); none for a call with no webhookUrl (logged, never sent). */
   state: string;
   attempts: number;
   next_attempt_at: number;
@@ -188,6 +188,8 @@ export interface WebhookEventsTable {
   last_error: string | null;
   delivered_at: number | null;
   created_at: number;
+  /** When redeliverEvent asked for one more attempt; cleared when it is made. */
+  redelivery_requested_at: number | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -197,6 +199,8 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
+  /** 1 for an attempt redeliverEvent asked for. */
+  redelivery: Generated<number>;
 }
 
 export interface SandboxDialsTable {
@@ -234,6 +238,16 @@ export interface CallTurnsTable {
   text: string;
   start_ms: number;
   end_ms: number;
+  /** When the turn was heard (wall-clock ms); the streams show it from then. Null for turns written before migration 023. */
+  heard_at: number | null;
+}
+
+/** Each status a call reached after queued, when (migration 023). */
+export interface CallStatusChangesTable {
+  call_id: string;
+  api_key_id: string;
+  status: string;
+  at: number;
 }
 
 /** Calls in flight per account, kept by triggers on calls (migration 006). */
@@ -280,6 +294,7 @@ export interface Database {
   sandbox_dials: SandboxDialsTable;
   carrier_events: CarrierEventsTable;
   call_turns: CallTurnsTable;
+  call_status_changes: CallStatusChangesTable;
   account_usage: AccountUsageTable;
   account_minutes: AccountMinutesTable;
   jobs: JobsTable;

@@ -59,6 +59,9 @@ interface Delivery {
   receiverGone: boolean;
 }
 
+/** The rules of a redelivery: no retry schedule, so the first failure is final. */
+const ONE_ATTEMPT: DeliveryRules = { schedule: [0], random: () => 0 };
+
 /** The outbox as a queue: an event is due at next_attempt_at while it is pending. */
 const OUTBOX: QueueTable = { table: 'webhook_events', key: 'event_id', due: 'next_attempt_at', only: { column: 'state', value: 'pending' } };
 
@@ -66,6 +69,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const { store, clock, config } = deps;
   const logger = deps.logger ?? pino({ level: 'silent' });
   const rules: DeliveryRules = { schedule: config.webhookRetrySchedule, random: deps.random ?? Math.random };
+  // A redelivery is one attempt: a failure ends it failed, with no retries.
+  const rulesFor = (event: EventRow) => (event.redelivery_requested_at === null ? rules : ONE_ATTEMPT);
   const resolver = deps.resolver ?? systemResolver;
   const request = deps.request ?? defaultRequest;
   const concurrency = deps.concurrency ?? 32;
@@ -76,14 +81,15 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   };
 
   async function prepare({ event, key, receiverGone }: Delivery, at: number): Promise<{ endpoint: CheckedEndpoint; secrets: string[] } | AttemptOutcome> {
-    if (receiverGone) return goneBefore(at);
+    // A redelivery is asked for by the user, whatever the receiver answered before.
+    if (receiverGone && event.redelivery_requested_at === null) return goneBefore(at);
     if (!key) return unsignable(at);
     try {
       return { endpoint: await checkEndpoint(event.url, { allowPrivate: config.webhookAllowPrivate, resolver }), secrets: signingSecrets(key, at) };
     } catch (e) {
       if (e instanceof RefusedDestination) return refused(e.message, at);
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      return afterFailure(rules, event.attempts + 1, { status: null, retryAfter: undefined, error: `DNS lookup failed: ${code}` }, at);
+      return afterFailure(rulesFor(event), event.attempts + 1, { status: null, retryAfter: undefined, error: `DNS lookup failed: ${code}` }, at);
     }
   }
 
@@ -98,7 +104,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       [SIGNATURE_HEADER]: signatureHeader(event.body, prepared.secrets, Math.floor(clock.now() / 1000)),
     };
     const result = await sendDelivery({ endpoint: prepared.endpoint, body: event.body, headers, timeoutMs: config.webhookTimeoutMs, agents, request });
-    return outcomeOf(rules, event.attempts + 1, result, clock.now());
+    return outcomeOf(rulesFor(event), event.attempts + 1, result, clock.now());
   }
 
   /** The attempt and the event's new state, in one transaction; false when another worker took the event over. */
@@ -106,10 +112,26 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     const attempt = event.attempts + 1;
     try {
       await queue.commit(event, {
-        set: { attempts: attempt, state: a.state, next_attempt_at: a.nextAttemptAt, last_status: a.statusCode, last_error: a.error, delivered_at: a.deliveredAt },
+        set: {
+          attempts: attempt,
+          state: a.state,
+          next_attempt_at: a.nextAttemptAt,
+          last_status: a.statusCode,
+          last_error: a.error,
+          delivered_at: a.deliveredAt ?? event.delivered_at,
+          redelivery_requested_at: null,
+        },
         insert: () => ({
           into: 'webhook_attempts',
-          values: { event_id: event.event_id, attempt, at, status_code: a.statusCode, latency_ms: Math.round(latencyMs), error: a.error },
+          values: {
+            event_id: event.event_id,
+            attempt,
+            at,
+            status_code: a.statusCode,
+            latency_ms: Math.round(latencyMs),
+            error: a.error,
+            redelivery: event.redelivery_requested_at === null ? 0 : 1,
+          },
         }),
       });
       return true;

@@ -6,10 +6,13 @@ import type { CallRow } from '../store/calls-repo.js';
 import type { Database, WebhookEventsTable } from '../store/schema.js';
 import { buildEventPayload } from './event-payload.js';
 
-/** The outbox row of `event` for the call as it stands after the change, or null when it has no webhookUrl. */
-export function eventRow(call: CallRow, event: CallEventName, builtAt: number): Insertable<WebhookEventsTable> | null {
-  if (!call.webhook_url) return null;
-  return outboxRow({ subjectId: call.id, apiKeyId: call.api_key_id, url: call.webhook_url }, event, buildEventPayload(call, event, builtAt), builtAt);
+/**
+ * The outbox row of `event` for the call as it stands after the change. A call with no webhookUrl still gets the
+ * row, in state none: it is the call's event log (listCallEvents), and the dispatcher only claims pending rows.
+ */
+export function eventRow(call: CallRow, event: CallEventName, builtAt: number): Insertable<WebhookEventsTable> {
+  const row = outboxRow({ subjectId: call.id, apiKeyId: call.api_key_id, url: call.webhook_url ?? '' }, event, buildEventPayload(call, event, builtAt), builtAt);
+  return call.webhook_url ? row : { ...row, state: 'none' };
 }
 
 /**

@@ -24,6 +24,7 @@ import { m019Redials } from './019-redials.js';
 import { m020CallingWindows } from './020-calling-windows.js';
 import { m021OptOut } from './021-opt-out.js';
 import { m022Batches } from './022-batches.js';
+import { m023EventLog } from './023-event-log.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '020_calling_windows': m020CallingWindows,
   '021_opt_out': m021OptOut,
   '022_batches': m022Batches,
+  '023_event_log': m023EventLog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,185 @@
+// What the live streams send (issue 22), read from the store alone, so any process can serve a stream of a call
+// another process is running. A call's items are its statuses (queued at created_at, then the status log,
+// calls/status-log.ts) and its turns as they are heard (call_turns.heard_at); the terminal status comes last,
+// after every turn the call's record keeps, and ends a call's stream.
+//
+// A call's stream resumes exactly: its cursor is how many statuses and how many turns were sent, since each kind
+// is seen in its own order. The key's stream spans calls, whose changes commit in no common order, so it reads a
+// window of time that overlaps the last read by STREAM_OVERLAP_MS and drops what it already sent; resumed, it
+// replays from its cursor's time less that overlap. An item's `id` never changes, so a client deduplicates on it.
+import type { Kysely, Selectable } from 'kysely';
+import { isTerminal } from './call-status.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { CallStatusChangesTable, CallTurnsTable, Database } from '../store/schema.js';
+
+/** How far back of its last read the key's stream reads again: a change that commits later than this after it was made is missed. */
+export const STREAM_OVERLAP_MS = 5_000;
+
+export type StreamEventName = 'status' | 'turn';
+
+export interface StreamItem {
+  event: StreamEventName;
+  /** When it happened (ms): the status's change, the turn's being heard. */
+  at: number;
+  callId: string;
+  data: StatusData | TurnData;
+}
+
+export interface StatusData {
+  id: string;
+  callId: string;
+  batchId: string | null;
+  status: string;
+  timestamp: string;
+  durationSec: number | null;
+  error: string | null;
+}
+
+export interface TurnData {
+  id: string;
+  callId: string;
+  batchId: string | null;
+  index: number;
+  speaker: string;
+  text: string;
+  startSec: number;
+  endSec: number;
+  timestamp: string;
+}
+
+type CallFields = Pick<CallRow, 'id' | 'batch_id' | 'status' | 'created_at' | 'ended_at' | 'duration_sec' | 'error'>;
+const CALL_FIELDS = ['id', 'batch_id', 'status', 'created_at', 'ended_at', 'duration_sec', 'error'] as const;
+type StatusRow = Pick<Selectable<CallStatusChangesTable>, 'call_id' | 'status' | 'at'>;
+type TurnRow = Selectable<CallTurnsTable>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function statusItem(call: CallFields, status: string, at: number): StreamItem {
+  const terminal = isTerminal(status);
+  return {
+    event: 'status',
+    at,
+    callId: call.id,
+    data: {
+      id: `${call.id}:status:${status}`,
+      callId: call.id,
+      batchId: call.batch_id,
+      status,
+      timestamp: iso(at),
+      durationSec: terminal ? call.duration_sec : null,
+      error: terminal ? call.error : null,
+    },
+  };
+}
+
+function turnItem(call: CallFields, t: TurnRow): StreamItem {
+  const at = Number(t.heard_at);
+  return {
+    event: 'turn',
+    at,
+    callId: call.id,
+    data: {
+      id: `${call.id}:turn:${t.seq}`,
+      callId: call.id,
+      batchId: call.batch_id,
+      index: Number(t.seq),
+      speaker: t.speaker,
+      text: t.text,
+      startSec: Number(t.start_ms) / 1000,
+      endSec: Number(t.end_ms) / 1000,
+      timestamp: iso(at),
+    },
+  };
+}
+
+/** A turn is shown once heard, and only if heard by the end of its call (what the end cut is settled away then). */
+const heardBy = (call: CallFields, t: TurnRow, now: number) => t.heard_at !== null && Number(t.heard_at) <= now && (call.ended_at === null || Number(t.heard_at) <= Number(call.ended_at));
+
+/** Items in the order they are sent: by time; at the same time, a status before a turn, a terminal status after both. */
+function bySendOrder(a: StreamItem, b: StreamItem): number {
+  const rank = (i: StreamItem) => (i.event === 'turn' ? 1 : isTerminal((i.data as StatusData).status) ? 2 : 0);
+  return a.at - b.at || rank(a) - rank(b);
+}
+
+/** Where a call's stream is: how many of its statuses and of its turns were sent. */
+export interface CallCursor {
+  statuses: number;
+  turns: number;
+}
+
+export const formatCallCursor = (c: CallCursor) => `${c.statuses}.${c.turns}`;
+
+/** A Last-Event-ID of a call's stream, or the start for anything else. */
+export function parseCallCursor(raw: string | undefined): CallCursor {
+  const m = /^(\d{1,4})\.(\d{1,6})$/.exec(raw?.trim() ?? '');
+  return m ? { statuses: Number(m[1]), turns: Number(m[2]) } : { statuses: 0, turns: 0 };
+}
+
+/**
+ * The call's items after `cursor`, each with the cursor after it; `ended` once its terminal status is among what
+ * has been sent. Null when the call is not the key's.
+ */
+export async function readCall(
+  db: Kysely<Database>,
+  apiKeyId: string,
+  callId: string,
+  cursor: CallCursor,
+  now: number,
+): Promise<{ items: { item: StreamItem; cursor: CallCursor }[]; ended: boolean } | null> {
+  const call = await db.selectFrom('calls').select(CALL_FIELDS).where('id', '=', callId).where('api_key_id', '=', apiKeyId).executeTakeFirst();
+  if (!call) return null;
+  const [changes, turns] = await Promise.all([
+    db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('call_id', '=', call.id).execute(),
+    db.selectFrom('call_turns').selectAll().where('call_id', '=', call.id).orderBy('seq').execute(),
+  ]);
+  const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at)))].sort(bySendOrder);
+  const heard = turns.filter((t) => heardBy(call, t, now)).map((t) => turnItem(call, t));
+  // The terminal status waits for the turns still to be heard before the end; at the end they are settled.
+  const toCome = turns.some((t) => t.heard_at !== null && Number(t.heard_at) > now && (call.ended_at === null || Number(t.heard_at) <= Number(call.ended_at)));
+  const next = [...statuses.slice(cursor.statuses), ...heard.slice(cursor.turns)].sort(bySendOrder);
+  const c = { ...cursor };
+  const items: { item: StreamItem; cursor: CallCursor }[] = [];
+  let ended = false;
+  for (const item of next) {
+    const terminal = item.event === 'status' && isTerminal((item.data as StatusData).status);
+    if (terminal && toCome) break;
+    if (item.event === 'status') c.statuses++;
+    else c.turns++;
+    items.push({ item, cursor: { ...c } });
+    ended ||= terminal;
+  }
+  // Resumed after its end: nothing more to send, and the stream ends.
+  ended ||= isTerminal(call.status) && c.statuses >= statuses.length && !toCome;
+  return { items, ended };
+}
+
+/**
+ * The key's items in (from - STREAM_OVERLAP_MS, now], in the order they are sent; those whose ids are in `sent`
+ * are left out.
+ */
+export async function readKey(db: Kysely<Database>, apiKeyId: string, from: number, now: number, sent: ReadonlySet<string>): Promise<StreamItem[]> {
+  const since = from - STREAM_OVERLAP_MS;
+  const [created, changes, turns] = await Promise.all([
+    db.selectFrom('calls').select(CALL_FIELDS).where('api_key_id', '=', apiKeyId).where('created_at', '>', since).where('created_at', '<=', now).execute(),
+    db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('api_key_id', '=', apiKeyId).where('at', '>', since).execute(),
+    db
+      .selectFrom('call_turns')
+      .innerJoin('calls', 'calls.id', 'call_turns.call_id')
+      .selectAll('call_turns')
+      .where('call_turns.heard_at', '>', since)
+      .where('call_turns.heard_at', '<=', now)
+      .where('calls.api_key_id', '=', apiKeyId)
+      .execute(),
+  ]);
+  const calls = new Map<string, CallFields>(created.map((c) => [c.id, c]));
+  const missing = [...new Set([...changes.map((c) => c.call_id), ...turns.map((t) => t.call_id)])].filter((id) => !calls.has(id));
+  if (missing.length > 0) {
+    for (const c of await db.selectFrom('calls').select(CALL_FIELDS).where('id', 'in', missing).execute()) calls.set(c.id, c);
+  }
+  const items: StreamItem[] = [
+    ...created.map((c) => statusItem(c, 'queued', Number(c.created_at))),
+    ...changes.map((c: StatusRow) => statusItem(calls.get(c.call_id)!, c.status, Number(c.at))),
+    ...turns.filter((t) => heardBy(calls.get(t.call_id)!, t, now)).map((t) => turnItem(calls.get(t.call_id)!, t)),
+  ];
+  return items.filter((i) => !sent.has((i.data as { id: string }).id)).sort(bySendOrder);
+}

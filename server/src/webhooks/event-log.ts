@@ -1,0 +1,105 @@
+// A call's event log (listCallEvents) and redelivery (redeliverEvent), read and written on the outbox itself:
+// every event of a call is an outbox row (state none when the call has no webhookUrl) with its attempts. The
+// receiver's URL and the signing secrets are never part of what is shown.
+import type { Kysely, Selectable } from 'kysely';
+import { ApiError } from '../errors/api-error.js';
+import type { CallEventLogEntry } from '../generated/types.gen.js';
+import { runQuery } from '../store/prepared-query.js';
+import type { Database, WebhookAttemptsTable, WebhookEventsTable } from '../store/schema.js';
+import type { WriteUnit } from '../store/store.js';
+
+/** The states a redelivery may be asked in: a receiver that lost what it was sent may ask for it again. */
+const REDELIVERABLE = ['delivered', 'failed', 'gone'];
+
+type EventRow = Selectable<WebhookEventsTable>;
+type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** An attempt's error without the receiver's host (the SSRF guard names it): no part of the URL is shown. */
+function scrubbed(error: string | null, url: string): string | null {
+  if (error === null || url === '') return error;
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return error;
+  }
+  return host ? error.split(url).join('the webhook URL').split(host).join("the webhook URL's host") : error;
+}
+
+export function toLogEntry(event: EventRow, attempts: readonly AttemptRow[]): CallEventLogEntry {
+  return {
+    eventId: event.event_id,
+    event: event.event as CallEventLogEntry['event'],
+    timestamp: iso(event.created_at)!,
+    state: event.state as CallEventLogEntry['state'],
+    attempts: attempts.map((a) => ({
+      attempt: Number(a.attempt),
+      at: iso(a.at)!,
+      statusCode: a.status_code === null ? null : Number(a.status_code),
+      error: scrubbed(a.error, event.url),
+      latencyMs: Number(a.latency_ms),
+      redelivery: Number(a.redelivery) === 1,
+    })),
+    nextAttemptAt: event.state === 'pending' ? iso(event.next_attempt_at) : null,
+    deliveredAt: iso(event.delivered_at),
+    payload: JSON.parse(event.body),
+  };
+}
+
+/** Every event of the call, oldest first (a call's events are built in order, each after the last). */
+export async function callEventLog(db: Kysely<Database>, callId: string): Promise<CallEventLogEntry[]> {
+  const events = await db.selectFrom('webhook_events').selectAll().where('call_id', '=', callId).orderBy('created_at').orderBy('event_id').execute();
+  if (events.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where(
+      'event_id',
+      'in',
+      events.map((e) => e.event_id),
+    )
+    .orderBy('attempt')
+    .execute();
+  // An answer's in_progress event is built before any ending in the same millisecond.
+  const order = (e: EventRow) => (e.event === 'call.in_progress' ? 0 : 1);
+  events.sort((a, b) => Number(a.created_at) - Number(b.created_at) || order(a) - order(b));
+  return events.map((e) =>
+    toLogEntry(
+      e,
+      attempts.filter((a) => a.event_id === e.event_id),
+    ),
+  );
+}
+
+/**
+ * Queues one more attempt of the call's event: pending now, marked as a redelivery (dispatcher.ts makes it one
+ * attempt, sent even to a receiver that answered 410). Resolves with the log entry as queued.
+ */
+export function redeliverUnit(callId: string, eventId: string, now: number): WriteUnit<CallEventLogEntry> {
+  return ({ atomically }) =>
+    atomically(null, async (ex) => {
+      const db = ex.compiler;
+      const [queued] = (await runQuery(
+        ex,
+        db
+          .updateTable('webhook_events')
+          .set({ state: 'pending', next_attempt_at: now, redelivery_requested_at: now, lease_owner: null, lease_expires_at: null })
+          .where('event_id', '=', eventId)
+          .where('call_id', '=', callId)
+          .where('state', 'in', REDELIVERABLE)
+          .returningAll(),
+      )) as EventRow[];
+      const attempts = async (id: string) => (await runQuery(ex, db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', id).orderBy('attempt'))) as AttemptRow[];
+      if (queued) return toLogEntry(queued, await attempts(queued.event_id));
+      const [event] = (await runQuery(ex, db.selectFrom('webhook_events').selectAll().where('event_id', '=', eventId).where('call_id', '=', callId))) as EventRow[];
+      if (!event) throw new ApiError(404, 'not_found', `Call ${callId} has no event ${eventId}.`);
+      if (event.state === 'pending') {
+        const what = event.redelivery_requested_at !== null ? 'A redelivery of this event is already queued' : 'This event is still being delivered (its retries are not over)';
+        throw new ApiError(409, 'redelivery_pending', `${what}; ask again once its state is delivered, failed or gone.`);
+      }
+      if (event.state === 'none') throw new ApiError(400, 'no_webhook_url', 'The call was placed without a webhookUrl: its events are logged but never sent.');
+      throw new ApiError(400, 'destination_refused', `The webhook URL was refused when this event was sent (${scrubbed(event.last_error, event.url)}); it would be refused again.`);
+    });
+}
