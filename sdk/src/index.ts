@@ -6,12 +6,19 @@ export type { RateLimitInfo } from './errors.js';
 export type { RetryOptions, Sleep } from './retry-policy.js';
 export { TERMINAL_STATUSES, isTerminal } from './wait-for-call.js';
 export type { WaitForCallOptions } from './wait-for-call.js';
+export type { LiveEvent, StreamOptions } from './live-stream.js';
 export { verifyWebhook, WebhookVerificationError, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SEC } from './verify-webhook.js';
 export type { WebhookVerificationReason, VerifyWebhookOptions } from './verify-webhook.js';
 export type {
   AnsweredBy,
   CallCompletedEvent,
   CallDeclinedEvent,
+  CallEventLog,
+  CallEventLogEntry,
+  DeliveryState,
+  StreamStatus,
+  StreamTurn,
+  WebhookAttempt,
   CallEvent,
   CallEventName,
   CallFailedEvent,

@@ -1,11 +1,12 @@
 // The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
 // optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { addDoNotCall, cancelBatch, cancelCall, createBatch, getBatch, getCall, getCallRecording, listBatches, listCalls, listDoNotCall, placeCall, preflightCall, removeDoNotCall } from './generated/sdk.gen.js';
-import type { Batch, BatchList, CallList, CallRecord, CreateBatchRequest, CreateBatchResponse, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
+import { addDoNotCall, cancelBatch, cancelCall, createBatch, getBatch, getCall, getCallRecording, listBatches, listCallEvents, listCalls, listDoNotCall, placeCall, preflightCall, redeliverEvent, removeDoNotCall } from './generated/sdk.gen.js';
+import type { Batch, BatchList, CallEventLog, CallEventLogEntry, CallList, CallRecord, CreateBatchRequest, CreateBatchResponse, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
 import { BATCH_ENDED_STATUSES, waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
+import { endsCall, liveEvents, type LiveEvent, type StreamOptions, type StreamTransport } from './live-stream.js';
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 
@@ -63,6 +64,7 @@ export class SvcClient {
   private readonly retry: RetryPolicy;
   private readonly sleep: Sleep;
   private readonly now: () => number;
+  private readonly transport: StreamTransport;
   /** The service's root, named in the error when it cannot be reached. */
   readonly baseUrl: string;
 
@@ -75,6 +77,7 @@ export class SvcClient {
     this.retry = new RetryPolicy(options.retries, options.random ?? Math.random);
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? Date.now;
+    this.transport = { baseUrl: this.baseUrl, apiKey: options.apiKey, fetch: options.fetch ?? globalThis.fetch, sleep: this.sleep };
   }
 
   /** Places a call; resolves with the queued call's id, language and voice. */
@@ -177,6 +180,39 @@ export class SvcClient {
   waitForBatch(id: string, options: WaitForCallOptions = {}): Promise<Batch> {
     const poll = (signal?: AbortSignal) => this.send<Batch>(() => getBatch({ client: this.client, path: { id }, signal }), signal, 'other');
     return waitForTerminal<Batch>(id, poll, { sleep: this.sleep, now: this.now }, options, (status) => (BATCH_ENDED_STATUSES as readonly string[]).includes(status));
+  }
+
+  /** Every event of the call, oldest first, with its delivery state, each attempt and the payload that was signed. */
+  async listCallEvents(id: string, options: RequestOptions = {}): Promise<CallEventLogEntry[]> {
+    const { signal } = options;
+    return (await this.send<CallEventLog>(() => listCallEvents({ client: this.client, path: { id }, signal }), signal, 'other')).data.events;
+  }
+
+  /**
+   * Queues one more delivery of an event (same eventId and body, signed afresh): one attempt, shown in the log.
+   * Rejects with SvcApiError 409 `redelivery_pending` while a delivery of it is pending, 400 `destination_refused`
+   * or `no_webhook_url` when it cannot be sent.
+   */
+  async redeliverEvent(id: string, eventId: string, options: RequestOptions = {}): Promise<CallEventLogEntry> {
+    const { signal } = options;
+    return (await this.send<CallEventLogEntry>(() => redeliverEvent({ client: this.client, path: { id, eventId }, signal }), signal, 'other')).data;
+  }
+
+  /**
+   * The call live: each status it reaches and each turn as it is heard, ending after its terminal status. A
+   * dropped connection is resumed where it stopped, so `for await (const e of svc.streamCall(id))` sees every
+   * event once. Rejects with SvcApiError 404 for a call that is not this key's.
+   */
+  streamCall(id: string, options: StreamOptions = {}): AsyncGenerator<LiveEvent> {
+    return liveEvents(this.transport, `/v1/agent/calls/${encodeURIComponent(id)}/stream`, options, endsCall);
+  }
+
+  /**
+   * Every call of this key live, until `signal` aborts. Across a reconnect an event near the cut may come twice:
+   * deduplicate on `event.data.id`.
+   */
+  streamEvents(options: StreamOptions = {}): AsyncGenerator<LiveEvent> {
+    return liveEvents(this.transport, '/v1/agent/stream', options, () => false);
   }
 
   async getCallRecording(id: string, options: RecordingOptions = {}): Promise<Recording> {

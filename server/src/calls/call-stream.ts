@@ -47,15 +47,20 @@ export interface TurnData {
   timestamp: string;
 }
 
-type CallFields = Pick<CallRow, 'id' | 'batch_id' | 'status' | 'created_at' | 'ended_at' | 'duration_sec' | 'error'>;
-const CALL_FIELDS = ['id', 'batch_id', 'status', 'created_at', 'ended_at', 'duration_sec', 'error'] as const;
+type CallFields = Pick<CallRow, 'id' | 'batch_id' | 'status' | 'created_at' | 'started_at' | 'ended_at' | 'duration_sec' | 'error'>;
+const CALL_FIELDS = ['id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
 type StatusRow = Pick<Selectable<CallStatusChangesTable>, 'call_id' | 'status' | 'at'>;
 type TurnRow = Selectable<CallTurnsTable>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * `at` is when the change was committed (what the reads order and window by); the timestamp shown is the record's
+ * own time for the status where it has one (startedAt, endedAt), since an ending commits after the analysis.
+ */
 function statusItem(call: CallFields, status: string, at: number): StreamItem {
   const terminal = isTerminal(status);
+  const shown = terminal && call.ended_at !== null ? Number(call.ended_at) : status === 'in_progress' && call.started_at !== null ? Number(call.started_at) : at;
   return {
     event: 'status',
     at,
@@ -65,7 +70,7 @@ function statusItem(call: CallFields, status: string, at: number): StreamItem {
       callId: call.id,
       batchId: call.batch_id,
       status,
-      timestamp: iso(at),
+      timestamp: iso(shown),
       durationSec: terminal ? call.duration_sec : null,
       error: terminal ? call.error : null,
     },

@@ -611,7 +611,7 @@ export type StreamStatus = {
     batchId: string | null;
     status: CallStatus;
     /**
-     * When the call reached the status.
+     * When the call reached the status, as its record has it (`startedAt` for in_progress, `endedAt` for a terminal status).
      */
     timestamp: string;
     /**

@@ -17,7 +17,13 @@ const RETRY_MS = 1_000;
 /** The streams open in this process, ended together at shutdown. */
 export class OpenStreams {
   private readonly open = new Set<() => void>();
+  private closing = false;
+  /** Registers a stream's end; one opened once shutdown has begun is ended at once (its client reconnects elsewhere). */
   add(end: () => void): () => void {
+    if (this.closing) {
+      queueMicrotask(end);
+      return () => {};
+    }
     this.open.add(end);
     return () => this.open.delete(end);
   }
@@ -25,6 +31,7 @@ export class OpenStreams {
     return this.open.size;
   }
   endAll(): void {
+    this.closing = true;
     for (const end of [...this.open]) end();
   }
 }
@@ -46,7 +53,10 @@ class SseResponse {
     ctx.body = this.out;
     this.out.write(`retry: ${RETRY_MS}\n\n`);
     this.heartbeat = setInterval(() => this.out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    this.unregister = streams.add(() => this.end());
+    this.unregister = streams.add(() => {
+      ctx.set('Connection', 'close');
+      this.end();
+    });
     ctx.req.once('close', () => this.end());
     this.out.once('close', () => this.end());
   }
