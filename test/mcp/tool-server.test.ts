@@ -30,7 +30,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch']);
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event']);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -97,6 +97,23 @@ for (const transport of ['http', 'stdio'] as const) {
       const bad = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '12345' }] });
       expect(bad.isError).to.equal(true);
       expect(bad.value).to.deep.include({ error: 'invalid_batch', status: 400, errors: [{ index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' }] });
+    });
+
+    it('lists a call’s events and asks for a redelivery; one of a call with no webhookUrl is no_webhook_url', async () => {
+      const placed = await callTool(mcp, 'place_call', ok);
+      const id = (placed.value as { callId: string }).callId;
+      await srv.drive(id);
+      const log = await callTool(mcp, 'list_call_events', { id });
+      expect(log.isError).to.equal(false);
+      const events = (log.value as { events: { event: string; state: string; eventId: string }[] }).events;
+      expect(events.map((e) => [e.event, e.state])).to.deep.equal([
+        ['call.in_progress', 'none'],
+        ['call.completed', 'none'],
+      ]);
+      const again = await callTool(mcp, 'redeliver_event', { id, eventId: events[1].eventId });
+      expect(again.isError).to.equal(true);
+      expect(again.value).to.deep.include({ error: 'no_webhook_url', status: 400 });
+      expect((await callTool(mcp, 'redeliver_event', { id })).value).to.include({ error: 'invalid_arguments' });
     });
 
     it('preflights a call: what placing it would do, or the error place_call would give, and places nothing', async () => {

@@ -150,5 +150,15 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       description: summary(doc, 'cancelBatch'),
       inputSchema: { type: 'object', properties: { id: batchId }, required: ['id'], additionalProperties: false },
     },
+    {
+      name: 'list_call_events',
+      description: `${summary(doc, 'listCallEvents')} Use it to answer whether a call's webhooks arrived.`,
+      inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
+    },
+    {
+      name: 'redeliver_event',
+      description: summary(doc, 'redeliverEvent'),
+      inputSchema: { type: 'object', properties: { id, eventId: parameter(doc, 'redeliverEvent', 'eventId') }, required: ['id', 'eventId'], additionalProperties: false },
+    },
   ];
 }

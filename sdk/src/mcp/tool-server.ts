@@ -74,10 +74,14 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       return result(await client.getBatch(stringArg(args, 'id', true)!, { signal }));
     case 'cancel_batch':
       return result(await client.cancelBatch(stringArg(args, 'id', true)!, { signal }));
+    case 'list_call_events':
+      return result({ events: await client.listCallEvents(stringArg(args, 'id', true)!, { signal }) });
+    case 'redeliver_event':
+      return result(await client.redeliverEvent(stringArg(args, 'id', true)!, stringArg(args, 'eventId', true)!, { signal }));
     default:
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch and cancel_batch.`,
+        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events and redeliver_event.`,
       );
   }
 }
