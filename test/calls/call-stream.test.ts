@@ -229,7 +229,7 @@ forEachStore('live streams', (kind) => {
     srv.clock.advance(1);
     const b = await place(NO_ANSWER);
     await bob.api.post('/v1/agent/calls', { body: { to: ANSWERED, objective: 'Not alice’s.' } });
-    await until('both queued', () => s.got.filter((e) => e.data.status === 'queued').length === 2);
+    await until('both queued', () => s.got.filter((e) => e.event === 'status' && e.data.status === 'queued').length === 2);
     await s.stop();
     const cut = s.got.at(-1)!;
     expect(cut.id).to.match(/^\d+$/);
