@@ -41,8 +41,8 @@ describe('the @svc/sdk package', function () {
     expect(pkg.exports['./mcp']).to.deep.equal({ types: './dist/mcp/tool-server.d.ts', import: './dist/mcp/tool-server.js' });
     expect(pkg.bin).to.deep.equal({ 'svc-mcp': './dist/mcp/svc-mcp.js' });
     expect(readFileSync(join(unpacked, 'dist/mcp/svc-mcp.js'), 'utf8')).to.match(/^#!\/usr\/bin\/env node\n/);
-    // The main entry needs nothing but Node; only the tool server needs the MCP SDK.
-    expect(pkg.dependencies).to.deep.equal({ '@modelcontextprotocol/sdk': '^1.32.2' });
+    // The main entry needs only eventsource-parser (the live streams); only the tool server needs the MCP SDK.
+    expect(pkg.dependencies).to.deep.equal({ '@modelcontextprotocol/sdk': '^1.32.2', 'eventsource-parser': '3.1.1' });
     expect(readFileSync(join(unpacked, 'dist/index.js'), 'utf8')).to.not.include('modelcontextprotocol');
   });
 
@@ -64,7 +64,7 @@ describe('the @svc/sdk package', function () {
       const { key } = await srv.tenant();
       const bin = join(unpacked, 'dist/mcp/svc-mcp.js');
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: { ...getDefaultEnvironment(), SVC_API_KEY: key, SVC_BASE_URL: srv.baseUrl } }));
-      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch']);
+      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event']);
     } finally {
       await client.close();
       await srv.close();

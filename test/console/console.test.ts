@@ -1,0 +1,252 @@
+// The console in headless Chromium (Debian's, as the /docs test), against a real service process (role both) on
+// SQLite with the sandbox at a tenth of real time and a webhook receiver on loopback. The console is a pure client
+// of the public API, which its own tests cover on both stores; here it is the page that is under test.
+// Each page is checked with axe-core (no serious or critical violation) and photographed at 1280 and 375 px wide
+// into SVC_TEST_ARTIFACTS (default: the temp folder); docs/console/ holds a copy of each.
+import { expect } from 'chai';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
+import { migrate, type Store } from '../../server/src/store/store.js';
+import { openStore } from '../../server/src/store/open-store.js';
+import { startService, type ServiceProcess } from '../scale/support/service-process.js';
+import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
+
+const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
+const SHOTS = process.env.SVC_TEST_ARTIFACTS ? join(process.env.SVC_TEST_ARTIFACTS, 'console') : join(tmpdir(), 'svc-console');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+describe('the console in headless Chromium', function () {
+  this.timeout(180_000);
+  let browser: Browser;
+  let service: ServiceProcess;
+  let store: Store;
+  let dataDir: string;
+  let rx: Receiver;
+  let apiKey: string;
+  let page: Page;
+  const problems: string[] = [];
+  const foreign: string[] = [];
+
+  const api = async (path: string, body?: unknown) => {
+    const res = await fetch(`${service.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  /** No serious or critical axe-core violation on the page as it stands. */
+  async function accessible(name: string): Promise<void> {
+    await page.addScriptTag({ content: AXE });
+    const violations = await page.evaluate(async () => {
+      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
+    });
+    const bad = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
+    expect(bad, `${name}: ${JSON.stringify(bad)}`).to.deep.equal([]);
+  }
+
+  /** The page at desktop and phone widths, into SHOTS; the viewport is desktop again after. */
+  async function photograph(name: string): Promise<void> {
+    await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.waitForTimeout(100);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name} is wider than 375 px`).to.be.at.most(0);
+    await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      if (process.env.SVC_TEST_BROWSER === 'required') throw new Error(`Chromium is required but not found at ${CHROMIUM}`);
+      this.skip();
+    }
+    mkdirSync(SHOTS, { recursive: true });
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
+    store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
+    await migrate(store);
+    const now = Date.now();
+    const accountId = await createAccount(store.db, { name: 'console', planMinutes: 10_000, defaultCallerId: '+14155550100' }, now);
+    await addNumber(store.db, accountId, '+14155550100', now);
+    apiKey = (await createKey(store.db, { accountId, name: 'console', rateLimit: 100 }, now)).key;
+    rx = await startReceiver();
+    service = await startService('both', {
+      NODE_ENV: 'production',
+      SVC_DATA_DIR: dataDir,
+      SVC_SANDBOX_TIME_SCALE: '0.1',
+      SVC_ENGINE_POLL_MS: '50',
+      SVC_STREAM_POLL_MS: '100',
+      SVC_WEBHOOK_ALLOW_PRIVATE: '1',
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
+    // A stream the page closes itself (leaving a call's page) is aborted, not failed.
+    page.on('requestfailed', (r) => {
+      if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+    });
+    page.on('request', (r) => {
+      const url = r.url();
+      if (!url.startsWith(`${service.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+    await rx?.close();
+    await store?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    expect(problems, 'console errors').to.deep.equal([]);
+    expect(foreign, 'requests to another host').to.deep.equal([]);
+  });
+
+  it('signs in with a pasted key (a wrong one shows the API’s token), and shows the empty calls page', async () => {
+    const res = await page.goto(`${service.url}/console`);
+    expect(res?.status()).to.equal(200);
+    await page.waitForSelector('#api-key');
+    await accessible('sign-in');
+    await photograph('sign-in');
+    await page.fill('#api-key', 'svc_ak_wrong');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.error');
+    expect(await page.textContent('.error code')).to.equal('unauthorized');
+    // The console's 401 is shown, not logged as a page error.
+    problems.splice(0, problems.length, ...problems.filter((p) => !p.includes('401')));
+    await page.fill('#api-key', apiKey);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('h1:has-text("Calls")');
+    await page.waitForSelector('.empty');
+    expect(await page.evaluate(() => sessionStorage.getItem('svc.apiKey'))).to.equal(apiKey);
+    expect(await page.evaluate(() => localStorage.length)).to.equal(0);
+    await accessible('calls-empty');
+  });
+
+  it('places a sandbox call from the form after its preflight, and watches it go live to completed', async () => {
+    await page.click('nav a:has-text("Place a call")');
+    await page.fill('#f-to', '+14155550123');
+    await page.fill('#f-objective', 'Ask whether the shop is open on Sunday and until what time.');
+    await page.fill('#f-webhookUrl', rx.url);
+    await page.fill('#f-fields', '[{ "name": "open_sunday", "type": "boolean" }, { "name": "closing_time" }]');
+    await page.fill('#f-metadata', 'order_id=8841');
+    await page.click('button:has-text("Preflight")');
+    await page.waitForSelector('.verdict');
+    expect(await page.textContent('.verdict h2')).to.equal('Preflight: it would be placed');
+    expect(await page.textContent('.verdict')).to.include('+14155550100');
+    await accessible('place');
+    await photograph('place');
+    expect((await api('/v1/agent/calls')).body.calls).to.have.length(0);
+
+    await page.click('button:has-text("Place call")');
+    await page.waitForURL(/#\/calls\/[0-9a-f-]+$/);
+    await page.waitForSelector('.status-line .chip-in_progress', { timeout: 30_000 });
+    await page.waitForSelector('.status-line .chip-completed', { timeout: 60_000 });
+    await page.waitForSelector('audio');
+    await page.waitForSelector('table.events tbody tr');
+    const id = page.url().split('/').pop()!;
+    const record = (await api(`/v1/agent/calls/${id}`)).body;
+    expect(record.status).to.equal('completed');
+    expect(await page.locator('ol.turns li').count()).to.equal(record.turns.length);
+    // An extracted value's quote is marked in the turn it was read from.
+    const marked = await page.locator(`ol.turns li[data-turn="${record.evidence.open_sunday.turn}"] mark`).first().textContent();
+    expect(marked).to.equal(record.evidence.open_sunday.quote);
+  });
+
+  it('seeks the recording to a turn when it is clicked, and marks the turn being spoken', async () => {
+    const id = page.url().split('/').pop()!;
+    const record = (await api(`/v1/agent/calls/${id}`)).body;
+    await page.waitForFunction(() => (document.querySelector('audio') as HTMLAudioElement).readyState >= 1);
+    const i = 2;
+    await page.click(`ol.turns li[data-turn="${i}"] button`);
+    const at = await page.evaluate(() => (document.querySelector('audio') as HTMLAudioElement).currentTime);
+    expect(at).to.be.closeTo(record.turns[i].startSec, 0.05);
+    expect(await page.getAttribute(`ol.turns li[data-turn="${i}"]`, 'class')).to.include('current');
+    await accessible('call');
+    await photograph('call');
+  });
+
+  it('redelivers an event from the log: a second attempt reaches the receiver, marked as a redelivery', async () => {
+    const id = page.url().split('/').pop()!;
+    const completed = (await api(`/v1/agent/calls/${id}/events`)).body.events.find((e: { event: string }) => e.event === 'call.completed');
+    const row = page.locator(`tr[data-event="${completed.eventId}"]`);
+    await row.locator('text=delivered').waitFor({ timeout: 30_000 });
+    const before = rx.received.length;
+    await row.locator('button:has-text("Redeliver")').click();
+    await row.locator('td:has-text("redelivery")').waitFor({ timeout: 30_000 });
+    expect(await row.locator('td').nth(2).textContent()).to.equal('2');
+    expect(rx.received.length).to.equal(before + 1);
+    expect(JSON.parse(rx.received.at(-1)!.body).eventId).to.equal(completed.eventId);
+  });
+
+  it('cancels a live call from its page', async () => {
+    const placed = await api('/v1/agent/calls', { to: '+14155550115', objective: 'Talk for as long as the recipient wants.' });
+    expect(placed.status).to.equal(202);
+    await page.goto(`${service.url}/console#/calls/${placed.body.callId}`);
+    await page.waitForSelector('.status-line .chip-in_progress', { timeout: 30_000 });
+    await page.click('button:has-text("Cancel call")');
+    await page.waitForSelector('.status-line .chip-completed', { timeout: 30_000 });
+    expect(await page.locator('button:has-text("Cancel call")').count()).to.equal(0);
+    const record = (await api(`/v1/agent/calls/${placed.body.callId}`)).body;
+    expect(record.status).to.equal('completed');
+    expect(record.durationSec).to.be.below(600);
+  });
+
+  it('lists the calls live, filters them, and shows batches with their progress', async () => {
+    await page.goto(`${service.url}/console#/calls`);
+    await page.waitForSelector('table tbody tr');
+    expect(await page.locator('table tbody tr').count()).to.equal(2);
+    const placed = await api('/v1/agent/calls', { to: '+14155550113', objective: 'Ask whether the shop is open on Sunday.' });
+    // The new call appears without a reload, and then its ending.
+    await page.waitForSelector(`tr[data-call="${placed.body.callId}"] .chip-declined`, { timeout: 30_000 });
+    await page.selectOption('select', 'declined');
+    expect(await page.locator('table tbody tr').count()).to.equal(1);
+    await page.selectOption('select', '');
+    await accessible('calls');
+    await photograph('calls');
+
+    const batch = await api('/v1/agent/batches', { defaults: { objective: 'Ask whether the shop is open on Sunday.' }, calls: [{ to: '+14155550123' }, { to: '+14155550111' }], maxConcurrency: 1 });
+    expect(batch.status).to.equal(202);
+    await page.click('nav a:has-text("Batches")');
+    await page.waitForSelector(`li[data-batch="${batch.body.batchId}"] progress`);
+    await page.waitForSelector(`li[data-batch="${batch.body.batchId}"] .chip-completed`, { timeout: 60_000 });
+    expect(await page.textContent(`li[data-batch="${batch.body.batchId}"] label`)).to.include('2 of 2 calls ended');
+    await accessible('batches');
+    await photograph('batches');
+  });
+
+  it('adds a number to the do-not-call list and removes it; a bad number shows the API’s token', async () => {
+    await page.click('nav a:has-text("Do-not-call list")');
+    await page.waitForSelector('.empty');
+    await page.fill('#dnc-number', '12345');
+    await page.click('form.inline button[type=submit]');
+    await page.waitForSelector('.error');
+    expect(await page.textContent('.error code')).to.equal('invalid_number');
+    problems.splice(0, problems.length, ...problems.filter((p) => !p.includes('400')));
+    await page.fill('#dnc-number', '+14155550199');
+    await page.fill('#dnc-reason', 'asked not to be called');
+    await page.click('form.inline button[type=submit]');
+    await page.waitForSelector('tr[data-number="+14155550199"]');
+    expect((await api('/v1/agent/do-not-call')).body.numbers.map((n: { number: string }) => n.number)).to.deep.equal(['+14155550199']);
+    await accessible('do-not-call');
+    await photograph('do-not-call');
+    await page.click('button[aria-label="Remove +14155550199"]');
+    await page.waitForSelector('.empty');
+    expect((await api('/v1/agent/do-not-call')).body.numbers).to.deep.equal([]);
+  });
+
+  it('signs out, clearing the key', async () => {
+    await page.click('button:has-text("Sign out")');
+    await page.waitForSelector('#api-key');
+    expect(await page.evaluate(() => sessionStorage.getItem('svc.apiKey'))).to.equal(null);
+  });
+});
