@@ -41,7 +41,7 @@ export async function* liveEvents(t: StreamTransport, path: string, options: Str
       response = await t.fetch(`${t.baseUrl}${path}`, { headers, signal });
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
-      if (++failures > maxReconnects) throw new SvcNetworkError(`The stream ${path} could not be reached at ${t.baseUrl}.`, { cause });
+      if (++failures > maxReconnects) throw new SvcNetworkError(`The stream ${path} could not be reached at ${t.baseUrl}: ${cause instanceof Error ? cause.message : String(cause)}.`, { cause });
       await t.sleep(retryMs, signal);
       continue;
     }

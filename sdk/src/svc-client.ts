@@ -77,7 +77,9 @@ export class SvcClient {
     this.retry = new RetryPolicy(options.retries, options.random ?? Math.random);
     this.sleep = options.sleep ?? realSleep;
     this.now = options.now ?? Date.now;
-    this.transport = { baseUrl: this.baseUrl, apiKey: options.apiKey, fetch: options.fetch ?? globalThis.fetch, sleep: this.sleep };
+    // Called unbound: a browser's fetch throws "Illegal invocation" when called as a method of another object.
+    const fetchFn = options.fetch ?? globalThis.fetch;
+    this.transport = { baseUrl: this.baseUrl, apiKey: options.apiKey, fetch: (input, init) => fetchFn(input, init), sleep: this.sleep };
   }
 
   /** Places a call; resolves with the queued call's id, language and voice. */

@@ -134,6 +134,7 @@ function printDevBanner(config: Config, apiKey: string | null, webhookSecret: st
   const lines = [
     '',
     `  svc is running at ${config.publicBaseUrl}  (store: ${store}, carrier: sandbox)`,
+    `  console:            ${config.publicBaseUrl}/console  (sign in with the key below)`,
     ...keyLines,
     `  webhook secret:     ${webhookSecret}`,
     '',

@@ -97,7 +97,7 @@ forEachStore('reading calls', (kind) => {
       const res = await alice.api.get('/v1/agent/calls');
       expect(res.status).to.equal(200);
       expect(res.body.calls.map((c: { id: string }) => c.id)).to.deep.equal(ids.slice(5).reverse());
-      expect(Object.keys(res.body.calls[0]).sort()).to.deep.equal(['durationSec', 'endedAt', 'error', 'id', 'metadata', 'objective', 'startedAt', 'status', 'summary', 'to']);
+      expect(Object.keys(res.body.calls[0]).sort()).to.deep.equal(['batchId', 'durationSec', 'endedAt', 'error', 'id', 'metadata', 'objective', 'startedAt', 'status', 'summary', 'to']);
     });
 
     it('returns at most limit calls', async () => {

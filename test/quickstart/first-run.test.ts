@@ -67,6 +67,12 @@ describe('the quick start', function () {
     const key = /dev API key:\s+(svc_ak_[A-Za-z0-9_-]+)/.exec(out)![1];
     expect(baseUrl).to.equal(`http://localhost:${port}`);
     expect(/webhook secret:\s+(whsec_\S+)/.test(out)).to.equal(true);
+    // The banner names the console, and the console is there.
+    const consoleUrl = /console:\s+(\S+)/.exec(out)![1];
+    expect(consoleUrl).to.equal(`http://localhost:${port}/console`);
+    const page = await fetch(`http://127.0.0.1:${port}/console`);
+    expect([page.status, page.headers.get('content-type')]).to.deep.equal([200, 'text/html; charset=utf-8']);
+    expect(await page.text()).to.match(/<script type="module" crossorigin src="\/console\/assets\/index-[\w-]+\.js"><\/script>/);
     // The banner's own curl, run as printed.
     const body = /-d '(\{.*\})'/.exec(out)![1];
     const res = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });

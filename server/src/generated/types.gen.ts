@@ -665,6 +665,10 @@ export type CallSummary = {
     durationSec?: number | null;
     error?: string | null;
     metadata?: CallMetadata | null;
+    /**
+     * The batch the call belongs to; null for a call placed on its own.
+     */
+    batchId?: string | null;
 };
 
 export type CallList = {

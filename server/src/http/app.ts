@@ -18,6 +18,7 @@ import { callEventHandlers } from './handlers/call-events.js';
 import { OpenStreams, streamHandlers } from './handlers/streams.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
@@ -74,6 +75,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
   const outside = compose<Koa.ParameterizedContext>([
     operationsRoutes(deps.store, metrics, deps.logger),
     docsRoutes(policyPath),
+    consoleRoutes(),
     async (ctx, next) => {
       if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
         ctx.state.operation = 'openapi';

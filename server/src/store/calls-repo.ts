@@ -71,7 +71,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
   await insertQueued(ex, ...p, c.created_at, c.created_at, c.scheduled_at ?? c.created_at, c.metadata_json, c.voicemail_message, c.scheduled_at, c.redial_json, c.previous_call_id, c.calling_window_json, c.batch_id);
 }
 
-const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error', 'metadata_json'] as const;
+const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error', 'metadata_json', 'batch_id'] as const;
 export type CallSummaryRow = Pick<CallRow, (typeof SUMMARY_COLUMNS)[number]>;
 
 const reads = perStore((store) => ({
@@ -120,6 +120,7 @@ export function toCallSummary(row: CallSummaryRow): CallSummary {
     durationSec: row.duration_sec,
     error: row.error,
     metadata: metadataOf(row),
+    batchId: row.batch_id,
   };
 }
 

@@ -5,11 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../support/free-port.js';
 
 const MAIN = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
-const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running' } as const;
+const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running', both: 'call engine and webhook dispatcher running' } as const;
 
 export interface ServiceProcess {
-  role: 'api' | 'worker';
-  /** http://127.0.0.1:<port> for an api process. */
+  role: 'api' | 'worker' | 'both';
+  /** http://127.0.0.1:<port> for an api (or both) process. */
   url: string;
   proc: ChildProcess;
   output(): string;
@@ -19,7 +19,7 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
+export async function startService(role: 'api' | 'worker' | 'both', env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env: { ...process.env, ...env, SVC_ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },

@@ -1,0 +1,201 @@
+// One call: its record, the turns as a conversation with their times, the recording (its position follows the turn
+// being spoken; clicking a turn seeks to it), the extracted values with their evidence quote marked in its turn,
+// the event log with a redeliver button, and a cancel button while the call is live. A live call follows its
+// stream (GET /v1/agent/calls/{id}/stream); its record is read again when it ends.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { html } from 'htm/preact';
+import type { CallEventLogEntry, CallRecord, Turn } from '../../sdk/src/generated/types.gen.js';
+import { svc } from './api.js';
+import { Chip, clock, ErrorLine, isLive, seconds, when } from './ui.js';
+
+type Evidence = Record<string, { turn: number; quote: string } | null>;
+const REDELIVERABLE = ['delivered', 'failed', 'gone'];
+
+/** The turn's text with the quotes read from it marked. */
+function marked(text: string, quotes: string[]) {
+  const parts: unknown[] = [];
+  let rest = text;
+  for (const q of quotes) {
+    const at = rest.indexOf(q);
+    if (q === '' || at < 0) continue;
+    parts.push(rest.slice(0, at), html`<mark>${q}</mark>`);
+    rest = rest.slice(at + q.length);
+  }
+  parts.push(rest);
+  return parts;
+}
+
+export function CallPage({ id }: { id: string }) {
+  const [record, setRecord] = useState<CallRecord | null>(null);
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [events, setEvents] = useState<CallEventLogEntry[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [audioUrl, setAudioUrl] = useState<string | null>(null);
+  const [current, setCurrent] = useState(-1);
+  const audio = useRef<HTMLAudioElement>(null);
+  document.title = `Call ${id.slice(0, 8)} · svc console`;
+
+  const loadEvents = () =>
+    svc()
+      .listCallEvents(id)
+      .then(setEvents)
+      .catch(setActionError);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    let objectUrl: string | null = null;
+    const loadRecord = async () => {
+      const r = await svc().getCall(id, { signal: stop.signal });
+      setRecord(r);
+      if (r.turns) setTurns(r.turns);
+      if (r.recordingUrl && !objectUrl) {
+        // The recording needs the key, which an <audio> element cannot send: it is fetched and played from a blob.
+        const rec = await svc().getCallRecording(id, { signal: stop.signal });
+        objectUrl = URL.createObjectURL(rec.audio as Blob);
+        setAudioUrl(objectUrl);
+      }
+      return r;
+    };
+    (async () => {
+      try {
+        const r = await loadRecord();
+        void loadEvents();
+        if (!isLive(r.status)) return;
+        const live: Turn[] = [];
+        for await (const e of svc().streamCall(id, { signal: stop.signal })) {
+          if (e.event === 'turn') {
+            const { speaker, text, startSec, endSec } = e.data;
+            live[e.data.index] = { speaker, text, startSec, endSec };
+            setTurns([...live]);
+          } else {
+            setRecord((old) => (old ? { ...old, status: e.data.status } : old));
+          }
+        }
+        await loadRecord();
+        void loadEvents();
+      } catch (err) {
+        if (!stop.signal.aborted) setError(err);
+      }
+    })();
+    return () => {
+      stop.abort();
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [id]);
+
+  // While a delivery is pending, the log is read again every second.
+  useEffect(() => {
+    if (!events?.some((e) => e.state === 'pending')) return;
+    const t = setTimeout(() => void loadEvents(), 1000);
+    return () => clearTimeout(t);
+  }, [events]);
+
+  if (error) return html`<h1>Call</h1><${ErrorLine} error=${error} /><p><a href="#/calls">All calls</a></p>`;
+  if (!record) return html`<h1>Call</h1><p>Loading…</p>`;
+  const evidence = ((record as { evidence?: Evidence }).evidence ?? {}) as Evidence;
+  const quotesIn = (i: number) => Object.values(evidence).flatMap((e) => (e && e.turn === i ? [e.quote] : []));
+
+  async function cancel() {
+    setActionError(null);
+    try {
+      setRecord(await svc().cancelCall(id));
+    } catch (err) {
+      setActionError(err);
+    }
+  }
+  async function redeliver(eventId: string) {
+    setActionError(null);
+    try {
+      await svc().redeliverEvent(id, eventId);
+      await loadEvents();
+    } catch (err) {
+      setActionError(err);
+    }
+  }
+  function seek(i: number) {
+    const a = audio.current;
+    if (!a) return;
+    a.currentTime = turns[i].startSec;
+    setCurrent(i);
+  }
+  function follow() {
+    const t = audio.current?.currentTime ?? 0;
+    setCurrent(turns.findIndex((x) => t >= x.startSec && t < x.endSec));
+  }
+
+  return html`
+    <h1>Call to ${record.to}</h1>
+    <p class="status-line"><${Chip} status=${record.status} />
+      ${isLive(record.status) ? html`<button type="button" class="danger" onClick=${cancel}>Cancel call</button>` : null}
+    </p>
+    <${ErrorLine} error=${actionError} />
+    <dl class="record">
+      <dt>Objective</dt><dd>${record.objective}</dd>
+      <dt>Started</dt><dd>${when(record.startedAt)}</dd>
+      <dt>Ended</dt><dd>${when(record.endedAt)}</dd>
+      <dt>Duration</dt><dd>${seconds(record.durationSec)}</dd>
+      <dt>Answered by</dt><dd>${record.answeredBy ?? '—'}</dd>
+      <dt>Voice, language</dt><dd>${record.voice}, ${record.language}</dd>
+      ${record.batchId ? html`<dt>Batch</dt><dd><a href=${`#/calls?batch=${record.batchId}`}>${record.batchId}</a></dd>` : null}
+      ${record.error ? html`<dt>Error</dt><dd><code>${record.error}</code></dd>` : null}
+      ${record.summary ? html`<dt>Summary</dt><dd>${record.summary}</dd>` : null}
+    </dl>
+
+    ${record.extracted && Object.keys(record.extracted).length > 0
+      ? html`
+          <h2>Extracted</h2>
+          <dl class="extracted">
+            ${Object.entries(record.extracted).map(
+              ([field, value]) => html`
+                <dt>${field}</dt>
+                <dd>
+                  <strong>${value === null ? '—' : String(value)}</strong>
+                  ${evidence[field] ? html` <button type="button" class="link" onClick=${() => seek(evidence[field]!.turn)}>“${evidence[field]!.quote}” (turn ${evidence[field]!.turn + 1})</button>` : null}
+                </dd>
+              `,
+            )}
+          </dl>
+        `
+      : null}
+
+    <h2>Conversation</h2>
+    ${audioUrl ? html`<audio ref=${audio} controls src=${audioUrl} onTimeUpdate=${follow} aria-label="Recording of the call"></audio>` : null}
+    ${turns.length === 0
+      ? html`<p class="empty">${isLive(record.status) ? 'Nothing said yet.' : 'No conversation: the call was not answered.'}</p>`
+      : html`<ol class="turns">
+          ${turns.map(
+            (t, i) => html`
+              <li class=${`turn ${t.speaker}${i === current ? ' current' : ''}`} data-turn=${i}>
+                <button type="button" class="turn-button" onClick=${() => seek(i)} aria-current=${i === current ? 'true' : undefined}>
+                  <span class="who">${t.speaker === 'agent' ? 'Agent' : 'Callee'} · ${clock(t.startSec)}</span>
+                  <span class="said">${marked(t.text, quotesIn(i))}</span>
+                </button>
+              </li>
+            `,
+          )}
+        </ol>`}
+
+    <h2>Events</h2>
+    ${events === null
+      ? html`<p>Loading…</p>`
+      : events.length === 0
+        ? html`<p class="empty">No events yet.</p>`
+        : html`<div class="table-wrap"><table class="events">
+            <thead><tr><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+            <tbody>
+              ${events.map((e) => {
+                const last = e.attempts.at(-1);
+                return html`<tr data-event=${e.eventId}>
+                  <td>${e.event}</td>
+                  <td><span class=${`state state-${e.state}`}>${e.state}</span></td>
+                  <td>${e.attempts.length}</td>
+                  <td>${last ? `${last.statusCode ?? last.error ?? '—'} · ${last.latencyMs} ms${last.redelivery ? ' · redelivery' : ''}` : '—'}</td>
+                  <td>${REDELIVERABLE.includes(e.state) ? html`<button type="button" class="secondary" onClick=${() => redeliver(e.eventId)}>Redeliver</button>` : null}</td>
+                </tr>`;
+              })}
+            </tbody>
+          </table></div>`}
+    <p><a href="#/calls">All calls</a></p>
+  `;
+}
