@@ -236,6 +236,11 @@ describe('the console in headless Chromium', function () {
     expect(await page.textContent(`li[data-batch="${batch.body.batchId}"] label`)).to.include('2 of 2 calls ended');
     await accessible('batches');
     await photograph('batches');
+    // The batch's link lists its calls only.
+    await page.click(`li[data-batch="${batch.body.batchId}"] a`);
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 2);
+    const batchCalls = (await api(`/v1/agent/calls?batchId=${batch.body.batchId}`)).body.calls.map((c: { id: string }) => c.id);
+    expect(await page.locator('table tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-call')))).to.have.members(batchCalls);
   });
 
   it('adds a number to the do-not-call list and removes it; a bad number shows the API’s token', async () => {
@@ -258,9 +263,21 @@ describe('the console in headless Chromium', function () {
     expect((await api('/v1/agent/do-not-call')).body.numbers).to.deep.equal([]);
   });
 
-  it('signs out, clearing the key', async () => {
+  it('signs out, clearing the key; signs in and moves between pages from the keyboard alone', async () => {
     await page.click('button:has-text("Sign out")');
     await page.waitForSelector('#api-key');
     expect(await page.evaluate(() => sessionStorage.getItem('svc.apiKey'))).to.equal(null);
+    await page.focus('#api-key');
+    await page.keyboard.type(apiKey);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h1:has-text("Calls")');
+    // Tab from the top of the page to the second link of the navigation, and follow it.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Place a call') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('h1:has-text("Place a call")');
   });
 });
