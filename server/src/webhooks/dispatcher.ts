@@ -2,7 +2,8 @@
 // worker loop (jobs/worker-loop.ts). Each delivery runs in named stages: prepare (the endpoint checked against
 // the SSRF guard at send time, the signing secrets picked), send (signed with a fresh t, the stored body bytes
 // POSTed), record (the attempt and the event's new state, committed fenced by the lease). What an attempt means
-// for its event is delivery-rules.ts.
+// for its event is delivery-rules.ts. A redelivery (redeliverEvent, webhooks/event-log.ts) is one attempt of an
+// event that had ended, sent even to a receiver that answered 410 before.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';

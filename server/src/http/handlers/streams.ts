@@ -27,9 +27,6 @@ export class OpenStreams {
     this.open.add(end);
     return () => this.open.delete(end);
   }
-  get size(): number {
-    return this.open.size;
-  }
   endAll(): void {
     this.closing = true;
     for (const end of [...this.open]) end();
