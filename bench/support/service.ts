@@ -13,6 +13,11 @@ import { freePort } from '../../test/support/free-port.js';
 import { seedBenchStore } from './seed.js';
 
 const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+/**
+ * SVC_BENCH_CPU_PROF=<dir>: the service runs under V8's profiler and is stopped with SIGTERM, so that it writes its
+ * .cpuprofile there as it exits (how the profiles in docs/performance.md were taken).
+ */
+const PROFILE_DIR = process.env.SVC_BENCH_CPU_PROF;
 const PG_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface Seeded {
@@ -62,21 +67,32 @@ export async function seed(kind: 'sqlite' | 'postgres'): Promise<Seeded> {
   };
 }
 
-export async function startService(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+/** Starts the service on `port` (a free one when not given: a Twilio bench needs the port for SVC_PUBLIC_BASE_URL). */
+export async function startService(env: Record<string, string>, port?: number): Promise<{ proc: ChildProcess; url: string; stop(): Promise<void> }> {
+  port ??= await freePort();
+  const proc = spawn(process.execPath, [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', MAIN], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', SVC_ROLE: 'both', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (c) => {
+      if (out.length > 100_000) return; // the banner is long since read; the rest is drained and dropped
       out += c;
       if (/call engine and webhook dispatcher running/.test(out)) resolve();
     });
     proc.once('exit', (code) => reject(new Error(`service exited with ${code}: ${out}`)));
   });
-  return { proc, url: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (proc.once('exit', () => resolve()), proc.kill('SIGKILL'))) };
+  return { proc, url: `http://127.0.0.1:${port}`, stop: () => new Promise((resolve) => (proc.once('exit', () => resolve()), proc.kill(PROFILE_DIR ? 'SIGTERM' : 'SIGKILL'))) };
+}
+
+/** The process's resident memory now, in MB. */
+export const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** CPU seconds a process has used so far (user and system, every thread). */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime, in clock ticks of 1/100 s
 }
 
 export const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;

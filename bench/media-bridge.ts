@@ -1,0 +1,217 @@
+// How many live calls one process carries through the media bridge (issue 24). N calls at once, each a Twilio
+// Media Stream sending a 20 ms mu-law frame every 20 ms and a realtime (GA) model socket streaming 20 ms of audio
+// back every 20 ms, both fakes in this process (bench/support/media-fakes.ts), the middle in another:
+//   - baseline, measured in the same run: a bare `ws` relay forwarding every message untouched between the same
+//     two fakes (bench/support/bare-relay.ts);
+//   - svc: the service itself (server/src/main.ts, role both, SQLite) with the Twilio carrier pointed at a fake
+//     of Twilio's REST API here and the realtime agent at the fake model: each call placed through the API,
+//     dialled by the engine, answered by signed callbacks, its stream opened where the TwiML says with the token
+//     it carries, exactly as on a real line.
+// For each N (the calls are added to those already live, so one process serves every N of a round): the middle's
+// CPU (share of one core) and the fakes', frame in to frame out over both directions p50/p99 (ms, on the fakes'
+// one clock), frames dropped (sent in the window, never out) and late (out more than one frame, 20 ms, after in),
+// and resident memory per call (the median of a reading a second, less the process's before any call: small N
+// is within the garbage collector's noise). Medians of the rounds.
+//   npx tsx bench/media-bridge.ts [rounds=3] [levels=50,100,200,300,400,500,600,700,800] [seconds=5]
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { FakeTwilio } from '../test/support/fake-twilio.js';
+import { freePort } from '../test/support/free-port.js';
+import { median } from './support/harness.js';
+import { MediaFakes, type Window } from './support/media-fakes.js';
+import { placementBodies } from './support/seed.js';
+import { api, cpuSeconds, rssMb, seed, startService } from './support/service.js';
+
+const rounds = Number(process.argv[2] ?? 3);
+const levels = (process.argv[3] ?? '50,100,200,300,400,500,600,700,800').split(',').map(Number);
+const seconds = Number(process.argv[4] ?? 5);
+const GOAL_P99_MS = 20;
+const RELAY = fileURLToPath(new URL('./support/bare-relay.ts', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type TargetName = 'bare ws relay' | 'svc media bridge';
+interface Level {
+  n: number;
+  cpu: number;
+  fakesCpu: number;
+  p50: number;
+  p99: number;
+  frames: number;
+  dropped: number;
+  late: number;
+  rssPerCallKb: number;
+}
+
+/** The middle under test: its process, and how to open one more call through it. */
+interface Middle {
+  pid: number;
+  open(count: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function percentile(xs: number[], p: number): number {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+async function relay(fakes: MediaFakes): Promise<Middle> {
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', RELAY], { env: { ...process.env, SVC_REALTIME_URL: fakes.realtimeUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: proc.stdout! }).on('line', (l) => /^ready (\d+)$/.test(l) && resolve(Number(/\d+/.exec(l)![0])));
+    proc.once('exit', (code) => reject(new Error(`relay exited with ${code}`)));
+  });
+  let opened = 0;
+  return {
+    pid: proc.pid!,
+    open: async (count) => {
+      for (let i = 0; i < count; i++, opened++) await fakes.twilioStream(`ws://127.0.0.1:${port}/twilio/media/${opened}`, `CA${randomBytes(16).toString('hex')}`, 'relay');
+    },
+    stop: () => new Promise((resolve) => (proc.once('exit', () => resolve()), proc.kill('SIGKILL'))),
+  };
+}
+
+async function svc(fakes: MediaFakes): Promise<Middle> {
+  const twilio = await FakeTwilio.start();
+  const seeded = await seed('sqlite');
+  const port = await freePort();
+  const service = await startService(
+    {
+      ...twilio.env(),
+      ...seeded.env,
+      SVC_REALTIME_URL: fakes.realtimeUrl,
+      SVC_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      // Production refuses a plain-http public address for Twilio; nothing else differs for this bench.
+      NODE_ENV: 'development',
+      SVC_MAX_CALL_DURATION_SEC: '3600',
+    },
+    port,
+  );
+  const bodies = placementBodies(Math.max(...levels));
+  let placed = 0;
+  let answered = 0;
+  return {
+    pid: service.proc.pid!,
+    open: async (count) => {
+      const from = placed;
+      placed += count;
+      // Placed ten at a time; the engine dials each through the fake REST API.
+      for (let i = from; i < placed; i += 10) {
+        await Promise.all(
+          bodies.slice(i, Math.min(i + 10, placed)).map(async (body) => {
+            const r = await api(service.url, seeded.apiKey, '/v1/agent/calls', JSON.parse(body));
+            if (r.status !== 202) throw new Error(`placeCall answered ${r.status}: ${JSON.stringify(r.json)}`);
+          }),
+        );
+      }
+      const dialBy = Date.now() + 60_000;
+      while (twilio.calls.length < placed && Date.now() < dialBy) await sleep(20);
+      if (twilio.calls.length < placed) throw new Error(`${twilio.calls.length} of ${placed} calls dialled`);
+      // Each dialled call answered (status and answering-machine callbacks, signed) and its stream opened.
+      for (; answered < placed; answered++) {
+        const call = twilio.calls[answered];
+        const twiml = call.params.Twiml[0];
+        const url = /<Stream url="([^"]+)">/.exec(twiml)![1];
+        const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1];
+        const status = await twilio.status(call.sid, 'in-progress');
+        const amd = await twilio.amd(call.sid, 'human');
+        if (status.status !== 204 || amd.status !== 204) throw new Error(`callbacks answered ${status.status}, ${amd.status}`);
+        await fakes.twilioStream(url, call.sid, token);
+      }
+    },
+    stop: async () => {
+      await service.stop();
+      await twilio.close();
+      await seeded.drop();
+    },
+  };
+}
+
+async function round(name: TargetName): Promise<Level[]> {
+  const fakes = await MediaFakes.start();
+  const middle = name === 'bare ws relay' ? await relay(fakes) : await svc(fakes);
+  const idle: number[] = [];
+  for (let t = 0; t < 3; t++) {
+    await sleep(500);
+    idle.push(rssMb(middle.pid));
+  }
+  const rss0 = median(idle);
+  const out: Level[] = [];
+  let live = 0;
+  for (const n of levels) {
+    await middle.open(n - live);
+    live = n;
+    const deadline = Date.now() + 60_000;
+    while (fakes.modelSessions < n && Date.now() < deadline) await sleep(20);
+    if (fakes.modelSessions < n) throw new Error(`${name}: ${fakes.modelSessions} model sessions of ${n}`);
+    await sleep(2000); // every stream flowing both ways
+    const cpu0 = cpuSeconds(middle.pid);
+    const fakes0 = process.cpuUsage();
+    const w: Window = fakes.measure(seconds * 1000);
+    const rss: number[] = [];
+    for (let t = 0; t < seconds; t++) {
+      await sleep(1000);
+      rss.push(rssMb(middle.pid));
+    }
+    const cpu = (cpuSeconds(middle.pid) - cpu0) / seconds;
+    const fakesUsage = process.cpuUsage(fakes0);
+    await sleep(1000); // the window's last frames come out
+    const lat = w.latencies;
+    out.push({
+      n,
+      cpu,
+      fakesCpu: (fakesUsage.user + fakesUsage.system) / 1e6 / seconds,
+      p50: percentile(lat, 50),
+      p99: percentile(lat, 99),
+      frames: w.sent,
+      dropped: w.sent - lat.length,
+      late: lat.filter((x) => x > GOAL_P99_MS).length,
+      rssPerCallKb: ((median(rss) - rss0) * 1024) / n,
+    });
+    console.error(`${name} N=${n}: cpu ${(cpu * 100).toFixed(0)}% p50 ${out.at(-1)!.p50.toFixed(2)} p99 ${out.at(-1)!.p99.toFixed(2)} ms, ${w.sent} frames, ${w.sent - lat.length} dropped`);
+    if (out.at(-1)!.p99 > 10 * GOAL_P99_MS) break; // far past the goal: larger N says nothing more
+  }
+  await middle.stop();
+  await fakes.close();
+  return out;
+}
+
+const runs = new Map<TargetName, Level[][]>([
+  ['bare ws relay', []],
+  ['svc media bridge', []],
+]);
+for (let r = 0; r < rounds; r++) for (const name of runs.keys()) runs.get(name)!.push(await round(name));
+
+const at = (name: TargetName, n: number) => runs.get(name)!.map((levels) => levels.find((l) => l.n === n)).filter((l): l is Level => l !== undefined);
+const med = (ls: Level[], f: (l: Level) => number) => median(ls.map(f));
+/** The largest N whose median p99 is under the goal (every smaller N too). */
+const capacity = (name: TargetName) => {
+  let best = 0;
+  for (const n of levels) {
+    const ls = at(name, n);
+    if (ls.length < rounds || med(ls, (l) => l.p99) >= GOAL_P99_MS) break;
+    best = n;
+  }
+  return best;
+};
+
+console.log(`\nMedia bridge: N live calls, 20 ms frames both ways in real time, ${seconds} s windows, ${rounds} rounds, Node ${process.version} (medians of the rounds)\n`);
+console.log('| N | middle | CPU (of one core) | fakes CPU | p50 ms | p99 ms | frames | dropped | late (>20 ms) | RSS per call KB | p99 ratio to relay | runs (p99 ms) |');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+for (const n of levels) {
+  for (const name of runs.keys()) {
+    const ls = at(name, n);
+    if (ls.length === 0) continue;
+    const base = at('bare ws relay', n);
+    const ratio = name === 'bare ws relay' ? 'baseline' : base.length ? (med(ls, (l) => l.p99) / med(base, (l) => l.p99)).toFixed(2) : '';
+    console.log(
+      `| ${n} | ${name} | ${(med(ls, (l) => l.cpu) * 100).toFixed(0)}% | ${(med(ls, (l) => l.fakesCpu) * 100).toFixed(0)}% | ${med(ls, (l) => l.p50).toFixed(2)} | ${med(ls, (l) => l.p99).toFixed(2)} | ${med(ls, (l) => l.frames)} | ${med(ls, (l) => l.dropped)} | ${med(ls, (l) => l.late)} | ${med(ls, (l) => l.rssPerCallKb).toFixed(0)} | ${ratio} | ${ls.map((l) => l.p99.toFixed(1)).join(', ')} |`,
+    );
+  }
+}
+const relayCap = capacity('bare ws relay');
+const svcCap = capacity('svc media bridge');
+const top = levels.at(-1)!;
+const shown = (c: number) => (c === top ? `≥ ${c}` : String(c));
+console.log(`\nLargest N with p99 under ${GOAL_P99_MS} ms: bare relay ${shown(relayCap)}, svc ${shown(svcCap)}; ratio ${relayCap ? (svcCap / relayCap).toFixed(2) : 'n/a'}${relayCap === top ? ' (the relay was not pushed past the levels measured)' : ''}`);
