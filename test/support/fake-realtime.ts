@@ -17,7 +17,8 @@ import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { muLawTone } from './fake-media-peer.js';
 
 export type RealtimeStep =
-  | { agent: string; audioBytes?: number }
+  /** The agent's audio in deltas of `deltaBytes` (800, 100 ms, unless given). */
+  | { agent: string; audioBytes?: number; deltaBytes?: number }
   /** Heard after `afterBytes` more bytes of the caller's audio. */
   | { callee: string; afterBytes: number }
   | { endCall: true }
@@ -110,8 +111,8 @@ export class FakeRealtime extends EventEmitter {
     const steps = [...options.script];
     const names =
       protocol === 'ga'
-        ? { delta: 'response.output_audio.delta', transcript: 'response.output_audio_transcript.done' }
-        : { delta: 'response.audio.delta', transcript: 'response.audio_transcript.done' };
+        ? { delta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', transcript: 'response.output_audio_transcript.done' }
+        : { delta: 'response.audio.delta', audioDone: 'response.audio.done', transcript: 'response.audio_transcript.done' };
     let ids = 0;
     let eventIds = 0;
     /** The record_opt_out call waiting for its function_call_output, and whether that output has come. */
@@ -135,11 +136,13 @@ export class FakeRealtime extends EventEmitter {
           const item = { id: itemId, type: 'message', role: 'assistant' };
           emit({ type: 'response.output_item.added', response_id: responseId, item });
           if (protocol === 'ga') emit({ type: 'conversation.item.added', item });
-          for (let at = 0; at < audio.length; at += 800) {
-            const chunk = audio.subarray(at, at + 800);
+          const deltaBytes = step.deltaBytes ?? 800;
+          for (let at = 0; at < audio.length; at += deltaBytes) {
+            const chunk = audio.subarray(at, at + deltaBytes);
             seen.sentAudioBytes += chunk.length;
             emit({ type: names.delta, response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, delta: chunk.toString('base64') });
           }
+          emit({ type: names.audioDone, response_id: responseId, item_id: itemId, output_index: 0, content_index: 0 });
           emit({ type: names.transcript, response_id: responseId, item_id: itemId, output_index: 0, content_index: 0, transcript: step.agent });
           if (protocol === 'ga') emit({ type: 'conversation.item.done', item: { ...item, status: 'completed' } });
         } else if ('optOut' in step) {

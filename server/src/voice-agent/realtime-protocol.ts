@@ -8,11 +8,12 @@
 // .../realtime-server-events) and the openai package's types (src/resources/realtime/realtime.ts): no OpenAI-Beta
 // header; session.update carries `session.type: "realtime"`, `output_modalities`, and the audio settings nested
 // under `audio.input` (format, transcription, turn_detection) and `audio.output` (format, voice), formats being
-// objects (`{ type: "audio/pcmu" }` for G.711 mu-law); the model's audio comes as response.output_audio.delta and
-// its words as response.output_audio_transcript.done. The GA model is `gpt-realtime` (config.ts's default).
+// objects (`{ type: "audio/pcmu" }` for G.711 mu-law); the model's audio comes as response.output_audio.delta, its
+// end as response.output_audio.done and its words as response.output_audio_transcript.done. The GA model is
+// `gpt-realtime` (config.ts's default).
 //
 // Beta (OpenAI-Beta: realtime=v1): flat session fields (modalities, voice, input_audio_format: "g711_ulaw", …),
-// response.audio.delta and response.audio_transcript.done; model gpt-4o-realtime-preview.
+// response.audio.delta, response.audio.done and response.audio_transcript.done; model gpt-4o-realtime-preview.
 //
 // Either way the phone line's 8 kHz mu-law goes to the model and comes back untouched: no transcoding.
 import { realtimeInstructions, TOOLS, transcriptionLanguage, type LineBrief } from './realtime-instructions.js';
@@ -23,8 +24,8 @@ export interface RealtimeProtocol {
   readonly name: RealtimeProtocolName;
   /** Headers of the WebSocket upgrade, besides Authorization. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The server events that carry the model's audio, and the transcript of what it said. */
-  readonly events: { readonly audioDelta: string; readonly audioTranscriptDone: string };
+  /** The server events that carry the model's audio, end an item's audio, and carry the transcript of what it said. */
+  readonly events: { readonly audioDelta: string; readonly audioDone: string; readonly audioTranscriptDone: string };
   /** The session.update that sets the call up. */
   sessionUpdate(brief: LineBrief): { type: 'session.update'; session: Record<string, unknown> };
 }
@@ -38,7 +39,7 @@ function transcription(model: string, brief: LineBrief): Record<string, string> 
 export const GA_PROTOCOL: RealtimeProtocol = {
   name: 'ga',
   headers: {},
-  events: { audioDelta: 'response.output_audio.delta', audioTranscriptDone: 'response.output_audio_transcript.done' },
+  events: { audioDelta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', audioTranscriptDone: 'response.output_audio_transcript.done' },
   sessionUpdate: (brief) => ({
     type: 'session.update',
     session: {
@@ -62,7 +63,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
 export const BETA_PROTOCOL: RealtimeProtocol = {
   name: 'beta',
   headers: { 'OpenAI-Beta': 'realtime=v1' },
-  events: { audioDelta: 'response.audio.delta', audioTranscriptDone: 'response.audio_transcript.done' },
+  events: { audioDelta: 'response.audio.delta', audioDone: 'response.audio.done', audioTranscriptDone: 'response.audio_transcript.done' },
   sessionUpdate: (brief) => ({
     type: 'session.update',
     session: {

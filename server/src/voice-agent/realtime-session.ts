@@ -9,6 +9,12 @@ import { END_CALL_TOOL, OPT_OUT_TOOL, type LineBrief } from './realtime-instruct
 import type { RealtimeProtocol } from './realtime-protocol.js';
 
 const BYTES_PER_MS = 8;
+/**
+ * The agent's audio is marked (Twilio echoes a mark once everything before it has played) every 100 ms of audio,
+ * and where an item's audio ends. A mark per delta would double the messages each way when a model streams small
+ * deltas; 100 ms is how early a barge-in may cut the transcript of what was heard.
+ */
+const MARK_EVERY_BYTES = 100 * BYTES_PER_MS;
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
 
@@ -51,6 +57,8 @@ interface Utterance {
 }
 
 type Json = Record<string, unknown>;
+/** The bytes a base64 string carries, without decoding it. */
+const base64Bytes = (b64: string) => Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null);
 
@@ -66,6 +74,8 @@ export class RealtimeSession {
   private positionMs = 0;
   private marks: Array<{ name: string; item: Utterance; through: number }> = [];
   private markCount = 0;
+  /** The item whose audio was sent since the last mark, and how much of it. */
+  private unmarked: { item: Utterance; bytes: number } | null = null;
   private lastAgentItem: { id: string; u: Utterance } | null = null;
   private writes: Promise<void> = Promise.resolve();
   private ending = false;
@@ -86,7 +96,8 @@ export class RealtimeSession {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     const url = new URL(conn.url);
     url.searchParams.set('model', conn.model);
-    this.ws = new WebSocket(url, { headers: { Authorization: `Bearer ${conn.apiKey}`, ...conn.protocol.headers } });
+    // Compression is not offered: base64 audio gains little from it and would cost CPU on every frame.
+    this.ws = new WebSocket(url, { headers: { Authorization: `Bearer ${conn.apiKey}`, ...conn.protocol.headers }, perMessageDeflate: false });
     this.ws.on('open', () => {
       this.ws.send(JSON.stringify(conn.protocol.sessionUpdate(brief)));
       // The agent speaks first: the callee has just picked up.
@@ -106,7 +117,7 @@ export class RealtimeSession {
   /** Callee audio from the line (base64 mu-law) at its position in the stream, when the line gives one. */
   hear(payload: string, timestampMs: number | null): void {
     if (this.ending) return;
-    const bytes = Buffer.from(payload, 'base64').length;
+    const bytes = base64Bytes(payload);
     this.heardBytes += bytes;
     const endMs = timestampMs !== null ? timestampMs + bytes / BYTES_PER_MS : this.heardBytes / BYTES_PER_MS;
     this.positionMs = Math.max(this.positionMs, endMs);
@@ -165,15 +176,20 @@ export class RealtimeSession {
         if (!itemId || delta === null || this.ending) break;
         const u = this.utterance(itemId, 'agent', this.positionMs);
         if (u.cut) break; // the rest of a reply the callee talked over, still in flight
+        if (this.unmarked && this.unmarked.item !== u) this.markSent();
         this.lastAgentItem = { id: itemId, u };
-        u.sentBytes += Buffer.from(delta, 'base64').length;
+        const bytes = base64Bytes(delta);
+        u.sentBytes += bytes;
         this.line.play(delta);
-        const name = `a${++this.markCount}`;
-        this.marks.push({ name, item: u, through: u.sentBytes });
-        this.line.mark(name);
+        this.unmarked = { item: u, bytes: (this.unmarked?.bytes ?? 0) + bytes };
+        if (this.unmarked.bytes >= MARK_EVERY_BYTES) this.markSent();
         break;
       }
+      case this.conn.protocol.events.audioDone:
+        this.markSent();
+        break;
       case this.conn.protocol.events.audioTranscriptDone:
+        this.markSent();
         if (itemId) this.said(itemId, 'agent', str(e.transcript));
         break;
       case 'response.function_call_arguments.done':
@@ -190,6 +206,15 @@ export class RealtimeSession {
         break;
       }
     }
+  }
+
+  /** Asks the line to say when the agent's audio sent so far has played. */
+  private markSent(): void {
+    if (!this.unmarked) return;
+    const name = `a${++this.markCount}`;
+    this.marks.push({ name, item: this.unmarked.item, through: this.unmarked.item.sentBytes });
+    this.unmarked = null;
+    this.line.mark(name);
   }
 
   /** The turn an item is, numbered when first heard of, so turns keep the order they began in. */
@@ -228,9 +253,10 @@ export class RealtimeSession {
   /** The callee started talking while the agent's audio was still playing: stop it where the callee heard it. */
   private bargeIn(): void {
     const last = this.lastAgentItem;
-    if (!last || this.marks.length === 0) return;
+    if (!last || (this.marks.length === 0 && !this.unmarked)) return;
     this.line.clear();
     this.marks = [];
+    this.unmarked = null;
     last.u.cut = true;
     this.write(last.u);
     this.send({ type: 'conversation.item.truncate', item_id: last.id, content_index: 0, audio_end_ms: Math.round(last.u.playedBytes / BYTES_PER_MS) });

@@ -125,6 +125,44 @@ forEachStore('media bridge', (kind) => {
     expect(peer.received.filter((m) => m.event !== 'media').map((m) => m.event)).to.deep.equal(['mark', 'mark', 'mark', 'mark', 'mark']);
   });
 
+  it('marks small deltas every 100 ms of audio and where the audio ends, and writes the turn once the last mark is played', async () => {
+    // 20 ms deltas (160 bytes): 1,120 bytes is seven of them; marks after the fifth (800 bytes) and at the audio's end.
+    h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 1120, deltaBytes: FRAME_BYTES }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    peer.echoMarks = false;
+    await peer.until(() => peer.mediaBytes === 1120 && peer.events('mark').length === 2);
+    expect(peer.received.map((m) => (m.event === 'mark' ? `mark ${(m.mark as { name: string }).name}` : m.event))).to.deep.equal([
+      'media', 'media', 'media', 'media', 'media', 'mark a1', 'media', 'media', 'mark a2',
+    ]);
+    // Played as far as the first mark: the turn is not heard to its end yet.
+    peer.send({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'a1' } });
+    peer.speak(muLawTone(FRAME_BYTES, 0));
+    await h.realtime.until(() => h.realtime.connections[0].appendedBytes === FRAME_BYTES);
+    expect(await recordedTurns(h.db, id)).to.deep.equal([]);
+    peer.send({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'a2' } });
+    for (let i = 0; i < 250 && (await recordedTurns(h.db, id)).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await recordedTurns(h.db, id)).to.deep.equal([{ speaker: 'agent', text: GREETING, startMs: 0, endMs: 140 }]);
+  });
+
+  it('clears audio sent but not yet marked when the callee talks over it, truncating at the last mark played', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 480, deltaBytes: FRAME_BYTES }, { callee: 'Sorry?', afterBytes: FRAME_BYTES }, { agent: 'I am an assistant.' }] });
+    const id = await h.placeCall();
+    const peer = await h.stream(id);
+    peer.echoMarks = false;
+    // 60 ms sent; the only mark is the one at the audio's end, not yet played.
+    await peer.until(() => peer.mediaBytes === 480 && peer.events('mark').length === 1);
+    peer.speak(muLawTone(FRAME_BYTES, 300));
+    await peer.until(() => peer.events('clear').length === 1);
+    await h.realtime.until(() => h.realtime.connections[0].received.some((e) => e.type === 'conversation.item.truncate'));
+    expect(h.realtime.connections[0].received.find((e) => e.type === 'conversation.item.truncate')).to.deep.equal({
+      type: 'conversation.item.truncate',
+      item_id: 'item_agent_2',
+      content_index: 0,
+      audio_end_ms: 0,
+    });
+  });
+
   it('writes the transcript speaker by speaker in order, timed on the stream, and hangs up when the model calls end_call', async () => {
     h = await startBridge(kind, { script: CONVERSATION });
     const id = await h.placeCall();

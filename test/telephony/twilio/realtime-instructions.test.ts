@@ -86,7 +86,7 @@ describe('realtime instructions', () => {
       },
     });
     expect(GA_PROTOCOL.headers).to.deep.equal({});
-    expect(GA_PROTOCOL.events).to.deep.equal({ audioDelta: 'response.output_audio.delta', audioTranscriptDone: 'response.output_audio_transcript.done' });
+    expect(GA_PROTOCOL.events).to.deep.equal({ audioDelta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', audioTranscriptDone: 'response.output_audio_transcript.done' });
   });
 
   it('set up a beta session with its flat fields and g711_ulaw both ways, behind the OpenAI-Beta header', () => {
@@ -105,6 +105,6 @@ describe('realtime instructions', () => {
       },
     });
     expect(BETA_PROTOCOL.headers).to.deep.equal({ 'OpenAI-Beta': 'realtime=v1' });
-    expect(BETA_PROTOCOL.events).to.deep.equal({ audioDelta: 'response.audio.delta', audioTranscriptDone: 'response.audio_transcript.done' });
+    expect(BETA_PROTOCOL.events).to.deep.equal({ audioDelta: 'response.audio.delta', audioDone: 'response.audio.done', audioTranscriptDone: 'response.audio_transcript.done' });
   });
 });
