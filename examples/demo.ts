@@ -35,7 +35,7 @@ async function embeddedService(): Promise<{ apiKey: string; baseUrl: string; clo
   await migrate(store);
   const logger = pino({ level: 'silent' });
   const engine = createEngine(config, store, systemClock, logger);
-  const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: IrsfList.load(DEFAULT_IRSF_PATH), onCallDue: () => engine.nudge() });
+  const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: IrsfList.load(DEFAULT_IRSF_PATH) });
   server.on('request', app.callback());
   const seed = await seedDevAccount(store, config, systemClock.now());
   engine.start();

@@ -61,7 +61,7 @@ async function main(): Promise<void> {
   let attachment: Attachment | null = null;
   if (config.role !== 'worker') {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
-    const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, streams, onCallDue: engine ? () => engine.nudge() : undefined };
+    const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, streams };
     const app = createApp(deps);
     server = createHttpServer(config.httpTimeouts, logger, app.callback());
     server.listen(config.port, config.host);

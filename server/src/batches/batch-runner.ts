@@ -64,7 +64,7 @@ export class BatchRunner {
         nextDueAt: (running) => queue.nextDueAt(running),
         release: () => queue.releaseAll(),
       },
-      { concurrency: deps.concurrency, idleMs: deps.idlePollMs },
+      { concurrency: deps.concurrency, idleMs: deps.idlePollMs, wakeOn: { store, topic: 'batches' } },
       clock,
       logger,
     );

@@ -166,7 +166,7 @@ export class CallEngine {
         nextDueAt: (running) => queue.nextDueAt(running),
         release: () => queue.releaseAll(),
       },
-      { concurrency: settings.concurrency, idleMs: settings.idlePollMs },
+      { concurrency: settings.concurrency, idleMs: settings.idlePollMs, wakeOn: { store: deps.store, topic: 'calls' } },
       clock,
       logger,
     );

@@ -17,8 +17,6 @@ export interface AppDeps {
   irsf: IrsfList;
   /** The telephone line's wing, whose callback routes the app mounts; the configured one by default. */
   telephony?: Telephony;
-  /** Told when a call became due (placed, or a live one canceled), so an engine in this process steps it at once. */
-  onCallDue?: () => void;
   /** The live streams open in this process, ended at shutdown; the app keeps its own when not given. */
   streams?: OpenStreams;
 }

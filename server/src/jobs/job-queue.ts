@@ -126,9 +126,16 @@ export class JobQueue<Row extends Leased> {
     group.forEach((c, i) => this.settle(c, rows[i]));
   }
 
+  /** What a committed group's new rows made due: a call (released by a batch, a redial), an event to deliver. */
+  private wakeFor(inserts: readonly NewRow[]): void {
+    if (inserts.some((r) => r.into === 'calls')) this.store.wake('calls');
+    if (inserts.some((r) => r.into === 'webhook_events' && r.values.state === 'pending')) this.store.wake('webhooks');
+  }
+
   /** The fenced updates and their rows to insert, in one transaction; undefined where a claim no longer holds. */
-  private write(group: readonly PendingCommit<Row>[]): Promise<(Row | undefined)[]> {
-    return this.store.write(({ atomically }) =>
+  private async write(group: readonly PendingCommit<Row>[]): Promise<(Row | undefined)[]> {
+    let inserted: NewRow[] = [];
+    const rows = await this.store.write(({ atomically }) =>
       atomically(null, async (ex) => {
         const updates = group.map(({ job, outcome }) => ({
           key: this.keyOf(job),
@@ -142,9 +149,12 @@ export class JobQueue<Row extends Leased> {
         });
         await this.insert(ex, inserts);
         for (const [i, { outcome }] of group.entries()) if (rows[i] && outcome.alsoRun) await outcome.alsoRun(ex, rows[i]);
+        inserted = inserts;
         return rows;
       }),
     );
+    this.wakeFor(inserted);
+    return rows;
   }
 
   /** Inserts rows, one statement for each table. */

@@ -8,6 +8,8 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { Store } from '../store/store.js';
+import type { WakeTopic } from '../store/wakes.js';
 
 /** A kind of work the loop runs. */
 export interface Work<Job> {
@@ -39,6 +41,8 @@ export interface LoopSettings {
   prefetch?: number;
   /** In tick(), a job due again at once (an immediate retry) runs again in the same tick; default false. */
   rerunInTick?: boolean;
+  /** The store's wakes of this work's queue (store/wakes.ts): once started, each one nudges the loop. */
+  wakeOn?: { store: Pick<Store, 'onWake'>; topic: WakeTopic };
 }
 
 /** How long the loop waits after a fault of the store before it looks again. */
@@ -132,6 +136,7 @@ export class WorkerLoop<Job> {
   private woken = false;
   /** Someone outside said something became due: the next look claims even if the last found nothing. */
   private nudged = false;
+  private listening = false;
 
   constructor(
     private readonly work: Work<Job>,
@@ -143,11 +148,16 @@ export class WorkerLoop<Job> {
   /** Runs jobs as they fall due until stop(). */
   start(): void {
     if (this.loop) return;
+    const wake = this.settings.wakeOn;
+    if (wake && !this.listening) {
+      this.listening = true;
+      wake.store.onWake(wake.topic, () => this.nudge());
+    }
     this.stopping = false;
     this.loop = this.runLoop();
   }
 
-  /** Something became due (work queued in this process): look now rather than at the next poll. */
+  /** Something became due (a wake, or work queued in this process): look now rather than at the next poll. */
   nudge(): void {
     this.nudged = true;
     this.rouse();

@@ -4,6 +4,7 @@
 // callers use kysely (`db`) for ordinary queries, and the methods below where the drivers differ.
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
+import type { WakeTopic } from './wakes.js';
 import type { Database } from './schema.js';
 
 export type StoreKind = 'sqlite' | 'postgres';
@@ -36,6 +37,13 @@ export interface Store {
    * another: Postgres takes an advisory lock; SQLite's transactions take the database's write lock when they begin.
    */
   locked<T>(key: string, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+  /**
+   * Says, after a write has committed, that jobs of a queue are due now: this process's loops of that queue look
+   * at once, and on Postgres every other process's too (wakes.ts). A hint; the loops' polls remain the guarantee.
+   */
+  wake(topic: WakeTopic): void;
+  /** Runs `fn` whenever a queue is woken, here or by another process sharing the store. */
+  onWake(topic: WakeTopic, fn: () => void): void;
   close(): Promise<void>;
 }
 

@@ -186,7 +186,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     },
     // A batch is claimed ahead while the current one is being sent, so a slot that frees is filled at once; a
     // failed attempt due again at once (an immediate retry) is made within the same tick.
-    { concurrency, idleMs: deps.idleMs ?? 500, prefetch: concurrency, rerunInTick: true },
+    { concurrency, idleMs: deps.idleMs ?? 500, prefetch: concurrency, rerunInTick: true, wakeOn: { store, topic: 'webhooks' } },
     clock,
     logger,
   );

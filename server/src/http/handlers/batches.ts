@@ -46,6 +46,7 @@ export function batchHandlers(deps: AppDeps) {
       ctx.status = outcome.response.status;
       ctx.set(outcome.response.headers);
       if (outcome.kind === 'replayed') ctx.set('Idempotent-Replayed', 'true');
+      else store.wake('batches');
       ctx.type = 'application/json';
       ctx.body = outcome.response.body;
     },
@@ -59,6 +60,8 @@ export function batchHandlers(deps: AppDeps) {
       const { key } = ctx.state.caller as ApiCaller;
       const outcome = await store.write(cancelBatchUnit(key.id, req.path.id, clock.now()));
       if (outcome.kind === 'rejected') throw outcome.error;
+      // The calls it ended undialled have events to send.
+      store.wake('webhooks');
       ctx.body = await findBatchForKey(store.db, key.id, req.path.id);
     },
     async listBatches(ctx: Context, req: ValidatedRequest) {

@@ -23,6 +23,7 @@ export function callEventHandlers({ store, clock }: AppDeps) {
     async redeliverEvent(ctx: Context, req: ValidatedRequest) {
       const call = await callOf(ctx, req);
       const entry = await store.write(redeliverUnit(call.id, String(req.path.eventId), clock.now()));
+      store.wake('webhooks');
       ctx.status = 202;
       ctx.body = entry;
     },

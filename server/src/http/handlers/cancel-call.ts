@@ -1,5 +1,6 @@
-// cancelCall: the cancel's work runs as one unit of write work (calls/cancel.ts); the engine is nudged so that a
-// call being dialled or live in this process is taken down at once rather than at its next due time.
+// cancelCall: the cancel's work runs as one unit of write work (calls/cancel.ts); then the engines are woken so that
+// a call being dialled or live is taken down at once rather than at its next due time, or the dispatchers so that
+// the event of a call it ended at once goes out at once.
 import type { Context } from 'koa';
 import { cancelUnit } from '../../calls/cancel.js';
 import type { AppDeps } from '../app-deps.js';
@@ -22,7 +23,9 @@ export function cancelCallHandler(deps: AppDeps) {
       }),
     );
     if (outcome.kind === 'rejected') throw outcome.error;
-    if (outcome.kind === 'answered' && outcome.response.status === 202) deps.onCallDue?.();
+    // 202: a live call, which its engine takes down; 200: a call ended here and now, whose event is to be sent.
+    if (outcome.kind === 'answered' && outcome.response.status === 202) store.wake('calls');
+    if (outcome.kind === 'answered' && outcome.response.status === 200) store.wake('webhooks');
     if (outcome.kind === 'replayed') ctx.set('Idempotent-Replayed', 'true');
     ctx.status = outcome.response.status;
     ctx.set(outcome.response.headers);

@@ -37,7 +37,7 @@ export function placeCallHandlers(deps: AppDeps) {
     ctx.status = outcome.response.status;
     ctx.set(outcome.response.headers);
     if (outcome.kind === 'replayed') ctx.set('Idempotent-Replayed', 'true');
-    else deps.onCallDue?.();
+    else store.wake('calls');
     ctx.type = 'application/json';
     ctx.body = outcome.response.body;
   }

@@ -8,6 +8,8 @@ import { updateLeasedRows } from '../leased-updates.js';
 import { executorFor } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import type { Executor, LeasedUpdate, QueueTableName, Store, WriteScope } from '../store.js';
+import { Wakes } from '../wakes.js';
+import { PgWakes } from './pg-wakes.js';
 
 /** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
 export interface PoolSettings {
@@ -50,6 +52,7 @@ export function openPostgres(target: PostgresTarget): Store {
         return fn(executorFor(trx, db));
       }),
   };
+  const wakes = new Wakes(new PgWakes(target.postgresUrl));
   return {
     db,
     kind: 'postgres',
@@ -62,7 +65,12 @@ export function openPostgres(target: PostgresTarget): Store {
         await advisoryLock(trx, key);
         return fn(trx);
       }),
-    close: () => db.destroy(),
+    wake: (topic) => wakes.wake(topic),
+    onWake: (topic, fn) => wakes.onWake(topic, fn),
+    close: async () => {
+      await wakes.close();
+      await db.destroy();
+    },
   };
 }
 

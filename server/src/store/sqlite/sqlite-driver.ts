@@ -13,6 +13,7 @@ import { updateLeasedRows } from '../leased-updates.js';
 import { runQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
+import { Wakes } from '../wakes.js';
 import { FifoLock, FifoSqliteDialect } from './fifo-dialect.js';
 import { GroupedReads } from './grouped-reads.js';
 import { cachedPrepare } from './statement-cache.js';
@@ -51,6 +52,7 @@ export function openSqlite(target: SqliteTarget): SqliteStore {
   const writeBatches = new WriteBatches(database, prepare, db, lock);
   const checkpointer = target.checkpointInBackground && !inMemory ? new WalCheckpointer(target.sqlitePath, { onError: target.onCheckpointError }) : undefined;
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  const wakes = new Wakes();
   return {
     db,
     kind: 'sqlite',
@@ -63,6 +65,9 @@ export function openSqlite(target: SqliteTarget): SqliteStore {
     updateLeased: (ex, table, owner, updates) => updateLeasedRows(ex, table, owner, updates),
     // Transactions begin IMMEDIATE (fifo-dialect.ts): the write lock is held from the start, whatever the key.
     locked: (_key, fn) => db.transaction().execute(fn),
+    // One process writes a SQLite store: its own loops are the only ones to wake.
+    wake: (topic) => wakes.wake(topic),
+    onWake: (topic, fn) => wakes.onWake(topic, fn),
     close: async () => {
       await writeBatches.close();
       await groupedReads.close();

@@ -52,7 +52,10 @@ export function twilioCallbacks(deps: TelephonyDeps, rest: TwilioRest) {
       return;
     }
     const event = callback === 'status' ? statusLineEvent(params, now) : amdLineEvent(params, now);
-    if (event) await recordLineEvent(store.db, { callId, ref: sid, event, payload: callbackPayload(callback, params) }, now);
+    if (event) {
+      await recordLineEvent(store.db, { callId, ref: sid, event, payload: callbackPayload(callback, params) }, now);
+      store.wake('calls');
+    }
     ctx.status = 204;
   };
 
