@@ -1,0 +1,151 @@
+// The engine and the webhooks under a steady stream of calls (issue 24): sandbox calls placed at a steady rate
+// (default 50 a second for 60 s) with webhooks to a loopback receiver in this process, on SQLite (one process,
+// role both) and on Postgres (one api process and two worker processes). Timed, p50 and p99 of each round:
+//   - placed → dialing: from the placement (the call's created_at, the time its 202 answers for) to the engine's
+//     `dialing` (the status log's `at`);
+//   - status → webhook: from each event's status change (the event is written in the transaction that makes it,
+//     at its created_at) to its arrival at the receiver;
+//   - status → record: from each status change (the status log's `at`) to the first getCall that shows it, on one
+//     call a second followed by a getCall every 10 ms (the same polling load in every scenario; a status shorter
+//     than that may be missed and has no figure).
+// Baseline, measured in the same run on the same deployment: one call a second for 30 s, the same paths without
+// the load. Medians of the rounds.
+//   npx tsx bench/engine-latency.ts [rounds=3] [callsPerSecond=50] [seconds=60]   (SVC_TEST_PG_URL: Postgres)
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startService as startRole, type ServiceProcess } from '../test/scale/support/service-process.js';
+import { median } from './support/harness.js';
+import { placementBodies } from './support/seed.js';
+import { api, seed, startService } from './support/service.js';
+
+const rounds = Number(process.argv[2] ?? 3);
+const rate = Number(process.argv[3] ?? 50);
+const seconds = Number(process.argv[4] ?? 60);
+const BASELINE = { rate: 1, seconds: 30 };
+const POLL_MS = 10;
+const TIME_SCALE = '0.1';
+const TERMINAL = new Set(['completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled']);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Path = 'placed → dialing' | 'status → webhook' | 'status → record';
+const PATHS: Path[] = ['placed → dialing', 'status → webhook', 'status → record'];
+type Kind = 'sqlite' | 'postgres';
+
+function percentile(xs: number[], p: number): number {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+/** The deployment: SQLite in one process; Postgres with an api process and two workers. */
+async function deploy(kind: Kind, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const svc = await startService(env);
+    return { url: svc.url, stop: svc.stop };
+  }
+  const procs: ServiceProcess[] = [await startRole('api', env), await startRole('worker', env), await startRole('worker', env)];
+  return { url: procs[0].url, stop: async () => void (await Promise.all(procs.map((p) => p.kill()))) };
+}
+
+async function round(kind: Kind, callsPerSecond: number, duration: number): Promise<Map<Path, number[]>> {
+  const seeded = await seed(kind);
+  const hooks = new Map<string, number>();
+  const receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      hooks.set(JSON.parse(Buffer.concat(chunks).toString('utf8')).eventId, Date.now());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const svc = await deploy(kind, { SVC_SANDBOX_TIME_SCALE: TIME_SCALE, SVC_WEBHOOK_ALLOW_PRIVATE: '1', ...seeded.env });
+
+  const seen = new Map<string, number>();
+  const follow = async (callId: string) => {
+    for (;;) {
+      const { json } = await api(svc.url, seeded.apiKey, `/v1/agent/calls/${callId}`);
+      const id = `${callId}:${json.status}`;
+      if (!seen.has(id)) seen.set(id, Date.now());
+      if (TERMINAL.has(json.status)) return;
+      await sleep(POLL_MS);
+    }
+  };
+
+  const bodies = placementBodies(callsPerSecond * duration).map((b) => JSON.stringify({ ...JSON.parse(b), webhookUrl }));
+  const followers: Promise<void>[] = [];
+  const placements: Promise<void>[] = [];
+  const t0 = Date.now();
+  for (const [i, body] of bodies.entries()) {
+    const due = t0 + (i * 1000) / callsPerSecond;
+    if (due > Date.now()) await sleep(due - Date.now());
+    placements.push(
+      fetch(`${svc.url}/v1/agent/calls`, { method: 'POST', headers: { authorization: `Bearer ${seeded.apiKey}`, 'content-type': 'application/json' }, body }).then(async (res) => {
+        const json = (await res.json()) as { callId: string };
+        if (res.status !== 202) throw new Error(`placeCall answered ${res.status}: ${JSON.stringify(json)}`);
+        if (i % callsPerSecond === 0) followers.push(follow(json.callId));
+      }),
+    );
+  }
+  await Promise.all(placements);
+  await Promise.all(followers);
+
+  // Every call ends, and every webhook arrives.
+  const reader = seeded.reader();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const live = await reader.db.selectFrom('calls').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'not in', [...TERMINAL]).executeTakeFirstOrThrow();
+    const pending = await reader.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow();
+    if (Number(live.n) === 0 && Number(pending.n) === 0) break;
+    if (Date.now() > deadline) throw new Error(`${live.n} calls live and ${pending.n} events pending after 120 s`);
+    await sleep(200);
+  }
+  const [created, changes, events] = await Promise.all([
+    reader.db.selectFrom('calls').select(['id', 'created_at']).execute(),
+    reader.db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).execute(),
+    reader.db.selectFrom('webhook_events').select(['event_id', 'created_at', 'state']).execute(),
+  ]);
+  await reader.close();
+  await svc.stop();
+  await new Promise<void>((r) => receiver.close(() => r()));
+  await seeded.drop();
+
+  const placedAt = new Map(created.map((c) => [c.id, Number(c.created_at)]));
+  const delivered = events.filter((e) => e.state === 'delivered');
+  if (delivered.length !== events.length) throw new Error(`${events.length - delivered.length} events not delivered`);
+  const missing = delivered.filter((e) => !hooks.has(e.event_id)).length;
+  if (missing) throw new Error(`${missing} webhooks delivered but never seen`);
+  return new Map<Path, number[]>([
+    ['placed → dialing', changes.filter((c) => c.status === 'dialing').map((c) => Number(c.at) - placedAt.get(c.call_id)!)],
+    ['status → webhook', delivered.map((e) => hooks.get(e.event_id)! - Number(e.created_at))],
+    ['status → record', changes.filter((c) => seen.has(`${c.call_id}:${c.status}`)).map((c) => seen.get(`${c.call_id}:${c.status}`)! - Number(c.at))],
+  ]);
+}
+
+const rows: string[] = [];
+for (const kind of ['sqlite', 'postgres'] as const) {
+  const base: Map<Path, number[]>[] = [];
+  const load: Map<Path, number[]>[] = [];
+  for (let r = 0; r < rounds; r++) {
+    base.push(await round(kind, BASELINE.rate, BASELINE.seconds));
+    load.push(await round(kind, rate, seconds));
+  }
+  const stat = (runs: Map<Path, number[]>[], path: Path, p: number) => median(runs.map((m) => percentile(m.get(path)!, p)));
+  const deployment = kind === 'sqlite' ? 'SQLite, one process' : 'Postgres, api + 2 workers';
+  for (const path of PATHS) {
+    const b50 = stat(base, path, 50);
+    const b99 = stat(base, path, 99);
+    for (const [label, runs] of [[`${BASELINE.rate}/s (baseline)`, base], [`${rate}/s`, load]] as const) {
+      const p50 = stat(runs, path, 50);
+      const p99 = stat(runs, path, 99);
+      const n = median(runs.map((m) => m.get(path)!.length));
+      const ratio = runs === base ? 'baseline' : `${(p50 / b50).toFixed(2)} / ${(p99 / b99).toFixed(2)}`;
+      const perRound = runs.map((m) => `${Math.round(percentile(m.get(path)!, 50))}/${Math.round(percentile(m.get(path)!, 99))}`).join(', ');
+      rows.push(`| ${deployment} | ${path} | ${label} | ${n} | ${Math.round(p50)} | ${Math.round(p99)} | ${ratio} | ${perRound} |`);
+    }
+  }
+}
+console.log(`\nEngine and webhooks: sandbox calls at ${rate}/s for ${seconds} s (baseline ${BASELINE.rate}/s for ${BASELINE.seconds} s), SVC_SANDBOX_TIME_SCALE=${TIME_SCALE}, ${rounds} rounds, Node ${process.version} (medians of the rounds' p50 and p99)\n`);
+console.log('| deployment | path | rate | samples per round | p50 ms | p99 ms | ratio to baseline (p50 / p99) | runs (p50/p99 ms) |');
+console.log('|---|---|---|---:|---:|---:|---|---|');
+for (const row of rows) console.log(row);
