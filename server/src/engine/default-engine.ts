@@ -14,14 +14,14 @@ import { CallEngine, type EngineSettings, type RecordingStore } from './call-eng
 import type { Carrier } from '../telephony/carrier.js';
 import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
-import { SpeechRecorder } from '../recording/speech-recorder.js';
+import { ThreadedRecorder } from '../recording/threaded-recorder.js';
 import { writeRecording } from '../recording/write-recording.js';
 
 export function defaultEngineParts(config: Config, store: Store) {
   const recordings: RecordingStore = {
     save: (callId, wav) => writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav),
   };
-  return { agent: configuredAgent(config, store), analyst: configuredAnalyst(config), recorder: new SpeechRecorder(), recordings };
+  return { agent: configuredAgent(config, store), analyst: configuredAnalyst(config), recorder: new ThreadedRecorder(), recordings };
 }
 
 /** SVC_ANALYST: the rule-based analyst, or the LLM analyst on an OpenAI-compatible endpoint. */
