@@ -10,8 +10,9 @@
 // For each N (the calls are added to those already live, so one process serves every N of a round): the middle's
 // CPU (share of one core) and the fakes', frame in to frame out over both directions p50/p99 (ms, on the fakes'
 // one clock), frames dropped (sent in the window, never out) and late (out more than one frame, 20 ms, after in),
-// and resident memory per call (the median of a reading a second, less the process's before any call: small N
-// is within the garbage collector's noise). Medians of the rounds.
+// and resident memory (the median of a reading a second) with its growth per call over the first level's (the
+// idle process is no baseline: the garbage of its start-up is collected while the first calls come in; small
+// steps are within the garbage collector's noise). Medians of the rounds.
 //   npx tsx bench/media-bridge.ts [rounds=3] [levels=50,100,200,300,400,500,600,700,800] [seconds=5]
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,7 +42,10 @@ interface Level {
   frames: number;
   dropped: number;
   late: number;
-  rssPerCallKb: number;
+  /** The process's resident memory while these calls were live (the median of a reading a second). */
+  rssMb: number;
+  /** Its growth per call over the first level's: the start-up's garbage makes the idle process no baseline. */
+  rssPerCallKb: number | null;
 }
 
 /** The middle under test: its process, and how to open one more call through it. */
@@ -131,12 +135,7 @@ async function svc(fakes: MediaFakes): Promise<Middle> {
 async function round(name: TargetName): Promise<Level[]> {
   const fakes = await MediaFakes.start();
   const middle = name === 'bare ws relay' ? await relay(fakes) : await svc(fakes);
-  const idle: number[] = [];
-  for (let t = 0; t < 3; t++) {
-    await sleep(500);
-    idle.push(rssMb(middle.pid));
-  }
-  const rss0 = median(idle);
+  await sleep(1000);
   const out: Level[] = [];
   let live = 0;
   for (const n of levels) {
@@ -167,7 +166,8 @@ async function round(name: TargetName): Promise<Level[]> {
       frames: w.sent,
       dropped: w.sent - lat.length,
       late: lat.filter((x) => x > GOAL_P99_MS).length,
-      rssPerCallKb: ((median(rss) - rss0) * 1024) / n,
+      rssMb: median(rss),
+      rssPerCallKb: out.length === 0 ? null : ((median(rss) - out[0].rssMb) * 1024) / (n - out[0].n),
     });
     console.error(`${name} N=${n}: cpu ${(cpu * 100).toFixed(0)}% p50 ${out.at(-1)!.p50.toFixed(2)} p99 ${out.at(-1)!.p99.toFixed(2)} ms, ${w.sent} frames, ${w.sent - lat.length} dropped`);
     if (out.at(-1)!.p99 > 10 * GOAL_P99_MS) break; // far past the goal: larger N says nothing more
@@ -183,6 +183,7 @@ const runs = new Map<TargetName, Level[][]>([
 ]);
 for (let r = 0; r < rounds; r++) for (const name of runs.keys()) runs.get(name)!.push(await round(name));
 
+const perCall = (ls: Level[]) => (ls.every((l) => l.rssPerCallKb !== null) ? median(ls.map((l) => l.rssPerCallKb!)).toFixed(0) : '');
 const at = (name: TargetName, n: number) => runs.get(name)!.map((levels) => levels.find((l) => l.n === n)).filter((l): l is Level => l !== undefined);
 const med = (ls: Level[], f: (l: Level) => number) => median(ls.map(f));
 /** The largest N whose median p99 is under the goal (every smaller N too). */
@@ -197,8 +198,8 @@ const capacity = (name: TargetName) => {
 };
 
 console.log(`\nMedia bridge: N live calls, 20 ms frames both ways in real time, ${seconds} s windows, ${rounds} rounds, Node ${process.version} (medians of the rounds)\n`);
-console.log('| N | middle | CPU (of one core) | fakes CPU | p50 ms | p99 ms | frames | dropped | late (>20 ms) | RSS per call KB | p99 ratio to relay | runs (p99 ms) |');
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+console.log('| N | middle | CPU (of one core) | fakes CPU | p50 ms | p99 ms | frames | dropped | late (>20 ms) | RSS MB | RSS per call KB | p99 ratio to relay | runs (p99 ms) |');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
 for (const n of levels) {
   for (const name of runs.keys()) {
     const ls = at(name, n);
@@ -206,7 +207,7 @@ for (const n of levels) {
     const base = at('bare ws relay', n);
     const ratio = name === 'bare ws relay' ? 'baseline' : base.length ? (med(ls, (l) => l.p99) / med(base, (l) => l.p99)).toFixed(2) : '';
     console.log(
-      `| ${n} | ${name} | ${(med(ls, (l) => l.cpu) * 100).toFixed(0)}% | ${(med(ls, (l) => l.fakesCpu) * 100).toFixed(0)}% | ${med(ls, (l) => l.p50).toFixed(2)} | ${med(ls, (l) => l.p99).toFixed(2)} | ${med(ls, (l) => l.frames)} | ${med(ls, (l) => l.dropped)} | ${med(ls, (l) => l.late)} | ${med(ls, (l) => l.rssPerCallKb).toFixed(0)} | ${ratio} | ${ls.map((l) => l.p99.toFixed(1)).join(', ')} |`,
+      `| ${n} | ${name} | ${(med(ls, (l) => l.cpu) * 100).toFixed(0)}% | ${(med(ls, (l) => l.fakesCpu) * 100).toFixed(0)}% | ${med(ls, (l) => l.p50).toFixed(2)} | ${med(ls, (l) => l.p99).toFixed(2)} | ${med(ls, (l) => l.frames)} | ${med(ls, (l) => l.dropped)} | ${med(ls, (l) => l.late)} | ${med(ls, (l) => l.rssMb).toFixed(0)} | ${perCall(ls)} | ${ratio} | ${ls.map((l) => l.p99.toFixed(1)).join(', ')} |`,
     );
   }
 }
