@@ -11,12 +11,10 @@
 // Baseline, measured in the same run on the same deployment: one call a second for 30 s, the same paths without
 // the load. Medians of the rounds.
 //   npx tsx bench/engine-latency.ts [rounds=3] [callsPerSecond=50] [seconds=60]   (SVC_TEST_PG_URL: Postgres)
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startService as startRole, type ServiceProcess } from '../test/scale/support/service-process.js';
-import { median } from './support/harness.js';
+import { median, percentile } from './support/harness.js';
 import { placementBodies } from './support/seed.js';
-import { api, seed, startService } from './support/service.js';
+import { api, hookReceiver, seed, startService } from './support/service.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const rate = Number(process.argv[3] ?? 50);
@@ -31,11 +29,6 @@ type Path = 'placed → dialing' | 'status → webhook' | 'status → record';
 const PATHS: Path[] = ['placed → dialing', 'status → webhook', 'status → record'];
 type Kind = 'sqlite' | 'postgres';
 
-function percentile(xs: number[], p: number): number {
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-}
-
 /** The deployment: SQLite in one process; Postgres with an api process and two workers. */
 async function deploy(kind: Kind, env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
   if (kind === 'sqlite') {
@@ -48,17 +41,8 @@ async function deploy(kind: Kind, env: Record<string, string>): Promise<{ url: s
 
 async function round(kind: Kind, callsPerSecond: number, duration: number): Promise<Map<Path, number[]>> {
   const seeded = await seed(kind);
-  const hooks = new Map<string, number>();
-  const receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      hooks.set(JSON.parse(Buffer.concat(chunks).toString('utf8')).eventId, Date.now());
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const receiver = await hookReceiver();
+  const { url: webhookUrl, arrivals: hooks } = receiver;
   const svc = await deploy(kind, { SVC_SANDBOX_TIME_SCALE: TIME_SCALE, SVC_WEBHOOK_ALLOW_PRIVATE: '1', ...seeded.env });
 
   const seen = new Map<string, number>();
@@ -72,7 +56,7 @@ async function round(kind: Kind, callsPerSecond: number, duration: number): Prom
     }
   };
 
-  const bodies = placementBodies(callsPerSecond * duration).map((b) => JSON.stringify({ ...JSON.parse(b), webhookUrl }));
+  const bodies = placementBodies(callsPerSecond * duration).map((b) => ({ ...JSON.parse(b), webhookUrl }));
   const followers: Promise<void>[] = [];
   const placements: Promise<void>[] = [];
   const t0 = Date.now();
@@ -80,9 +64,8 @@ async function round(kind: Kind, callsPerSecond: number, duration: number): Prom
     const due = t0 + (i * 1000) / callsPerSecond;
     if (due > Date.now()) await sleep(due - Date.now());
     placements.push(
-      fetch(`${svc.url}/v1/agent/calls`, { method: 'POST', headers: { authorization: `Bearer ${seeded.apiKey}`, 'content-type': 'application/json' }, body }).then(async (res) => {
-        const json = (await res.json()) as { callId: string };
-        if (res.status !== 202) throw new Error(`placeCall answered ${res.status}: ${JSON.stringify(json)}`);
+      api(svc.url, seeded.apiKey, '/v1/agent/calls', body).then(({ status, json }) => {
+        if (status !== 202) throw new Error(`placeCall answered ${status}: ${JSON.stringify(json)}`);
         if (i % callsPerSecond === 0) followers.push(follow(json.callId));
       }),
     );
@@ -107,7 +90,7 @@ async function round(kind: Kind, callsPerSecond: number, duration: number): Prom
   ]);
   await reader.close();
   await svc.stop();
-  await new Promise<void>((r) => receiver.close(() => r()));
+  await receiver.close();
   await seeded.drop();
 
   const placedAt = new Map(created.map((c) => [c.id, Number(c.created_at)]));

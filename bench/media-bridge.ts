@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { FakeTwilio } from '../test/support/fake-twilio.js';
 import { freePort } from '../test/support/free-port.js';
-import { median } from './support/harness.js';
+import { median, percentile } from './support/harness.js';
 import { MediaFakes, type Window } from './support/media-fakes.js';
 import { placementBodies } from './support/seed.js';
 import { api, cpuSeconds, rssMb, seed, startService } from './support/service.js';
@@ -53,11 +53,6 @@ interface Middle {
   pid: number;
   open(count: number): Promise<void>;
   stop(): Promise<void>;
-}
-
-function percentile(xs: number[], p: number): number {
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
 async function relay(fakes: MediaFakes): Promise<Middle> {

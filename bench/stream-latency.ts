@@ -7,12 +7,10 @@
 //     without streams gets at the streams' own read interval).
 // Turns are timed from when they are heard (call_turns.heard_at). p50 and p99 of each round; medians of the rounds.
 //   npx tsx bench/stream-latency.ts [rounds=3] [callsPerSecond=10] [seconds=10]   (SVC_TEST_PG_URL: Postgres)
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SvcClient, type LiveEvent } from '../sdk/src/index.js';
-import { median } from './support/harness.js';
+import { median, percentile } from './support/harness.js';
 import { placementBodies } from './support/seed.js';
-import { seed, startService } from './support/service.js';
+import { hookReceiver, seed, startService } from './support/service.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const rate = Number(process.argv[3] ?? 10);
@@ -24,25 +22,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Path = 'key stream' | 'call stream' | 'webhook' | 'getCall polled every 250 ms' | 'turn heard → key stream';
 const PATHS: Path[] = ['getCall polled every 250 ms', 'key stream', 'call stream', 'webhook', 'turn heard → key stream'];
 
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-}
-
 async function round(kind: 'sqlite' | 'postgres'): Promise<Map<Path, number[]>> {
   const seeded = await seed(kind);
-  // Each webhook's arrival, by eventId.
-  const hooks = new Map<string, number>();
-  const receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      hooks.set(JSON.parse(Buffer.concat(chunks).toString('utf8')).eventId, Date.now());
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-  const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const receiver = await hookReceiver();
+  const { url: webhookUrl, arrivals: hooks } = receiver;
   const svc = await startService({ SVC_SANDBOX_TIME_SCALE: '0.05', SVC_WEBHOOK_ALLOW_PRIVATE: '1', ...seeded.env });
   const sdk = new SvcClient({ apiKey: seeded.apiKey, baseUrl: svc.url });
   const keyArrivals = new Map<string, number>();
@@ -100,7 +83,7 @@ async function round(kind: 'sqlite' | 'postgres'): Promise<Map<Path, number[]>> 
   ]);
   await reader.close();
   await svc.stop();
-  await new Promise<void>((r) => receiver.close(() => r()));
+  await receiver.close();
   await seeded.drop();
 
   const statuses = [...created.map((c) => ({ id: `${c.id}:status:queued`, at: Number(c.created_at) })), ...changes.map((c) => ({ id: `${c.call_id}:status:${c.status}`, at: Number(c.at) }))];

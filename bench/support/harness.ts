@@ -75,6 +75,12 @@ function nextBody(bodies: string[]) {
   return (req: autocannon.Request) => ({ ...req, body: bodies[i++ % bodies.length] });
 }
 
+/** The p-th percentile (nearest rank) of xs. */
+export function percentile(xs: readonly number[], p: number): number {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

@@ -2,6 +2,8 @@
 // benchmarks that measure the whole service: one account with a number and a key with a rate limit no bench meets.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +98,25 @@ export function cpuSeconds(pid: number): number {
 }
 
 export const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** A loopback webhook receiver in this process: each event's arrival time (Date.now()), by eventId. */
+export async function hookReceiver(): Promise<{ url: string; arrivals: Map<string, number>; close(): Promise<void> }> {
+  const arrivals = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      arrivals.set(JSON.parse(Buffer.concat(chunks).toString('utf8')).eventId, Date.now());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    arrivals,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
 
 export async function api(url: string, apiKey: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(`${url}${path}`, {
