@@ -62,7 +62,7 @@ forEachStore('a worker whose step outlives its lease', (kind) => {
     // conversation held goes on at once.
     s.clock.advance(2 * LEASE_MS);
     const seen = claims;
-    s.engine.nudge();
+    s.deps.store.wake('calls');
     await until('three more claims', () => claims >= seen + 3);
     held.forEach((release) => release());
 

@@ -182,11 +182,6 @@ export class CallEngine {
     this.loop.start();
   }
 
-  /** Something became due (a call was placed in this process): look now rather than at the next poll. */
-  nudge(): void {
-    this.loop.nudge();
-  }
-
   /** Finishes the steps in flight, then gives up every lease this worker holds. */
   stop(): Promise<void> {
     return this.loop.stop();
