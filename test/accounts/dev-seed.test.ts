@@ -1,7 +1,6 @@
 // The dev seed when several processes start together on a fresh database: each opens its own connections, and
 // all of them seed at once; there must be one dev account with one key, and no process may fail.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +10,7 @@ import { seedDevAccount } from '../../server/src/accounts/dev-seed.js';
 import { loadConfig } from '../../server/src/config.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
+import { runTsx } from '../support/run-tsx.js';
 import { PG_URL, postgresAvailable } from '../support/stores.js';
 
 const FIXED_KEY = 'svc_ak_dev_seed_race_0123456789abcdef';
@@ -34,17 +34,8 @@ describe('seeding the dev account from several processes at once', function () {
     // Separate processes, as in production: SQLite connections of one process would block each other's event loop.
     const dir = mkdtempSync(join(tmpdir(), 'svc-seed-'));
     try {
-      const runs = Array.from({ length: 4 }, () =>
-        new Promise<{ code: number | null; out: string }>((resolve) => {
-          const p = spawn(process.execPath, ['--import', 'tsx', SEED_ONCE], { env: { ...process.env, SVC_DATA_DIR: dir, SVC_DEV_API_KEY: FIXED_KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
-          let out = '';
-          p.stdout!.on('data', (c) => (out += c));
-          p.stderr!.on('data', (c) => (out += c));
-          p.once('exit', (code) => resolve({ code, out }));
-        }),
-      );
-      const results = await Promise.all(runs);
-      for (const r of results) expect(r.code, r.out).to.equal(0);
+      const results = await Promise.all(Array.from({ length: 4 }, () => runTsx(SEED_ONCE, [], { SVC_DATA_DIR: dir, SVC_DEV_API_KEY: FIXED_KEY })));
+      for (const r of results) expect({ code: r.code, err: r.err }, r.out + r.err).to.deep.equal({ code: 0, err: '' });
       const seeds = results.map((r) => JSON.parse(r.out) as { accountId: string; created: boolean; apiKey: string });
       expect(new Set(seeds.map((s) => s.accountId)).size).to.equal(1);
       expect(seeds.filter((s) => s.created)).to.have.length(1);

@@ -1,7 +1,6 @@
 // Several processes start on one fresh SQLite file at once: migrations run in one IMMEDIATE transaction, so one
 // process applies them while the others wait for the write lock, then find them applied.
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { sql } from 'kysely';
 import { migrations } from '../../server/src/store/migrations/index.js';
 import { migrationsApplied } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
+import { runTsx } from '../support/run-tsx.js';
 
 const MIGRATE_ONCE = fileURLToPath(new URL('./support/migrate-once.ts', import.meta.url));
 
@@ -19,19 +19,8 @@ describe('SQLite migrations from several processes', function () {
   it('migrates a fresh file once when four processes migrate it at the same moment', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-migrate-'));
     try {
-      const runs = Array.from(
-        { length: 4 },
-        () =>
-          new Promise<{ code: number | null; out: string }>((resolve) => {
-            const p = spawn(process.execPath, ['--import', 'tsx', MIGRATE_ONCE], { env: { ...process.env, SVC_DATA_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
-            let out = '';
-            p.stdout!.on('data', (c) => (out += c));
-            p.stderr!.on('data', (c) => (out += c));
-            p.once('exit', (code) => resolve({ code, out }));
-          }),
-      );
-      const results = await Promise.all(runs);
-      for (const r of results) expect(r, r.out).to.deep.equal({ code: 0, out: 'migrated' });
+      const results = await Promise.all(Array.from({ length: 4 }, () => runTsx(MIGRATE_ONCE, [], { SVC_DATA_DIR: dir })));
+      for (const r of results) expect(r, r.out + r.err).to.deep.equal({ code: 0, out: 'migrated', err: '' });
       const store = openStore({ sqlitePath: join(dir, 'svc.db') });
       const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(store.db);
       expect(applied.rows.map((r) => r.name)).to.deep.equal(Object.keys(migrations).sort());

@@ -4,7 +4,6 @@
 // (write-batches.ts), statements prepared once (statement-cache.ts) and, for the service, the write-ahead log
 // checkpointed on a worker thread (wal-checkpointer.ts). A file gets a second connection for the grouped reads;
 // an in-memory database exists only on its one connection, which everything then shares.
-import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -14,6 +13,7 @@ import { runQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import type { Store } from '../store.js';
 import { Wakes } from '../wakes.js';
+import { connectSqlite as connect } from './connect.js';
 import { FifoLock, FifoSqliteDialect } from './fifo-dialect.js';
 import { GroupedReads } from './grouped-reads.js';
 import { cachedPrepare } from './statement-cache.js';
@@ -75,14 +75,4 @@ export function openSqlite(target: SqliteTarget): SqliteStore {
       await checkpointer?.close();
     },
   } as SqliteStore;
-}
-
-function connect(path: string, busyTimeoutMs = 5000, readOnly = false): SQLite.Database {
-  const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  database.pragma('foreign_keys = ON');
-  if (readOnly) database.pragma('query_only = ON');
-  return database;
 }
