@@ -59,7 +59,7 @@ export interface Config {
   engineLeaseMs: number;
   /** Engine: call-time seconds a dialling call may go without news from the carrier before it is ended. */
   engineWatchdogSec: number;
-  /** Engine: calls one worker steps at once. */
+  /** Engine: calls one worker steps at once in each of its two lanes (calls to dial, calls on a line). */
   engineConcurrency: number;
   /** Engine: longest wait between looks at the store when nothing is due. */
   enginePollMs: number;

@@ -26,7 +26,7 @@ import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { Recorder, Tone } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Executor, RowFilter, Store } from '../store/store.js';
 import { CarrierRefused, CarrierThrottled, type Carrier, type LineEvent } from '../telephony/carrier.js';
 import { isLive, type AnyAgent } from '../voice-agent/agent.js';
 import { briefOf, formatTranscript, recordTurns, speechMs, timeTurns, type TimedTurn } from '../voice-agent/conversation.js';
@@ -42,7 +42,7 @@ export interface EngineSettings {
   leaseMs: number;
   /** Call-time seconds a dialling call may go without news from the carrier before it is ended. */
   watchdogSec: number;
-  /** Calls one worker steps at once. */
+  /** Calls one worker steps at once in each of its lanes (calls to dial, calls on a line). */
   concurrency: number;
   /** Longest wait between looks at the store when nothing is due. */
   idlePollMs: number;
@@ -127,6 +127,21 @@ const FAILED_STEP_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 /** The calls as a queue: a call is due at next_run_at, and done (null) once terminal. */
 const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at' };
 
+/**
+ * The engine's two lanes, each with `concurrency` slots of its own: calls with no line yet (to dial, or to end
+ * undialled) and calls on a line (to follow and to end). The end of a call can take seconds (its recording, its
+ * analysis by an LLM); in one shared set of slots those steps held every slot once calls ended faster than that,
+ * and new calls waited behind them to be dialled.
+ */
+const LANES = {
+  dial: { column: 'carrier_ref', value: null },
+  line: { column: 'carrier_ref', value: null, not: true },
+} as const satisfies Record<string, RowFilter>;
+type Lane = keyof typeof LANES;
+/** The lanes in the order a claim fills them: calls to dial first. */
+const LANE_ORDER: readonly Lane[] = ['dial', 'line'];
+const laneOf = (row: CallRow): Lane => (row.carrier_ref === null ? 'dial' : 'line');
+
 /** A step's write: the call's new columns, when it is next due, and the event the change emits. */
 interface Commit {
   set: Updateable<CallsTable>;
@@ -150,6 +165,8 @@ export class CallEngine {
   readonly owner: string;
   private readonly queue: JobQueue<CallRow>;
   private readonly loop: WorkerLoop<CallRow>;
+  /** Steps running in each lane. */
+  private readonly busy: Record<Lane, number> = { dial: 0, line: 0 };
 
   constructor(private readonly deps: EngineDeps) {
     const { store, settings, clock, logger } = deps;
@@ -160,13 +177,34 @@ export class CallEngine {
       {
         // A step that outlived its lease still runs here: its call is not claimed a second time (the fence tells
         // claims apart, but a second step of this worker would be one more writer on the same call).
-        claim: (limit, running) => queue.claim(clock.now(), limit, running),
+        claim: async (limit, running) => {
+          const now = clock.now();
+          const claimed: CallRow[] = [];
+          for (const lane of LANE_ORDER) {
+            const room = Math.min(limit - claimed.length, this.room(lane));
+            if (room > 0) claimed.push(...(await queue.claim(now, room, running, LANES[lane])));
+          }
+          return claimed;
+        },
         key: (row) => row.id,
-        run: (row) => this.stepSafely(row),
-        nextDueAt: (running) => queue.nextDueAt(running),
+        // The loop starts what a claim returned before it claims again, so a lane's count is current at each claim.
+        run: async (row) => {
+          const lane = laneOf(row);
+          this.busy[lane]++;
+          try {
+            await this.stepSafely(row);
+          } finally {
+            this.busy[lane]--;
+          }
+        },
+        nextDueAt: (running) => {
+          const open = LANE_ORDER.filter((lane) => this.room(lane) > 0);
+          if (open.length === 0) return Promise.resolve(null);
+          return queue.nextDueAt(running, open.length === 1 ? LANES[open[0]!] : undefined);
+        },
         release: () => queue.releaseAll(),
       },
-      { concurrency: settings.concurrency, idleMs: settings.idlePollMs, wakeOn: { store: deps.store, topic: 'calls' } },
+      { concurrency: 2 * settings.concurrency, idleMs: settings.idlePollMs, wakeOn: { store: deps.store, topic: 'calls' } },
       clock,
       logger,
     );
@@ -185,6 +223,11 @@ export class CallEngine {
   /** Finishes the steps in flight, then gives up every lease this worker holds. */
   stop(): Promise<void> {
     return this.loop.stop();
+  }
+
+  /** Free slots in a lane. */
+  private room(lane: Lane): number {
+    return this.deps.settings.concurrency - this.busy[lane];
   }
 
   private async stepSafely(row: CallRow): Promise<void> {

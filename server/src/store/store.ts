@@ -79,14 +79,24 @@ export interface DueClaim {
   /** The table's key column and the column that says when a row is next due. */
   key: string;
   due: string;
-  /** Only rows whose `column` equals `value` are jobs (webhook events: those still pending). */
-  only?: { column: string; value: string };
+  /** Only rows that match are jobs (webhook events: those still pending; the engine's lanes). */
+  only?: RowFilter;
   owner: string;
   now: number;
   leaseMs: number;
   limit: number;
   /** Keys never claimed: jobs this worker still runs. */
   excluding: readonly string[];
+}
+
+/**
+ * Rows whose `column` equals `value` (is null, for a null value), or with `not`, rows whose `column` does not (is not
+ * null).
+ */
+export interface RowFilter {
+  column: string;
+  value: string | null;
+  not?: boolean;
 }
 
 /** One leased row's new columns, fenced by the claim that leased it. */
