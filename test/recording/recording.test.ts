@@ -140,6 +140,17 @@ describe('SpeechRecorder', function () {
     expect(peak(samples, at(3000), at(4000))).to.be.greaterThan(2000);
   });
 
+  it('sums turns that overlap, saturating rather than wrapping, where each alone is laid as it is', async function () {
+    const a: TimedTurn = { speaker: 'agent', text: 'Could you tell me whether the clinic is open?', startMs: 0, endMs: 3000 };
+    const b: TimedTurn = { speaker: 'callee', text: 'Yes, we are open on Sunday from nine to one.', startMs: 1000, endMs: 4000 };
+    const render = async (turns: TimedTurn[]) => samplesOf(await recorder.render({ turns, totalMs: 4000, language: 'en-US' }));
+    const [alone, other, both] = [await render([a]), await render([b]), await render([a, b])];
+    const mismatch = both.findIndex((v, i) => v !== Math.max(-32768, Math.min(32767, alone[i]! + other[i]!)));
+    expect(mismatch, 'first sample that is not the saturated sum').to.equal(-1);
+    expect(peak(both, at(1000), at(3000)), 'both speak in the overlap').to.be.greaterThan(1000);
+    expect(peak(other, 0, at(1000)), 'the second is silent before its start').to.equal(0);
+  });
+
   it('renders an empty conversation as a valid WAV of silence', async function () {
     const empty = await recorder.render({ turns: [], totalMs: 2500, language: 'en-US' });
     const parsed = new WaveFile(empty);

@@ -46,6 +46,8 @@ export function decodePcm16Wav(bytes: Uint8Array): { sampleRate: number; samples
     } else if (id === 'data') {
       if (sampleRate === undefined) throw new Error('data chunk before fmt chunk');
       const length = Math.floor(Math.min(size, bytes.length - body) / 2);
+      // A copy of the bytes (a Buffer's own slice() would share them, header and all).
+      if (LITTLE_ENDIAN) return { sampleRate, samples: new Int16Array(Uint8Array.prototype.slice.call(bytes, body, body + length * 2).buffer) };
       const samples = new Int16Array(length);
       for (let i = 0; i < length; i++) samples[i] = view.getInt16(body + i * 2, true);
       return { sampleRate, samples };

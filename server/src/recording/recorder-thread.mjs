@@ -2,12 +2,22 @@
 // In: { id, request }; out: { id, wav } (the WAV's bytes, transferred) or { id, error }. Plain JavaScript, as a
 // thread's first module cannot be TypeScript: when the sources run as .ts (under tsx), the thread registers tsx
 // before it loads them; the compiled service has .js beside this file.
-import { existsSync } from 'node:fs';
+import { existsSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 
 if (!existsSync(fileURLToPath(new URL('./speech-recorder.js', import.meta.url)))) (await import('tsx/esm/api')).register();
 const { SpeechRecorder } = await import('./speech-recorder.js');
+
+// A recording is background work: its thread takes the CPU only when the service's own thread (dials, deliveries,
+// requests) does not want it. Linux keeps a nice value per thread, and /proc names this one; elsewhere the thread
+// keeps the process's priority.
+try {
+  setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), 10);
+} catch {
+  // no /proc, or not allowed: the same priority as the rest
+}
 
 const recorder = new SpeechRecorder();
 

@@ -66,17 +66,23 @@ export class SpeechRecorder implements Recorder {
       const synth = await this.load();
       const espeakLanguage = espeakLanguageFor(language, synth.languages);
       const fadeSamples = toSample(FADE_MS);
+      /** Every sample from here on is still silence. */
+      let silentFrom = 0;
       for (const turn of spoken) {
         const start = Math.max(0, toSample(turn.startMs));
         const speech = await this.fitted(synth, turn.text, { language: espeakLanguage, ...this.voices[turn.speaker] }, toSample(turn.endMs) - start);
         const slot = Math.min(mix.length, toSample(turn.endMs)) - start;
         const n = Math.min(speech.length, slot);
         const fadeFrom = n < speech.length ? n - Math.min(n, fadeSamples) : n;
-        for (let i = 0; i < n; i++) {
+        // A turn laid into silence (every turn timeTurns produces) is copied as it is up to its fade.
+        const copied = start >= silentFrom ? Math.max(0, fadeFrom) : 0;
+        mix.set(speech.subarray(0, copied), start);
+        for (let i = copied; i < n; i++) {
           const gain = i < fadeFrom ? 1 : (n - i) / (n - fadeFrom);
           // Overlapping turns (never produced by timeTurns) are summed, saturating rather than wrapping.
           mix[start + i] = Math.max(-32768, Math.min(32767, mix[start + i]! + Math.round(speech[i]! * gain)));
         }
+        silentFrom = Math.max(silentFrom, start + n);
       }
     }
     for (const tone of tones) {
