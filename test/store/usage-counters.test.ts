@@ -71,6 +71,33 @@ forEachStore('minute usage counters', (kind) => {
       expect(await both(bob, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 0 });
     });
 
+    if (kind === 'postgres') {
+      it('are moved as a transaction commits, so the account\'s counter rows are locked only while it commits', async () => {
+        const db = srv.deps.store.db;
+        const talking = await insertTestCall(srv.deps.store, alice, { status: 'in_progress', ended_at: null, billed_minutes: null, started_at: null, duration_sec: null });
+        await insertTestCall(srv.deps.store, alice, { status: 'completed', ended_at: NOV, billed_minutes: 3 });
+        const lockedElsewhere = async () => {
+          // Another session asks for the rows without waiting: 55P03 when a transaction holds them.
+          try {
+            await db.transaction().execute(async (c) => {
+              await sql`select 1 from account_usage where account_id = ${alice.accountId} for update nowait`.execute(c);
+              await sql`select 1 from account_minutes where account_id = ${alice.accountId} for update nowait`.execute(c);
+            });
+            return 'free';
+          } catch (err) {
+            return (err as { code?: string }).code;
+          }
+        };
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('calls').set({ status: 'completed', ended_at: NOV, billed_minutes: 2 }).where('id', '=', talking.id).execute();
+          await insertTestCall({ ...srv.deps.store, db: trx }, alice, { status: 'queued', ended_at: null, billed_minutes: null });
+          expect(await lockedElsewhere()).to.equal('free');
+          expect(await accountUsage(db, alice.accountId, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 1 });
+        });
+        expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 5, reservedMinutes: 1 });
+      });
+    }
+
     it('reports nothing used for an account that never placed a call', async () => {
       expect(await both(await srv.tenant(), NOV)).to.deep.equal({ usedMinutes: 0, reservedMinutes: 0 });
     });
@@ -149,7 +176,7 @@ forEachStore('minute usage counters', (kind) => {
       await db.schema.alterTable('call_turns').dropColumn('heard_at').execute();
       await db.schema.alterTable('webhook_events').dropColumn('redelivery_requested_at').execute();
       await db.schema.alterTable('webhook_attempts').dropColumn('redelivery').execute();
-      const later = ['006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes', '009_idempotency_expiry_index', '010_jobs_and_answered_by', '011_failed_steps', '012_call_metadata', '013_cancel', '014_call_turns', '015_call_evidence', '016_voicemail_drop', '017_scheduled_start', '018_do_not_call', '019_redials', '020_calling_windows', '021_opt_out', '022_batches', '023_event_log'];
+      const later = ['006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes', '009_idempotency_expiry_index', '010_jobs_and_answered_by', '011_failed_steps', '012_call_metadata', '013_cancel', '014_call_turns', '015_call_evidence', '016_voicemail_drop', '017_scheduled_start', '018_do_not_call', '019_redials', '020_calling_windows', '021_opt_out', '022_batches', '023_event_log', '024_deferred_usage_triggers'];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
       await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();

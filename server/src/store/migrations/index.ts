@@ -25,6 +25,7 @@ import { m020CallingWindows } from './020-calling-windows.js';
 import { m021OptOut } from './021-opt-out.js';
 import { m022Batches } from './022-batches.js';
 import { m023EventLog } from './023-event-log.js';
+import { m024DeferredUsageTriggers } from './024-deferred-usage-triggers.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '021_opt_out': m021OptOut,
   '022_batches': m022Batches,
   '023_event_log': m023EventLog,
+  '024_deferred_usage_triggers': m024DeferredUsageTriggers,
 };
 
 export const migrationProvider: MigrationProvider = {
