@@ -112,6 +112,25 @@ forEachStore('the job queue', (kind) => {
     for (const c of claimed) expect((await row(c.id)).status, c.id).to.equal(c.id === lost.id || c === claimed[0] ? 'queued' : 'dialing');
   });
 
+  it(kind === 'postgres' ? 'writes a group beside a slow one before it' : 'writes one group at a time', async () => {
+    await job(0);
+    await job(0);
+    const q = queue('w1');
+    const [first, second] = await q.claim(clock.now(), 2);
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const order: string[] = [];
+    // The first group's transaction waits, open, until let go.
+    const slowCommit = q.commit(first!, { set: { status: 'dialing', next_run_at: null }, alsoRun: () => held }).then(() => order.push('slow'));
+    await new Promise((r) => setTimeout(r, 20));
+    const quickCommit = q.commit(second!, { set: { status: 'dialing', next_run_at: null } }).then(() => order.push('quick'));
+    await Promise.race([quickCommit, new Promise((r) => setTimeout(r, 300))]);
+    letGo();
+    await Promise.all([slowCommit, quickCommit, q.idle()]);
+    expect(order).to.deep.equal(kind === 'postgres' ? ['quick', 'slow'] : ['slow', 'quick']);
+    for (const c of [first!, second!]) expect((await row(c.id)).status).to.equal('dialing');
+  });
+
   it('fences a commit by the claim itself: not after another worker took over, nor after the same worker claimed again', async () => {
     const j = await job(0);
     const w1 = queue('w1');

@@ -10,7 +10,8 @@
 // are already what the work needs, so the queue names its table instead of copying each job into a table of its own.
 import type { Kysely } from 'kysely';
 import { runQuery } from '../store/prepared-query.js';
-import type { Executor, DueClaim, Store } from '../store/store.js';
+import { matching } from '../store/due-claims.js';
+import type { Executor, DueClaim, RowFilter, Store } from '../store/store.js';
 
 /** A queue table: its name, key and due column, and which rows are jobs at all. */
 export type QueueTable = Pick<DueClaim, 'table' | 'key' | 'due' | 'only'>;
@@ -54,15 +55,22 @@ interface PendingCommit<Row> {
   reject(err: unknown): void;
 }
 
+/** Groups a queue writes at once on Postgres. */
+const WRITERS_ON_POSTGRES = 4;
+
 // The queue names its table and columns at run time, so its queries are built without kysely's column types.
 type AnyDb = Kysely<any>;
 
 export class JobQueue<Row extends Leased> {
   private readonly db: AnyDb;
-  /** Commits asked for and not yet being written; a group is being written while `flushing`. */
+  /** Commits asked for and not yet being written. */
   private pending: PendingCommit<Row>[] = [];
-  private flushing = false;
-  private flushed: Promise<void> = Promise.resolve();
+  /** Groups written at once. */
+  private readonly writers: number;
+  /** The writers at work. */
+  private readonly writing = new Set<Promise<void>>();
+  /** A writer is about to start: the commits of this turn of the event loop join its group. */
+  private starting = false;
 
   constructor(
     private readonly store: Store,
@@ -71,47 +79,57 @@ export class JobQueue<Row extends Leased> {
     readonly leaseMs: number,
   ) {
     this.db = store.db as AnyDb;
+    // Postgres writes groups side by side, so a group is not held up by a long one before it (a call's end, with
+    // its turns); their jobs differ, so they touch other rows. SQLite writes one transaction at a time anyway.
+    this.writers = store.kind === 'postgres' ? WRITERS_ON_POSTGRES : 1;
   }
 
   keyOf(row: Row): string {
     return (row as unknown as Record<string, string>)[this.table.key];
   }
 
-  /** Leases up to `limit` rows due at `now`, oldest due first, none of `excluding`. */
-  claim(now: number, limit: number, excluding: readonly string[] = []): Promise<Row[]> {
-    return this.store.claimDue<Row>({ ...this.table, owner: this.owner, now, leaseMs: this.leaseMs, limit, excluding });
+  /** Leases up to `limit` rows due at `now`, oldest due first, none of `excluding`; `only`: of those, the matching. */
+  claim(now: number, limit: number, excluding: readonly string[] = [], only: RowFilter | undefined = this.table.only): Promise<Row[]> {
+    return this.store.claimDue<Row>({ ...this.table, only, owner: this.owner, now, leaseMs: this.leaseMs, limit, excluding });
   }
 
   /**
    * Commits a job's outcome if this worker's claim on it still holds; throws LeaseLost otherwise. Commits are
-   * written in groups, one group at a time: those asked for in one turn of the event loop, or while the previous
-   * group was being written, share one transaction (the dispatcher's records of a burst of deliveries, the engine's
-   * steps of many calls). Should that transaction fail, each is committed again on its own, so a commit that cannot
-   * be written fails alone.
+   * written in groups: those asked for in one turn of the event loop, or while the writers were busy, share one
+   * transaction (the dispatcher's records of a burst of deliveries, the engine's steps of many calls). Should that
+   * transaction fail, each is committed again on its own, so a commit that cannot be written fails alone.
    */
   commit(job: Row, outcome: Outcome<Row>): Promise<Row> {
     return new Promise((resolve, reject) => {
       this.pending.push({ job, outcome, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        this.flushed = new Promise((done) => setImmediate(() => void this.flushAll().then(done)));
-      }
+      this.startWriter();
     });
   }
 
   /** Resolves once every commit asked for so far is written (or has failed). */
-  idle(): Promise<void> {
-    return this.flushed;
+  async idle(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all([...this.writing]);
   }
 
-  /** One group at a time: commits asked for while a group is being written make up the next one. */
-  private async flushAll(): Promise<void> {
-    while (this.pending.length > 0) {
-      const group = this.pending;
-      this.pending = [];
-      await this.flush(group);
-    }
-    this.flushing = false;
+  private startWriter(): void {
+    if (this.starting || this.writing.size >= this.writers) return;
+    this.starting = true;
+    const writer: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(async () => {
+        this.starting = false;
+        // Commits asked for while this group is written make up its next one, unless another writer takes them.
+        while (this.pending.length > 0) {
+          const group = this.pending;
+          this.pending = [];
+          await this.flush(group);
+        }
+      })
+      .finally(() => {
+        this.writing.delete(writer);
+        // A commit asked for after the loop above found none left, and before this, found every writer busy.
+        if (this.pending.length > 0) this.startWriter();
+      });
+    this.writing.add(writer);
   }
 
   private async flush(group: PendingCommit<Row>[]): Promise<void> {
@@ -191,14 +209,17 @@ export class JobQueue<Row extends Leased> {
     return Number(r.numUpdatedRows);
   }
 
-  /** The earliest time a job not in `excluding` can be claimed (due, and its lease free or expired), or null. */
-  async nextDueAt(excluding: readonly string[] = []): Promise<number | null> {
-    const { table, key, due, only } = this.table;
+  /**
+   * The earliest time a job not in `excluding` (and matching `only`) can be claimed (due, and its lease free or
+   * expired), or null.
+   */
+  async nextDueAt(excluding: readonly string[] = [], only: RowFilter | undefined = this.table.only): Promise<number | null> {
+    const { table, key, due } = this.table;
     let q = this.db
       .selectFrom(table)
       .select((eb) => eb.fn.min(eb.case().when('lease_expires_at', '>', eb.ref(due)).then(eb.ref('lease_expires_at')).else(eb.ref(due)).end()).as('at'))
       .where(due, 'is not', null);
-    if (only) q = q.where(only.column, '=', only.value);
+    if (only) q = q.where(matching(only));
     if (excluding.length > 0) q = q.where(key, 'not in', excluding);
     const row = (await q.executeTakeFirst()) as { at: number | string | null } | undefined;
     return row?.at === null || row?.at === undefined ? null : Number(row.at);

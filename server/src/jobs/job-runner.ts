@@ -73,7 +73,6 @@ export interface JobRunnerDeps {
 export interface JobRunner {
   tick(): Promise<number>;
   start(): void;
-  nudge(): void;
   stop(): Promise<void>;
 }
 
@@ -128,5 +127,5 @@ export function createJobRunner(deps: JobRunnerDeps): JobRunner {
     clock,
     logger,
   );
-  return { tick: () => loop.tick(), start: () => loop.start(), nudge: () => loop.nudge(), stop: () => loop.stop() };
+  return { tick: () => loop.tick(), start: () => loop.start(), stop: () => loop.stop() };
 }
