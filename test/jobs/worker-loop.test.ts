@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { WorkerLoop, type LoopSettings, type Work } from '../../server/src/jobs/worker-loop.js';
 import { TestClock } from '../support/server.js';
+import { until as waitUntil } from '../support/until.js';
 
 interface Job {
   id: string;
@@ -56,13 +57,7 @@ class Jobs implements Work<Job> {
 }
 
 const logger = pino({ level: 'silent' });
-const until = async (what: string, cond: () => boolean) => {
-  const deadline = Date.now() + 5000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-};
+const until = (what: string, cond: () => boolean) => waitUntil(what, cond, 5000, 2);
 const tick = () => new Promise((r) => setImmediate(r));
 
 describe('the worker loop', () => {

@@ -7,17 +7,12 @@ import type { Agent } from '../../server/src/voice-agent/agent.js';
 import { ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { forEachStore } from '../support/stores.js';
+import { until as waitUntil } from '../support/until.js';
 
 const LEASE_MS = 1000;
 
 /** Waits for the condition with real time, checking every few ms (the engine's loop runs on real timers). */
-async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+const until = (what: string, condition: () => boolean | Promise<boolean>) => waitUntil(what, condition, 10_000, 2);
 
 forEachStore('a worker whose step outlives its lease', (kind) => {
   let srv: EngineServer | undefined;

@@ -18,6 +18,7 @@ import { openStore } from '../../server/src/store/open-store.js';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 import { emptySchema, requirePostgres, type EmptySchema } from './support/pg-schema.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
+import { until } from '../support/until.js';
 
 const CALLS = 1000;
 const PLACEMENT_CONCURRENCY = 20;
@@ -37,14 +38,6 @@ const numberFor = (i: number) => (i % 20 < 6 ? Object.keys(MAGIC)[i % 20] : `+14
 const expectedOutcome = (to: string) => MAGIC[to] ?? { status: 'completed' as CallStatus, error: null };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, timeoutMs: number, condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('scale-out: two api and two worker processes on one Postgres', function () {
   this.timeout(300_000);
@@ -151,7 +144,7 @@ describe('scale-out: two api and two worker processes on one Postgres', function
       Number(
         (await store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).where('api_key_id', '=', bulkKeyId).where('status', 'in', [...TERMINAL]).executeTakeFirstOrThrow()).n,
       );
-    await until(`${KILL_AT_TERMINAL} terminal calls`, 120_000, async () => (await terminalCount()) >= KILL_AT_TERMINAL);
+    await until(`${KILL_AT_TERMINAL} terminal calls`, async () => (await terminalCount()) >= KILL_AT_TERMINAL, 120_000, 50);
     const victim = workers[0];
     const victimOwner = /"worker":"(worker-[^"]+)"/.exec(victim.output())![1];
     await victim.kill();
@@ -163,14 +156,20 @@ describe('scale-out: two api and two worker processes on one Postgres', function
     expect(placed.filter((p) => p.status !== 202), 'placements refused').to.deep.equal([]);
     expect(new Set(placed.map((p) => p.callId)).size).to.equal(CALLS);
 
-    await until('every call terminal', 180_000, async () =>
-      Number((await store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).where('status', 'not in', [...TERMINAL]).executeTakeFirstOrThrow()).n) === 0,
+    await until(
+      'every call terminal',
+      async () => Number((await store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).where('status', 'not in', [...TERMINAL]).executeTakeFirstOrThrow()).n) === 0,
+      180_000,
+      50,
     );
     const allTerminalAt = Date.now();
     // The killed worker's dispatcher may have claimed events; those are delivered once its outbox leases expire.
     // (The rate-limit test's calls have no webhookUrl: their events are logged in state none, never sent.)
-    await until('every event delivered', 120_000, async () =>
-      Number((await store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).where('state', 'not in', ['delivered', 'none']).executeTakeFirstOrThrow()).n) === 0,
+    await until(
+      'every event delivered',
+      async () => Number((await store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).where('state', 'not in', ['delivered', 'none']).executeTakeFirstOrThrow()).n) === 0,
+      120_000,
+      50,
     );
 
     const rows = await store.db.selectFrom('calls').select(['id', 'to_number', 'status', 'error', 'started_at', 'next_run_at', 'lease_owner']).where('api_key_id', '=', bulkKeyId).execute();

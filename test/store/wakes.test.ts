@@ -10,6 +10,7 @@ import { openStore } from '../../server/src/store/open-store.js';
 import type { CallRow } from '../../server/src/store/calls-repo.js';
 import type { Store } from '../../server/src/store/store.js';
 import type { WakeTopic } from '../../server/src/store/wakes.js';
+import { until } from '../support/until.js';
 import { insertTestCall } from '../support/calls.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
@@ -17,15 +18,6 @@ import { forEachStore, freshStore, type TestStore } from '../support/stores.js';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 
 const HOUR = 3_600_000;
-
-/** Resolves once `test` holds, looking every 10 ms; fails after 5 s. */
-async function eventually(what: string, test: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await test()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never: ${what}`);
-}
 
 /** How many times each topic woke the store's listeners. */
 function counting(store: Store): Record<WakeTopic, number> {
@@ -55,7 +47,7 @@ forEachStore('wakes', (kind) => {
     stores.push(ts);
     const seen = counting(ts.store);
     // Postgres also wakes every topic once its connection first listens: a catch-up for what it may have missed.
-    if (kind === 'postgres') await eventually('listening', () => seen.calls === 1);
+    if (kind === 'postgres') await until('listening', () => seen.calls === 1);
     const before = { ...seen };
     ts.store.wake('calls');
     ts.store.wake('calls');
@@ -67,7 +59,7 @@ forEachStore('wakes', (kind) => {
     stores.push(ts);
     const t = await tenantIn(ts);
     const seen = counting(ts.store);
-    if (kind === 'postgres') await eventually('listening', () => seen.calls === 1);
+    if (kind === 'postgres') await until('listening', () => seen.calls === 1);
     const before = { ...seen };
     const queue = new JobQueue<CallRow>(ts.store, { table: 'calls', key: 'id', due: 'next_run_at' }, 'w', HOUR);
     const commitWithEvent = async (webhookUrl: string | null) => {
@@ -93,7 +85,7 @@ forEachStore('wakes', (kind) => {
     const placed = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } });
     expect(placed.status).to.equal(202);
     const id = placed.body.callId as string;
-    await eventually('dialled', async () => (await srv!.dials(id)) === 1);
+    await until('dialled', async () => (await srv!.dials(id)) === 1);
   });
 
   it('send the event of a call canceled over the API at once, though the dispatcher polls once an hour', async () => {
@@ -108,7 +100,7 @@ forEachStore('wakes', (kind) => {
       const id = placed.body.callId as string;
       const canceled = await alice.api.post(`/v1/agent/calls/${id}/cancel`, {});
       expect(canceled.status).to.equal(200);
-      await eventually('delivered', () => rx!.received.length === 1);
+      await until('delivered', () => rx!.received.length === 1);
       expect(JSON.parse(rx.received[0].body)).to.include({ event: 'call.canceled', callId: id });
     } finally {
       await dispatcher.stop();
@@ -125,13 +117,13 @@ forEachStore('wakes', (kind) => {
       const seenA = counting(a.store);
       const seenB = counting(b);
       const seenOther = counting(other.store);
-      await eventually('all listening', () => seenA.calls === 1 && seenB.calls === 1 && seenOther.calls === 1);
+      await until('all listening', () => seenA.calls === 1 && seenB.calls === 1 && seenOther.calls === 1);
       a.store.wake('webhooks');
       expect(seenA.webhooks).to.equal(2); // at once, here
-      await eventually('woken there', () => seenB.webhooks === 2);
+      await until('woken there', () => seenB.webhooks === 2);
       // Notifications reach a session in the order sent: once b's later wake is in, a's own would have been too.
       b.wake('batches');
-      await eventually("b's wake at a", () => seenA.batches === 2);
+      await until("b's wake at a", () => seenA.batches === 2);
       expect(seenA.webhooks).to.equal(2);
       expect(seenOther).to.deep.equal({ calls: 1, webhooks: 1, batches: 1 });
     });

@@ -7,6 +7,7 @@ import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 import { seedFixture } from './support/outbox-fixture.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
+import { until } from '../support/until.js';
 
 const WORKER = join(import.meta.dirname, 'support', 'crash-worker.ts');
 const EVENTS = 40;
@@ -17,14 +18,6 @@ function spawnWorker(dbPath: string): Promise<ChildProcess> {
     child.once('error', reject);
     child.stdout!.once('data', () => resolve(child));
   });
-}
-
-async function until(what: string, cond: () => boolean | Promise<boolean>, deadlineMs = 15000) {
-  const end = Date.now() + deadlineMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('webhook worker crash', () => {
@@ -59,7 +52,7 @@ describe('webhook worker crash', () => {
 
     const first = await spawnWorker(dbPath);
     children.push(first);
-    await until('some deliveries', () => rx.received.length >= 8);
+    await until('some deliveries', () => rx.received.length >= 8, 15_000);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const atKill = await states();
@@ -69,7 +62,7 @@ describe('webhook worker crash', () => {
 
     const second = await spawnWorker(dbPath);
     children.push(second);
-    await until('every event delivered', async () => (await states()).delivered === EVENTS);
+    await until('every event delivered', async () => (await states()).delivered === EVENTS, 15_000);
     second.kill('SIGTERM');
     await new Promise((r) => second.once('exit', r));
 
