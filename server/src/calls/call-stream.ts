@@ -131,12 +131,15 @@ export async function readCall(
   cursor: CallCursor,
   now: number,
 ): Promise<{ items: { item: StreamItem; cursor: CallCursor }[]; ended: boolean } | null> {
-  const call = await db.selectFrom('calls').select(CALL_FIELDS).where('id', '=', callId).where('api_key_id', '=', apiKeyId).executeTakeFirst();
-  if (!call) return null;
-  const [changes, turns] = await Promise.all([
-    db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('call_id', '=', call.id).execute(),
-    db.selectFrom('call_turns').selectAll().where('call_id', '=', call.id).orderBy('seq').execute(),
+  // The changes are read first, and the record and turns after them, so that each change is shown with the
+  // record and turns at least as new as it: a change shown with the record as it was before it would carry none
+  // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.
+  const changes = await db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('call_id', '=', callId).execute();
+  const [call, turns] = await Promise.all([
+    db.selectFrom('calls').select(CALL_FIELDS).where('id', '=', callId).where('api_key_id', '=', apiKeyId).executeTakeFirst(),
+    db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq').execute(),
   ]);
+  if (!call) return null;
   const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at)))].sort(bySendOrder);
   const heard = turns.filter((t) => heardBy(call, t, now)).map((t) => turnItem(call, t));
   // The terminal status waits for the turns still to be heard before the end; at the end they are settled.
@@ -153,8 +156,9 @@ export async function readCall(
     items.push({ item, cursor: { ...c } });
     ended ||= terminal;
   }
-  // Resumed after its end: nothing more to send, and the stream ends.
-  ended ||= isTerminal(call.status) && c.statuses >= statuses.length && !toCome;
+  // Resumed after its end: nothing more to send, and the stream ends. (The record may be newer than the changes
+  // read: only an ending among them ends the stream.)
+  ended ||= changes.some((ch) => isTerminal(ch.status)) && c.statuses >= statuses.length && !toCome;
   return { items, ended };
 }
 
@@ -164,9 +168,10 @@ export async function readCall(
  */
 export async function readKey(db: Kysely<Database>, apiKeyId: string, from: number, now: number, sent: ReadonlySet<string>): Promise<StreamItem[]> {
   const since = from - STREAM_OVERLAP_MS;
-  const [created, changes, turns] = await Promise.all([
+  // As for one call (readCall): the changes first, then the records and turns, at least as new as they are.
+  const changes = await db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('api_key_id', '=', apiKeyId).where('at', '>', since).execute();
+  const [created, turns] = await Promise.all([
     db.selectFrom('calls').select(CALL_FIELDS).where('api_key_id', '=', apiKeyId).where('created_at', '>', since).where('created_at', '<=', now).execute(),
-    db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('api_key_id', '=', apiKeyId).where('at', '>', since).execute(),
     db
       .selectFrom('call_turns')
       .innerJoin('calls', 'calls.id', 'call_turns.call_id')
