@@ -3,6 +3,8 @@
 // restarted, so the other takes the batch and the calls it held over when their leases expire.
 // In the end the batch is completed, every one of its calls exists once and is terminal, none was dialled twice
 // (the sandbox's dial ledger is the witness), and the live count sampled throughout never passed maxConcurrency.
+// A call the killed worker had committed a dial attempt for ends failed engine_interrupted, dialled once or, if the
+// kill fell between the attempt and the carrier's dial, not at all; every other call is dialled exactly once.
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,15 +76,18 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const samples: number[] = [];
       const deadline = Date.now() + 150_000;
       let killed: string | null = null;
+      let heldAtKill: { id: string; status: string; carrier_ref: string | null }[] = [];
       for (;;) {
         samples.push(await live());
         const batch = await store.db.selectFrom('batches').select(['status']).where('id', '=', batchId).executeTakeFirstOrThrow();
         if (batch.status === 'completed') break;
         if (killed === null && (await ended()) >= CALLS / 3) {
           // Its leases (on the calls it is stepping; on the batch, should it be mid-step) are left to expire.
-          const held = await store.db.selectFrom('calls').select('id').where('batch_id', '=', batchId).where('lease_owner', 'is not', null).execute();
+          const victimOwner = /"worker":"(worker-[^"]+)"/.exec(workers[0].output())![1];
           await workers[0].kill();
-          killed = `${held.length} calls leased`;
+          // Dead, it can no longer change its leases: these are the calls it held.
+          heldAtKill = await store.db.selectFrom('calls').select(['id', 'status', 'carrier_ref']).where('batch_id', '=', batchId).where('lease_owner', '=', victimOwner).execute();
+          killed = `${heldAtKill.length} calls leased`;
         }
         if (Date.now() > deadline) throw new Error(`the batch did not complete: ${JSON.stringify(batch)}, ${await ended()} ended`);
         await sleep(25);
@@ -94,9 +99,13 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       for (const r of rows) expect(TERMINAL, `${r.id} ${r.status}`).to.include(r.status);
       const dials = await store.db.selectFrom('sandbox_dials').select(['call_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('call_id').execute();
       expect(dials.filter((d) => Number(d.n) > 1)).to.deep.equal([]);
-      // Every call that did not end undialled was dialled exactly once.
+      // Every call that did not end undialled was dialled exactly once, but for those the kill interrupted mid-dial.
       const dialled = new Set(dials.map((d) => d.call_id));
-      for (const r of rows.filter((r) => r.status !== 'canceled')) expect(dialled.has(r.id), `${r.id} ${r.status} ${r.error}`).to.equal(true);
+      const midDialAtKill = new Set(heldAtKill.filter((c) => c.carrier_ref === null && (c.status === 'dialing' || c.status === 'queued')).map((c) => c.id));
+      const interrupted = rows.filter((r) => r.error === 'engine_interrupted');
+      for (const r of interrupted) expect(midDialAtKill.has(r.id), `${r.id} interrupted, though the killed worker was not dialling it`).to.equal(true);
+      expect(interrupted.length).to.be.at.most(MAX_CONCURRENCY);
+      for (const r of rows.filter((r) => r.status !== 'canceled' && r.error !== 'engine_interrupted')) expect(dialled.has(r.id), `${r.id} ${r.status} ${r.error}`).to.equal(true);
       const batch = await store.db.selectFrom('batches').select(['released', 'total']).where('id', '=', batchId).executeTakeFirstOrThrow();
       expect([batch.released, batch.total]).to.deep.equal([CALLS, CALLS]);
     });
