@@ -3,8 +3,9 @@
 // restarted, so the other takes the batch and the calls it held over when their leases expire.
 // In the end the batch is completed, every one of its calls exists once and is terminal, none was dialled twice
 // (the sandbox's dial ledger is the witness), and the live count sampled throughout never passed maxConcurrency.
-// A call the killed worker had committed a dial attempt for ends failed engine_interrupted, dialled once or, if the
-// kill fell between the attempt and the carrier's dial, not at all; every other call is dialled exactly once.
+// A call the killed worker was dialling (its attempt committed, no carrier reference yet) ends failed
+// engine_interrupted, dialled once or, if the kill fell between the attempt and the carrier's dial, not at all; every
+// other call is dialled exactly once.
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
