@@ -16,11 +16,11 @@
 // Baseline, measured in the same run on the same deployment: one call a second for 30 s, the same paths without
 // the load. Medians of the rounds.
 //   npx tsx bench/engine-latency.ts [rounds=3] [callsPerSecond=50] [seconds=60] [stores=sqlite,postgres]
-//   (SVC_TEST_PG_URL: Postgres)
+//   (SVC_TEST_PG_URL: Postgres; SVC_BENCH_CPU_PROF=<dir>: every service process writes a V8 CPU profile there)
 import { startService as startRole, type ServiceProcess } from '../test/scale/support/service-process.js';
 import { median, percentile } from './support/harness.js';
 import { placementBodies } from './support/seed.js';
-import { api, hookReceiver, seed, startService } from './support/service.js';
+import { api, hookReceiver, PROFILE_DIR, seed, startService } from './support/service.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const rate = Number(process.argv[3] ?? 50);
@@ -43,8 +43,10 @@ async function deploy(kind: Kind, env: Record<string, string>): Promise<{ url: s
     const svc = await startService(env);
     return { url: svc.url, stop: svc.stop };
   }
-  const procs: ServiceProcess[] = [await startRole('api', env), await startRole('worker', env), await startRole('worker', env)];
-  return { url: procs[0].url, stop: async () => void (await Promise.all(procs.map((p) => p.kill()))) };
+  const options = { cpuProfileDir: PROFILE_DIR };
+  const procs: ServiceProcess[] = [await startRole('api', env, options), await startRole('worker', env, options), await startRole('worker', env, options)];
+  // A profiled process is stopped, not killed, so that it writes its profile.
+  return { url: procs[0].url, stop: async () => void (await Promise.all(procs.map((p) => (PROFILE_DIR ? p.stop() : p.kill())))) };
 }
 
 async function round(kind: Kind, callsPerSecond: number, duration: number): Promise<Map<Path, number[]>> {

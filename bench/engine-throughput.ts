@@ -1,6 +1,6 @@
 // The call engine at scale, on the embedded SQLite store, each scenario a fresh service process:
 //  1. 1,000 calls placed over HTTP and driven to a terminal status at SVC_SANDBOX_TIME_SCALE=0.001 (each
-//     completes with transcript, analysis and a synthesised recording): calls per second end to end and the
+//     completes with transcript and analysis; its recording is rendered only when fetched): calls per second end to end and the
 //     process's peak RSS; beside the same 1,000 placements to an API-only process (no engine), the baseline.
 //  2. 10,000 long calls held in progress at once (scale 1, so none ends during the run): peak RSS, and RSS per
 //     call above the idle process measured in the same run. Target (issue 4): under 500 MB.

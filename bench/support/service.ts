@@ -19,7 +19,7 @@ const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url))
  * SVC_BENCH_CPU_PROF=<dir>: the service runs under V8's profiler and is stopped with SIGTERM, so that it writes its
  * .cpuprofile there as it exits (how the profiles in docs/performance.md were taken).
  */
-const PROFILE_DIR = process.env.SVC_BENCH_CPU_PROF;
+export const PROFILE_DIR = process.env.SVC_BENCH_CPU_PROF;
 const PG_URL = process.env.SVC_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface Seeded {

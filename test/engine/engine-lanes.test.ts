@@ -1,38 +1,40 @@
 // The engine's lanes: calls to dial and calls on a line have slots of their own, so a call placed while every
-// slot of a worker is busy ending other calls (a recording, an analysis: seconds each) is dialled at once.
+// slot of a worker is busy ending other calls (an analysis by an LLM: seconds each) is dialled at once.
 import { expect } from 'chai';
-import { encodeWav } from '../../server/src/recording/encode-wav.js';
-import type { Recorder } from '../../server/src/recording/recorder.js';
+import type { Analyst } from '../../server/src/analysis/analyst.js';
+import { RuleBasedAnalyst } from '../../server/src/analysis/rule-based-analyst.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
 import { until } from '../support/until.js';
 
-/** A recorder whose renders wait until let go, counting those under way. */
-function heldRecorder() {
+/** An analyst whose analyses wait until let go, counting those under way. */
+function heldAnalyst() {
   let letGo!: () => void;
   const gate = new Promise<void>((resolve) => (letGo = resolve));
   const held = { waiting: 0, letGo };
-  const recorder: Recorder = {
-    async render() {
+  const real = new RuleBasedAnalyst();
+  const analyst: Analyst = {
+    name: real.name,
+    async analyse(input) {
       held.waiting++;
       await gate;
       held.waiting--;
-      return encodeWav(new Int16Array(8000), 8000);
+      return real.analyse(input);
     },
   };
-  return { recorder, held };
+  return { analyst, held };
 }
 
 forEachStore('the engine\'s lanes', (kind) => {
   let srv: EngineServer;
   let alice: TestTenant;
-  let held: ReturnType<typeof heldRecorder>['held'];
-  // Two slots in each lane; every render waits until the test lets it go.
+  let held: ReturnType<typeof heldAnalyst>['held'];
+  // Two slots in each lane; every analysis waits until the test lets it go.
   beforeEach(async () => {
-    const made = heldRecorder();
+    const made = heldAnalyst();
     held = made.held;
-    srv = await startEngineServer(kind, {}, { recorder: made.recorder, settings: { concurrency: 2, idlePollMs: 5 } });
+    srv = await startEngineServer(kind, {}, { analyst: made.analyst, settings: { concurrency: 2, idlePollMs: 5 } });
     alice = await srv.tenant();
     srv.engine.start();
   });
@@ -63,7 +65,7 @@ forEachStore('the engine\'s lanes', (kind) => {
 
   it('dials a new call while every slot for calls on a line waits on the end of another call', async () => {
     const ending = [await place(), await place()];
-    await follow(ending, 'both calls ending, their recordings held', async () => held.waiting === 2);
+    await follow(ending, 'both calls ending, their analyses held', async () => held.waiting === 2);
 
     const fresh = await place();
     await until('the new call dialled', async () => (await srv.row(fresh)).status === 'dialing');
@@ -78,12 +80,12 @@ forEachStore('the engine\'s lanes', (kind) => {
 
   it('steps no more calls on a line at once than its slots, however many are due', async () => {
     const ids = [await place(), await place(), await place()];
-    // Two calls end, their recordings held; the third call's end falls due and waits for a slot.
+    // Two calls end, their analyses held; the third call's end falls due and waits for a slot.
     const dueToEnd = async () => {
       const rows = await Promise.all(ids.map((id) => srv.row(id)));
       return rows.filter((r) => r.status === 'in_progress' && r.lease_owner === null && r.next_run_at! <= srv.clock.now());
     };
-    await follow(ids, 'two recordings held and the third call due to end', async () => held.waiting === 2 && (await dueToEnd()).length === 1);
+    await follow(ids, 'two analyses held and the third call due to end', async () => held.waiting === 2 && (await dueToEnd()).length === 1);
     const [waiting] = await dueToEnd();
     await new Promise((r) => setTimeout(r, 100));
     expect(held.waiting).to.equal(2);

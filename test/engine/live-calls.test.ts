@@ -54,7 +54,20 @@ forEachStore('live calls through the engine', (kind) => {
     expect(row.transcript).to.equal('Callee: Hello?\nAgent: Hi, I am an assistant calling for a customer.\nAgent: Could you tell me whether the shop is open on Sunday?\nCallee: Yes, we are.');
     expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: true });
     expect(row.summary).to.include('open on Sunday');
-    expect(row.recording_path).to.equal(`recordings/${id}.wav`);
+    // The recording is rendered from what was said when it is first asked for.
+    expect(row.recording_path).to.equal(null);
+    expect(JSON.parse(row.recording_request_json!)).to.deep.equal({
+      turns: [
+        { speaker: 'callee', text: 'Hello?', startMs: 0, endMs: 900 },
+        { speaker: 'agent', text: 'Hi, I am an assistant calling for a customer.', startMs: 1500, endMs: 3500 },
+        { speaker: 'agent', text: 'Could you tell me whether the shop is open on Sunday?', startMs: 3600, endMs: 6000 },
+        { speaker: 'callee', text: 'Yes, we are.', startMs: 6500, endMs: 7500 },
+      ],
+      totalMs: 42_000,
+      language: 'en-US',
+    });
+    const recording = await alice.api.get(`/v1/agent/calls/${id}/recording`);
+    expect([recording.status, recording.headers.get('content-type'), recording.headers.get('content-length')]).to.deep.equal([200, 'audio/wav', String(44 + 42 * 22_050 * 2)]);
     expect(carrier.hangUps).to.deep.equal([]);
   });
 
@@ -82,7 +95,7 @@ forEachStore('live calls through the engine', (kind) => {
     await recordLineEvent(db, { callId: id, ref: `CA-${id}`, event: { kind: 'hung_up', at: t0 + 10_000 } }, t0 + 10_000);
     srv.clock.advance(10_000);
     const row = await srv.drive(id);
-    expect(row).to.include({ status: 'completed', duration_sec: 10, recording_path: '/provider/recordings/RE1.wav' });
+    expect(row).to.include({ status: 'completed', duration_sec: 10, recording_path: '/provider/recordings/RE1.wav', recording_request_json: null });
   });
 
   it('ends a call whose carrier reports a busy line as declined, and one it never reports on by the watchdog', async () => {

@@ -1,24 +1,27 @@
-// GET /v1/agent/calls/{id}/recording over HTTP: a rendered WAV, whole or by byte range, tenant-scoped.
+// GET /v1/agent/calls/{id}/recording over HTTP: a rendered WAV, whole or by byte range, tenant-scoped; a sandbox
+// call's rendered at the first request for it.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { timeTurns } from '../../server/src/voice-agent/conversation.js';
 import { SpeechRecorder } from '../../server/src/recording/speech-recorder.js';
 import { writeRecording } from '../../server/src/recording/write-recording.js';
+import { recordingRequestJson, type RecordingRequest } from '../../server/src/recording/recorder.js';
 import { insertTestCall } from '../support/calls.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
 
 const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+const TURNS = timeTurns([
+  { speaker: 'agent', text: 'Hello, I am calling to ask whether the shop is open on Sunday.' },
+  { speaker: 'callee', text: 'Yes, it is open on Sunday.' },
+]);
+const REQUEST: RecordingRequest = { turns: TURNS, totalMs: TURNS.at(-1)!.endMs + 400, language: 'en-US' };
 let rendered: Promise<Buffer> | undefined;
 /** One conversation rendered by the real recorder, shared by every test. */
 function renderedWav(): Promise<Buffer> {
-  const turns = timeTurns([
-    { speaker: 'agent', text: 'Hello, I am calling to ask whether the shop is open on Sunday.' },
-    { speaker: 'callee', text: 'Yes, it is open on Sunday.' },
-  ]);
-  rendered ??= new SpeechRecorder().render({ turns, totalMs: turns.at(-1)!.endMs + 400, language: 'en-US' });
+  rendered ??= new SpeechRecorder().render(REQUEST);
   return rendered;
 }
 
@@ -150,6 +153,47 @@ forEachStore('recording route', (kind) => {
     const res = await alice.api.get(`/v1/agent/calls/${row.id}/recording`);
     expect(res.status).to.equal(404);
     expect(res.body.error).to.equal('not_found');
+  });
+
+  /** A sandbox call as the engine ends it: no file yet, what its recording is rendered from kept. */
+  const sandboxCall = async () => (await insertTestCall(srv.deps.store, alice, { recording_request_json: recordingRequestJson(REQUEST) })).id;
+
+  it("renders a sandbox call's recording at the first request, the same bytes as rendered at once, and keeps it", async () => {
+    const id = await sandboxCall();
+    expect((await alice.api.get(`/v1/agent/calls/${id}`)).body.recordingUrl).to.equal(`${srv.baseUrl}/v1/agent/calls/${id}/recording`);
+    expect(await readdir(dataDir)).to.deep.equal([]);
+    const res = await alice.api.get(`/v1/agent/calls/${id}/recording`);
+    expect(res.status).to.equal(200);
+    expect([res.headers.get('content-type'), res.headers.get('content-length')]).to.deep.equal(['audio/wav', String(size)]);
+    expect((res.body as Buffer).equals(wav)).to.equal(true);
+    expect(await readdir(join(dataDir, 'recordings'))).to.deep.equal([`${id}.wav`]);
+    expect(((await alice.api.get(`/v1/agent/calls/${id}/recording`)).body as Buffer).equals(wav)).to.equal(true);
+    expect((await bob.api.get(`/v1/agent/calls/${id}/recording`)).status).to.equal(404);
+  });
+
+  it('answers a byte range asked for first, before anything was rendered, from the rendered recording', async () => {
+    const res = await alice.api.get(`/v1/agent/calls/${await sandboxCall()}/recording`, { headers: { range: 'bytes=-100' } });
+    expect(res.status).to.equal(206);
+    expect(res.headers.get('content-range')).to.equal(`bytes ${size - 100}-${size - 1}/${size}`);
+    expect((res.body as Buffer).equals(wav.subarray(size - 100))).to.equal(true);
+  });
+
+  it('answers 503 recording_unavailable with Retry-After when the recording cannot be written, and serves it once it can', async () => {
+    await srv.close();
+    const blocked = join(dataDir, 'blocked');
+    await writeFile(blocked, 'a file where the recordings folder should be');
+    srv = await startServer(kind, { SVC_DATA_DIR: dataDir, SVC_RECORDINGS_DIR: join(blocked, 'recordings') });
+    alice = await srv.tenant();
+    const id = await sandboxCall();
+    const res = await alice.api.get(`/v1/agent/calls/${id}/recording`);
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({ error: 'recording_unavailable', message: `The recording of call ${id} could not be made ready just now; retry in a few seconds.` });
+    expect(res.headers.get('retry-after')).to.equal('5');
+    expect(res.headers.get('ratelimit-limit')).to.equal('10');
+    await rm(blocked);
+    const again = await alice.api.get(`/v1/agent/calls/${id}/recording`);
+    expect(again.status).to.equal(200);
+    expect((again.body as Buffer).equals(wav)).to.equal(true);
   });
 
   it('answers without a key with 401 unauthorized', async () => {

@@ -1,11 +1,10 @@
 // A worker that reads the carrier's news late gets the answer and the drop in one look. If the step stops after
-// committing the answer (the worker is killed, its lease is taken over, or the recording fails for a moment), the
-// worker that carries on must still learn of the drop: the call ends failed with call_dropped, not completed.
+// committing the answer (the worker is killed, its lease is taken over, or the write that ends the call fails for a
+// moment), the worker that carries on must still learn of the drop: the call ends failed with call_dropped, not
+// completed.
 import { expect } from 'chai';
-import type { Recorder } from '../../server/src/recording/recorder.js';
+import type { LeasedUpdate, Store } from '../../server/src/store/store.js';
 import { SANDBOX_DROP_AFTER_MS } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
-import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
-import { loadConfig } from '../../server/src/config.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -17,15 +16,15 @@ forEachStore('news read late, a step cut short after the answer', (kind) => {
   afterEach(() => srv?.close());
 
   it('ends the call that dropped as failed with call_dropped when the step that saw the drop did not finish', async () => {
-    const real = defaultEngineParts(loadConfig({}), undefined as never).recorder;
-    let renders = 0;
-    const recorder: Recorder = {
-      render: async (request) => {
-        if (++renders === 1) throw new Error('disk full for a moment');
-        return real.render(request);
-      },
-    };
-    srv = await startEngineServer(kind, {}, { recorder });
+    srv = await startEngineServer(kind, {});
+    // The first write of the call's ending (the one that sets its transcript) fails; the rest go through.
+    const store: Store = srv.deps.store;
+    const real = store.updateLeased.bind(store);
+    let endings = 0;
+    store.updateLeased = (async (ex: unknown, table: never, owner: string, updates: readonly LeasedUpdate[]) => {
+      if (updates.some((u) => 'transcript' in u.set) && ++endings === 1) throw new Error('disk full for a moment');
+      return real(ex as never, table, owner, updates);
+    }) as Store['updateLeased'];
     const alice = await srv.tenant();
     const res = await alice.api.post('/v1/agent/calls', {
       body: { to: '+14155550116', objective: 'Ask whether the shop is open on Sunday.', fields: FIELDS, webhookUrl: 'http://127.0.0.1:9/h' },
@@ -39,7 +38,7 @@ forEachStore('news read late, a step cut short after the answer', (kind) => {
     await srv.engine.tick();
     expect((await srv.row(id)).status).to.equal('in_progress');
     const row = await srv.drive(id);
-    expect(renders).to.equal(2);
+    expect(endings).to.equal(2);
     expect(row).to.include({ status: 'failed', error: 'call_dropped', duration_sec: SANDBOX_DROP_AFTER_MS / 1000 });
   });
 });

@@ -21,6 +21,7 @@ const LATER_COLUMNS: Partial<CallRow> = {
   calling_window_json: null,
   opt_out: 0,
   batch_id: null,
+  recording_request_json: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -71,6 +72,7 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     calling_window_json: null,
     opt_out: 0,
     batch_id: null,
+    recording_request_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

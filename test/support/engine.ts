@@ -3,11 +3,10 @@
 import { pino, type Logger } from 'pino';
 import type { AnyAgent } from '../../server/src/voice-agent/agent.js';
 import type { Analyst } from '../../server/src/analysis/analyst.js';
-import { CallEngine, type EngineSettings, type RecordingStore } from '../../server/src/engine/call-engine.js';
+import { CallEngine, type EngineSettings } from '../../server/src/engine/call-engine.js';
 import type { Carrier } from '../../server/src/telephony/carrier.js';
 import type { TelephonyDeps } from '../../server/src/telephony/telephony.js';
 import { SandboxCarrier } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
-import type { Recorder } from '../../server/src/recording/recorder.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import { defaultEngineParts, engineSettings } from '../../server/src/engine/default-engine.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
@@ -20,8 +19,6 @@ export interface EngineParts {
   carrier?: Carrier | ((deps: TelephonyDeps) => Carrier);
   agent?: AnyAgent;
   analyst?: Analyst;
-  recorder?: Recorder;
-  recordings?: RecordingStore;
   settings?: Partial<EngineSettings>;
   /** The engine's logger; silent (or SVC_TEST_LOG) by default. */
   logger?: Logger;
@@ -49,8 +46,6 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
     carrier: typeof parts.carrier === 'function' ? parts.carrier({ config, store, clock, logger }) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
     agent: parts.agent ?? defaults.agent,
     analyst: parts.analyst ?? defaults.analyst,
-    recorder: parts.recorder ?? defaults.recorder,
-    recordings: parts.recordings ?? defaults.recordings,
     settings: { ...engineSettings(config), ...parts.settings },
   });
   const row = (id: string) => store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();

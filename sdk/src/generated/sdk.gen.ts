@@ -225,6 +225,10 @@ export const cancelCall = <ThrowOnError extends boolean = false>(options: Option
  * The recording of an answered call as `audio/wav`. Supports single byte ranges (`Range: bytes=a-b`), answered
  * with 206 and `Content-Range`; an unsatisfiable range gives 416 `range_not_satisfiable`. A call that does not
  * exist, belongs to another key, or has no recording (never answered, or not ready yet) gives 404 `not_found`.
+ * A sandbox call's recording is rendered from its conversation the first time it is asked for (that request
+ * takes longer, about a tenth of a second for a short call), then kept. When that cannot be done just now (the
+ * disk is full, the renderer failed) the answer is 503 `recording_unavailable` with Retry-After; the call keeps
+ * what its recording is made from, so a later request gets it.
  *
  */
 export const getCallRecording = <ThrowOnError extends boolean = false>(options: Options<GetCallRecordingData, ThrowOnError>) => (options.client ?? client).get<GetCallRecordingResponses, GetCallRecordingErrors, ThrowOnError>({

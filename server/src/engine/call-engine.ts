@@ -23,7 +23,7 @@ import type { CallEventName, CallStatus, ExtractedValues } from '../generated/ty
 import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
-import type { Recorder, Tone } from '../recording/recorder.js';
+import { recordingRequestJson, type Tone } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { Executor, RowFilter, Store } from '../store/store.js';
@@ -48,19 +48,12 @@ export interface EngineSettings {
   idlePollMs: number;
 }
 
-export interface RecordingStore {
-  /** Stores the WAV; returns what the call row keeps as recording_path. */
-  save(callId: string, wav: Buffer): Promise<string>;
-}
-
 export interface EngineDeps {
   store: Store;
   clock: Clock;
   carrier: Carrier;
   agent: AnyAgent;
   analyst: Analyst;
-  recorder: Recorder;
-  recordings: RecordingStore;
   logger: Logger;
   settings: EngineSettings;
   /** Names this worker's leases; random by default. */
@@ -552,30 +545,26 @@ export class CallEngine {
 
   /** Ends a call whose machine took (or, cut short, began to take) the message: voicemail, billed for its time. */
   private async finishVoicemail(row: CallRow, state: EngineState, connectedMs: number, left: boolean): Promise<void> {
-    const { carrier, recorder, recordings, clock } = this.deps;
+    const { carrier, clock } = this.deps;
     const vm = state.voicemail!;
     const said = vm.turns.filter((t) => t.startMs < connectedMs);
-    const recording: Commit['set'] = {};
-    if (!carrier.recordsCalls) {
-      const wav = await recorder.render({ turns: said, totalMs: connectedMs, language: row.language ?? 'en-US', tones: vm.tones });
-      recording.recording_path = await recordings.save(row.id, wav);
-    }
+    const recording = carrier.recordsCalls ? {} : { recording_request_json: recordingRequestJson({ turns: said, totalMs: connectedMs, language: row.language ?? 'en-US', tones: vm.tones }) };
     const set = { transcript: said.length ? formatTranscript(said) : null, turns_json: JSON.stringify(recordTurns(said, connectedMs)), ...recording, engine_state: JSON.stringify(state) };
     await this.apply(row, { type: 'voicemail_left', at: clock.now(), pickedUpAt: vm.pickedUpAt, connectedMs, left }, set, null, false, [], settled(row.id, said, connectedMs));
   }
 
-  /** Ends an answered call: the transcript of what was said, the recording, and for a completed call the analysis. */
+  /**
+   * Ends an answered call: the transcript of what was said, what its recording is rendered from, and for a completed
+   * call the analysis.
+   */
   private async finish(row: CallRow, talk: Talk, e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
-    const { agent, analyst, carrier, recorder, recordings } = this.deps;
+    const { agent, analyst, carrier } = this.deps;
     const turns = isLive(agent) ? await agent.turns(row.id) : talk.turns;
     const said = turns.filter((t) => t.startMs < e.connectedMs);
     const transcript = said.length ? formatTranscript(said) : null;
-    // A carrier that records the line stores its recording on the call itself; otherwise it is rendered here.
-    const recording: Commit['set'] = {};
-    if (!carrier.recordsCalls) {
-      const wav = await recorder.render({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' });
-      recording.recording_path = await recordings.save(row.id, wav);
-    }
+    // A carrier that records the line stores its recording on the call itself; otherwise the call keeps what its
+    // recording is rendered from when first asked for (recording/call-recordings.ts).
+    const recording = carrier.recordsCalls ? {} : { recording_request_json: recordingRequestJson({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' }) };
     let summary: string | null = null;
     let extracted: string | null = null;
     let evidence: string | null = null;

@@ -1,5 +1,5 @@
 // The engine as configured: the sandbox carrier, the scripted agent with its simulated callee, the rule-based
-// analyst and the speech recorder — all offline, the defaults `npm start` runs with.
+// analyst — all offline, the defaults `npm start` runs with.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -10,18 +10,13 @@ import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.
 import type { Analyst } from '../analysis/analyst.js';
 import { LlmAnalyst } from '../analysis/llm-analyst.js';
 import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
-import { CallEngine, type EngineSettings, type RecordingStore } from './call-engine.js';
+import { CallEngine, type EngineSettings } from './call-engine.js';
 import type { Carrier } from '../telephony/carrier.js';
 import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
-import { ThreadedRecorder } from '../recording/threaded-recorder.js';
-import { writeRecording } from '../recording/write-recording.js';
 
 export function defaultEngineParts(config: Config, store: Store) {
-  const recordings: RecordingStore = {
-    save: (callId, wav) => writeRecording({ dataDir: config.dataDir, recordingsDir: config.recordingsDir }, callId, wav),
-  };
-  return { agent: configuredAgent(config, store), analyst: configuredAnalyst(config), recorder: new ThreadedRecorder(), recordings };
+  return { agent: configuredAgent(config, store), analyst: configuredAnalyst(config) };
 }
 
 /** SVC_ANALYST: the rule-based analyst, or the LLM analyst on an OpenAI-compatible endpoint. */

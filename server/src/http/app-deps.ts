@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { Telephony } from '../telephony/telephony.js';
 import type { OpenStreams } from './handlers/streams.js';
+import type { CallRecordings } from '../recording/call-recordings.js';
 
 /** What the HTTP handlers are given: the ports they may use, nothing global. */
 export interface AppDeps {
@@ -19,4 +20,6 @@ export interface AppDeps {
   telephony?: Telephony;
   /** The live streams open in this process, ended at shutdown; the app keeps its own when not given. */
   streams?: OpenStreams;
+  /** Calls' recordings as files, rendered when first asked for; by default with the process's recorder thread. */
+  recordings?: CallRecordings;
 }

@@ -24,6 +24,7 @@ import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
 import { mcpRoute } from '../mcp/mcp-route.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
+import { defaultRecordings } from '../recording/default-recordings.js';
 
 const POLICY_PAGE = readFileSync(new URL('../../static/versioning.html', import.meta.url), 'utf8');
 
@@ -41,7 +42,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
     ...callEventHandlers(deps),
     ...streamHandlers(deps, deps.streams ?? new OpenStreams()),
     ...readCallHandlers(deps),
-    getCallRecording: recordingHandler(deps),
+    getCallRecording: recordingHandler({ ...deps, recordings: deps.recordings ?? defaultRecordings(deps.config) }),
     ...placeCallHandlers(deps),
     cancelCall: cancelCallHandler(deps),
     ...doNotCallHandlers(deps),

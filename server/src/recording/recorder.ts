@@ -22,3 +22,9 @@ export interface Recorder {
   /** A complete WAV file (RIFF, PCM 16-bit mono). */
   render(request: RecordingRequest): Promise<Buffer>;
 }
+
+/** A request as a call keeps it until its recording is first asked for: its turns' times, speakers and words only. */
+export function recordingRequestJson(request: RecordingRequest): string {
+  const turns = request.turns.map(({ speaker, text, startMs, endMs }) => ({ speaker, text, startMs, endMs }));
+  return JSON.stringify({ turns, totalMs: request.totalMs, language: request.language, ...(request.tones?.length ? { tones: request.tones } : {}) });
+}

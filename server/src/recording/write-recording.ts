@@ -3,7 +3,7 @@
 // inside it (the default, and the data folder can move) and absolute when they live elsewhere.
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export interface RecordingDirs {
   dataDir: string;
@@ -11,12 +11,16 @@ export interface RecordingDirs {
   recordingsDir: string;
 }
 
+/** `<recordingsDir>/<callId>.wav`: where a call's recording is written. */
+export function recordingFile(dirs: RecordingDirs, callId: string): string {
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(callId)) throw new Error(`unsafe call id for a file name: ${JSON.stringify(callId)}`);
+  return join(resolve(dirs.recordingsDir), `${callId}.wav`);
+}
+
 /** Writes `<recordingsDir>/<callId>.wav` atomically (a reader never sees half a file) and returns its stored path. */
 export async function writeRecording(dirs: RecordingDirs, callId: string, wav: Buffer): Promise<string> {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(callId)) throw new Error(`unsafe call id for a file name: ${JSON.stringify(callId)}`);
-  const folder = resolve(dirs.recordingsDir);
-  await mkdir(folder, { recursive: true });
-  const file = join(folder, `${callId}.wav`);
+  const file = recordingFile(dirs, callId);
+  await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${randomBytes(6).toString('hex')}.part`;
   try {
     await writeFile(partial, wav);

@@ -142,7 +142,8 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     turns: row.turns_json === null ? null : (JSON.parse(row.turns_json) as Turn[]),
     extracted: row.extracted_json === null ? null : (JSON.parse(row.extracted_json) as ExtractedValues),
     evidence: row.evidence_json === null ? null : (JSON.parse(row.evidence_json) as Record<string, Evidence | null>),
-    recordingUrl: row.recording_path === null ? null : recordingUrl(publicBaseUrl, row.id),
+    // A recording kept, or one rendered when first asked for.
+    recordingUrl: row.recording_path === null && row.recording_request_json === null ? null : recordingUrl(publicBaseUrl, row.id),
     startedAt: iso(row.started_at),
     endedAt: iso(row.ended_at),
     durationSec: row.duration_sec,

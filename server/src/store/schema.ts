@@ -53,7 +53,10 @@ export interface CallsTable {
   summary: string | null;
   transcript: string | null;
   extracted_json: string | null;
+  /** Where the call's recording is stored (a carrier's, fetched), relative to the data folder or absolute; null for none. */
   recording_path: string | null;
+  /** What the call's recording is rendered from when first asked for (JSON, the Recorder's request); null for none. */
+  recording_request_json: string | null;
   started_at: number | null;
   ended_at: number | null;
   duration_sec: number | null;

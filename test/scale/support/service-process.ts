@@ -19,9 +19,11 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startService(role: 'api' | 'worker' | 'both', env: Record<string, string>): Promise<ServiceProcess> {
+/** `cpuProfileDir`: the process runs under V8's profiler and writes its .cpuprofile there when stopped (not killed). */
+export async function startService(role: 'api' | 'worker' | 'both', env: Record<string, string>, options: { cpuProfileDir?: string } = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', MAIN], {
     env: { ...process.env, ...env, SVC_ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -26,6 +26,7 @@ import { m021OptOut } from './021-opt-out.js';
 import { m022Batches } from './022-batches.js';
 import { m023EventLog } from './023-event-log.js';
 import { m024DeferredUsageTriggers } from './024-deferred-usage-triggers.js';
+import { m025RecordingRequests } from './025-recording-requests.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '022_batches': m022Batches,
   '023_event_log': m023EventLog,
   '024_deferred_usage_triggers': m024DeferredUsageTriggers,
+  '025_recording_requests': m025RecordingRequests,
 };
 
 export const migrationProvider: MigrationProvider = {
