@@ -118,7 +118,7 @@ const MAX_FAILED_STEPS = 8;
 const FAILED_STEP_BACKOFF = { baseMs: 1000, maxMs: 30_000 };
 
 /** The calls as a queue: a call is due at next_run_at, and done (null) once terminal. */
-const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at' };
+export const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at' };
 
 /**
  * The engine's two lanes, each with `concurrency` slots of its own: calls with no line yet (to dial, or to end
@@ -126,7 +126,7 @@ const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at' };
  * analysis by an LLM); in one shared set of slots those steps held every slot once calls ended faster than that,
  * and new calls waited behind them to be dialled.
  */
-const LANES = {
+export const LANES = {
   dial: { column: 'carrier_ref', value: null },
   line: { column: 'carrier_ref', value: null, not: true },
 } as const satisfies Record<string, RowFilter>;

@@ -214,14 +214,21 @@ export class JobQueue<Row extends Leased> {
    * expired), or null.
    */
   async nextDueAt(excluding: readonly string[] = [], only: RowFilter | undefined = this.table.only): Promise<number | null> {
-    const { table, key, due } = this.table;
-    let q = this.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.min(eb.case().when('lease_expires_at', '>', eb.ref(due)).then(eb.ref('lease_expires_at')).else(eb.ref(due)).end()).as('at'))
-      .where(due, 'is not', null);
-    if (only) q = q.where(matching(only));
-    if (excluding.length > 0) q = q.where(key, 'not in', excluding);
-    const row = (await q.executeTakeFirst()) as { at: number | string | null } | undefined;
+    const row = (await nextDueQuery(this.db, this.table, excluding, only).executeTakeFirst()) as { at: number | string | null } | undefined;
     return row?.at === null || row?.at === undefined ? null : Number(row.at);
   }
+}
+
+/**
+ * The next-due look: the least, over the due rows not excluded, of when each can be claimed (its due time, or its
+ * lease's expiry when that is later). On Postgres an index on that very expression (migration 026) answers it.
+ */
+export function nextDueQuery(db: AnyDb, { table, key, due }: QueueTable, excluding: readonly string[], only: RowFilter | undefined) {
+  let q = db
+    .selectFrom(table)
+    .select((eb) => eb.fn.min(eb.case().when('lease_expires_at', '>', eb.ref(due)).then(eb.ref('lease_expires_at')).else(eb.ref(due)).end()).as('at'))
+    .where(due, 'is not', null);
+  if (only) q = q.where(matching(only));
+  if (excluding.length > 0) q = q.where(key, 'not in', excluding);
+  return q;
 }

@@ -64,7 +64,7 @@ interface Delivery {
 const ONE_ATTEMPT: DeliveryRules = { schedule: [0], random: () => 0 };
 
 /** The outbox as a queue: an event is due at next_attempt_at while it is pending. */
-const OUTBOX: QueueTable = { table: 'webhook_events', key: 'event_id', due: 'next_attempt_at', only: { column: 'state', value: 'pending' } };
+export const OUTBOX: QueueTable = { table: 'webhook_events', key: 'event_id', due: 'next_attempt_at', only: { column: 'state', value: 'pending' } };
 
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
   const { store, clock, config } = deps;

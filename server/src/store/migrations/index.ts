@@ -27,6 +27,7 @@ import { m022Batches } from './022-batches.js';
 import { m023EventLog } from './023-event-log.js';
 import { m024DeferredUsageTriggers } from './024-deferred-usage-triggers.js';
 import { m025RecordingRequests } from './025-recording-requests.js';
+import { m026QueueIndexesOnPostgres } from './026-queue-indexes-on-postgres.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '023_event_log': m023EventLog,
   '024_deferred_usage_triggers': m024DeferredUsageTriggers,
   '025_recording_requests': m025RecordingRequests,
+  '026_queue_indexes_on_postgres': m026QueueIndexesOnPostgres,
 };
 
 export const migrationProvider: MigrationProvider = {
