@@ -108,24 +108,48 @@ forEachStore('wakes', (kind) => {
   });
 
   if (kind === 'postgres') {
-    it('carry a wake to another process sharing the store, to no store of another schema, and never back to the waker', async () => {
+    it('carry a wake of a process that runs no loop of its queue to the others sharing the store, to no store of another schema', async () => {
       const a = await freshStore(kind);
       const other = await freshStore(kind);
       stores.push(a, other);
       const b = openStore({ postgresUrl: a.url, poolSize: 1 });
       extra.push(b);
-      const seenA = counting(a.store);
+      // a runs only a calls loop (an api process runs none); b and the other schema's store run all three.
+      const seenA = { calls: 0 };
+      a.store.onWake('calls', () => seenA.calls++);
       const seenB = counting(b);
       const seenOther = counting(other.store);
       await until('all listening', () => seenA.calls === 1 && seenB.calls === 1 && seenOther.calls === 1);
       a.store.wake('webhooks');
-      expect(seenA.webhooks).to.equal(2); // at once, here
       await until('woken there', () => seenB.webhooks === 2);
-      // Notifications reach a session in the order sent: once b's later wake is in, a's own would have been too.
-      b.wake('batches');
-      await until("b's wake at a", () => seenA.batches === 2);
-      expect(seenA.webhooks).to.equal(2);
+      // a runs a calls loop: its wake of calls stays with it. Notifications reach a session in the order sent, so
+      // once a's later wake of batches is in at b, the calls one would have been too.
+      a.store.wake('calls');
+      expect(seenA.calls).to.equal(2);
+      a.store.wake('batches');
+      await until("a's wake of batches at b", () => seenB.batches === 2);
+      expect(seenB.calls).to.equal(1);
       expect(seenOther).to.deep.equal({ calls: 1, webhooks: 1, batches: 1 });
+    });
+
+    it("keep the wakes of a worker's own writes to its own loops: its events and its released calls", async () => {
+      const a = await freshStore(kind);
+      stores.push(a);
+      const b = openStore({ postgresUrl: a.url, poolSize: 1 });
+      // c runs no loop: its wakes go out to the others.
+      const c = openStore({ postgresUrl: a.url, poolSize: 1 });
+      extra.push(b, c);
+      const seenA = counting(a.store);
+      const seenB = counting(b);
+      await until('both listening', () => seenA.calls === 1 && seenB.calls === 1);
+      a.store.wake('webhooks');
+      a.store.wake('calls');
+      expect([seenA.webhooks, seenA.calls]).to.deep.equal([2, 2]);
+      c.wake('batches');
+      await until("c's wake at b", () => seenB.batches === 2);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seenB).to.deep.equal({ calls: 1, webhooks: 1, batches: 2 });
+      expect(seenA.batches).to.equal(2);
     });
   }
 });

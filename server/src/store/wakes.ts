@@ -1,7 +1,10 @@
 // Wakes: how a write says that jobs of a queue are due now (a call placed, an event written), so that the loops
 // running that queue look at once rather than at their next poll. The loops of the writing process are woken at
-// once; on Postgres every other process's too (postgres/pg-wakes.ts). A wake is only a hint: a loop that misses
-// one (a dropped connection, a process still starting) finds the job at its next poll, as before.
+// once. A process that runs no loop of that queue (an api process placing a call) wakes every other process's, on
+// Postgres (postgres/pg-wakes.ts); one that runs one keeps the work to itself: a worker's own engine dials the
+// calls its batches release and its own dispatcher sends the events its steps write, and the other workers are
+// spared a notification and a claim that would find nothing. A wake is only a hint: a loop that misses one (a
+// dropped connection, a process still starting, a loop busy to its last slot) finds the job at its next poll.
 export type WakeTopic = 'calls' | 'webhooks' | 'batches';
 export const WAKE_TOPICS: readonly WakeTopic[] = ['calls', 'webhooks', 'batches'];
 
@@ -19,8 +22,8 @@ export class Wakes {
   constructor(private readonly remote: RemoteWakes | null = null) {}
 
   wake(topic: WakeTopic): void {
-    this.fire(topic);
-    this.remote?.send(topic);
+    if (this.listeners.has(topic)) this.fire(topic);
+    else this.remote?.send(topic);
   }
 
   onWake(topic: WakeTopic, fn: () => void): void {
