@@ -7,7 +7,7 @@
 //   versions included: 8 ms at the end of such a minute, against a tenth of that through this index.
 // - webhook_events_pending replaces webhook_events_due (state, next_attempt_at): only pending events are claimed
 //   or looked for, and a delivered event's version now adds no entry. The dispatcher's claim over it went from
-//   8.8 ms to a tenth of a millisecond at the end of the same minute.
+//   3.1 ms to 2.8 ms over the same minute (a bitmap scan still reads the entries of delivered events until VACUUM).
 // SQLite rewrites a row in place and leaves no dead versions, so it keeps its indexes.
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 
