@@ -113,6 +113,33 @@ describe('the worker loop', () => {
     expect(jobs.runs).to.deep.equal(['later']);
   });
 
+  it('claims again at once after a claim that was under way when a nudge came, without looking for the next due time first', async () => {
+    const log: string[] = [];
+    const jobs = new Jobs(clock, async (job) => void log.push(`run ${job.id}`));
+    const look = jobs.nextDueAt.bind(jobs);
+    jobs.nextDueAt = () => (log.push('look'), look());
+    let letGo: (() => void) | undefined;
+    const claim = jobs.claim.bind(jobs);
+    jobs.claim = async (limit, running) => {
+      log.push('claim');
+      const found = await claim(limit, running);
+      if (jobs.claims.length === 2) await new Promise<void>((r) => (letGo = r));
+      return found;
+    };
+    const l = loop(jobs, { idleMs: 60_000 });
+    l.start();
+    await until('the first look, which found nothing', () => log.join() === 'claim,look');
+    jobs.add('a');
+    l.nudge();
+    await until('the claim of a under way', () => letGo !== undefined);
+    jobs.add('b'); // written after that claim looked
+    l.nudge();
+    letGo!();
+    await until('b to run', () => log.includes('run b'));
+    // a's end may start a claim of its own before b's; what never comes before b is a look for the next due time.
+    expect(log.slice(0, log.indexOf('run b')).filter((e) => e === 'look')).to.deep.equal(['look']);
+  });
+
   it('claims ahead when asked to prefetch: a slot that frees is filled from what was claimed, then a claim refills', async () => {
     const finish: (() => void)[] = [];
     const jobs = new Jobs(clock, () => new Promise<void>((r) => finish.push(r)));

@@ -55,6 +55,8 @@ class Slots<Job> {
   claiming: Promise<void> | null = null;
   /** The last claim found fewer jobs than it asked for: nothing more is due until a job ends or time passes. */
   drained = false;
+  /** Something may have fallen due since the claim under way began: its answer does not say all is claimed. */
+  private dueSinceClaim = false;
   fault: unknown = null;
   started = 0;
   /** Draining: no job is started or claimed any more; what was claimed ahead stays for release(). */
@@ -84,12 +86,13 @@ class Slots<Job> {
     const prefetch = this.settings.prefetch ?? 0;
     const want = this.free + prefetch - this.ahead.length;
     if (this.claiming || this.drained || this.fault !== null || want <= 0 || this.ahead.length > prefetch / 2) return;
+    this.dueSinceClaim = false;
     this.claiming = this.work
       .claim(want, this.held())
       .then(
         (jobs) => {
           this.ahead.push(...jobs);
-          this.drained = jobs.length < want;
+          this.drained = jobs.length < want && !this.dueSinceClaim;
         },
         (err: unknown) => {
           this.fault = err;
@@ -100,6 +103,15 @@ class Slots<Job> {
         this.pump();
         this.onEnd();
       });
+  }
+
+  /**
+   * Something may be due now (a job ended, a wake): the next claim is worth making, and one under way, which may
+   * have looked before it, is followed by another rather than by a look for the next due time.
+   */
+  mayBeDue(): void {
+    this.drained = false;
+    if (this.claiming) this.dueSinceClaim = true;
   }
 
   /** Waits for the running jobs and the claim under way, starting nothing more. */
@@ -121,8 +133,8 @@ class Slots<Job> {
     this.started++;
     const p: Promise<void> = this.runJob(job).finally(() => {
       this.running.delete(p);
-      // What ended may have made another job due (a retry, the next step): the next claim is worth making.
-      this.drained = false;
+      // What ended may have made another job due (a retry, the next step).
+      this.mayBeDue();
       this.onEnd();
     });
     this.running.set(p, this.work.key(job));
@@ -137,6 +149,8 @@ export class WorkerLoop<Job> {
   /** Someone outside said something became due: the next look claims even if the last found nothing. */
   private nudged = false;
   private listening = false;
+  /** The slots of the running loop, which a nudge tells at once. */
+  private slots: Slots<Job> | null = null;
 
   constructor(
     private readonly work: Work<Job>,
@@ -160,6 +174,7 @@ export class WorkerLoop<Job> {
   /** Something became due (a wake, or work queued in this process): look now rather than at the next poll. */
   nudge(): void {
     this.nudged = true;
+    this.slots?.mayBeDue();
     this.rouse();
   }
 
@@ -211,6 +226,7 @@ export class WorkerLoop<Job> {
 
   private async runLoop(): Promise<void> {
     const slots: Slots<Job> = new Slots(this.work, this.settings, (job) => this.runSafely(job), () => this.rouse());
+    this.slots = slots;
     while (!this.stopping) {
       slots.pump();
       if (slots.fault !== null) {
@@ -241,6 +257,7 @@ export class WorkerLoop<Job> {
       if (timedOut || this.nudged) slots.drained = false;
       this.nudged = false;
     }
+    this.slots = null;
     await slots.drain();
     await this.work.settled?.();
   }
