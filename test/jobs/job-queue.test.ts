@@ -77,6 +77,22 @@ forEachStore('the job queue', (kind) => {
     expect(await attempts()).to.deep.equal([`e-${done.id}:failed`]);
   });
 
+  it('writes a commit alone that only updates its row without a transaction, and one that inserts in one', async () => {
+    await job(0);
+    const q = queue('w1');
+    const [claimed] = await q.claim(clock.now(), 1);
+    // Which scope each write used: `atomically` is the transaction (a savepoint in a batch on SQLite).
+    const used: string[] = [];
+    const write = ts.store.write.bind(ts.store);
+    ts.store.write = ((unit: Parameters<typeof write>[0]) =>
+      write((scope) => unit({ ex: scope.ex, atomically: (key, fn) => (used.push('transaction'), scope.atomically(key, fn)) }).finally(() => used.push('write')))) as typeof ts.store.write;
+    const kept = await q.commit(claimed, { set: { status: 'dialing' }, keepLease: true });
+    const done = await q.commit(kept, { set: { status: 'failed', next_run_at: null }, insert: (r) => attemptRow(`e-${r.id}`, r.status) });
+    expect(used).to.deep.equal(['write', 'transaction', 'write']);
+    expect(done).to.include({ status: 'failed', lease_owner: null });
+    expect(await attempts()).to.deep.equal([`e-${done.id}:failed`]);
+  });
+
   it('writes neither the outcome nor its row when the row cannot be inserted', async () => {
     const j = await job(0);
     const q = queue('w1');

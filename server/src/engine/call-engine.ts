@@ -268,6 +268,8 @@ export class CallEngine {
   private async commit(row: CallRow, now: number, c: Commit): Promise<CallRow> {
     const event = c.event;
     const changed = c.set.status !== undefined && c.set.status !== row.status;
+    // A step that writes only the call's own row (the line's news, its reference) inserts nothing.
+    const inserts = Boolean(event) || changed || (c.also?.length ?? 0) > 0;
     const outboxRow = (updated: CallRow): NewRow[] => [
       ...(event ? [{ into: 'webhook_events' as const, values: eventRow(updated, event, now) }] : []),
       ...(changed ? [{ into: 'call_status_changes' as const, values: statusChangeRow(updated, now), keepExisting: ['call_id', 'status'] }] : []),
@@ -275,7 +277,7 @@ export class CallEngine {
     ];
     // A step that gets to its end clears the count of those that failed before it.
     const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
-    const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: outboxRow, alsoRun: c.alsoRun });
+    const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: inserts ? outboxRow : undefined, alsoRun: c.alsoRun });
     // A cancel that came in while this step ran made the call due then, and this step's write has just put its due
     // time back: bring it forward again. (A step that sees the cancel ends the call, so this does not repeat.)
     if (!c.keepLease && c.nextRunAt !== null && c.nextRunAt > now && written.cancel_requested_at !== null) {

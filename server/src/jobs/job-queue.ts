@@ -152,14 +152,20 @@ export class JobQueue<Row extends Leased> {
 
   /** The fenced updates and their rows to insert, in one transaction; undefined where a claim no longer holds. */
   private async write(group: readonly PendingCommit<Row>[]): Promise<(Row | undefined)[]> {
+    const updates = group.map(({ job, outcome }) => ({
+      key: this.keyOf(job),
+      leaseExpiresAt: job.lease_expires_at,
+      set: outcome.keepLease ? outcome.set : { ...outcome.set, lease_owner: null, lease_expires_at: null },
+    }));
+    // A commit alone that only updates its own row needs no transaction: one statement is whole by itself, and on
+    // Postgres a transaction's begin and commit are two round trips more. (Several such commits still share one:
+    // updates of several shapes are several statements, and a group's commits must fail or hold each as a whole.)
+    if (group.length === 1 && !group[0]!.outcome.insert && !group[0]!.outcome.alsoRun) {
+      return this.store.write(({ ex }) => this.store.updateLeased<Row>(ex, this.table, this.owner, updates));
+    }
     let inserted: NewRow[] = [];
     const rows = await this.store.write(({ atomically }) =>
       atomically(null, async (ex) => {
-        const updates = group.map(({ job, outcome }) => ({
-          key: this.keyOf(job),
-          leaseExpiresAt: job.lease_expires_at,
-          set: outcome.keepLease ? outcome.set : { ...outcome.set, lease_owner: null, lease_expires_at: null },
-        }));
         const rows = await this.store.updateLeased<Row>(ex, this.table, this.owner, updates);
         const inserts = group.flatMap(({ outcome }, i) => {
           const made = rows[i] && outcome.insert?.(rows[i]);
