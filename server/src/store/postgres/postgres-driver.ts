@@ -1,6 +1,7 @@
 // The Postgres driver, for several processes sharing one database: a pool of connections, reads and write units
 // run at once, advisory locks for what must not interleave across processes (an account's minute cap, the dev
-// seed), and claims that skip the rows another worker is claiming (FOR UPDATE SKIP LOCKED).
+// seed; units of one key queue in the process first, key-queue.ts), and claims that skip the rows another worker
+// is claiming (FOR UPDATE SKIP LOCKED).
 import { CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { claimQuery } from '../due-claims.js';
@@ -9,6 +10,7 @@ import { executorFor } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import type { Executor, LeasedUpdate, QueueTableName, Store, WriteScope } from '../store.js';
 import { Wakes } from '../wakes.js';
+import { KeyQueue } from './key-queue.js';
 import { PgWakes } from './pg-wakes.js';
 
 /** Postgres pool settings (SVC_PG_POOL_MAX, SVC_PG_IDLE_TIMEOUT_MS, SVC_PG_CONNECT_TIMEOUT_MS). */
@@ -44,13 +46,15 @@ export function openPostgres(target: PostgresTarget): Store {
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const advisoryLock = (trx: Transaction<Database>, key: string) => sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+  const transaction = <T>(lockKey: string | null, fn: (ex: Executor) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      if (lockKey !== null) await advisoryLock(trx, lockKey);
+      return fn(executorFor(trx, db));
+    });
+  const underKey = new KeyQueue();
   const scope: WriteScope = {
     ex: executorFor(db),
-    atomically: (lockKey, fn) =>
-      db.transaction().execute(async (trx) => {
-        if (lockKey !== null) await advisoryLock(trx, lockKey);
-        return fn(executorFor(trx, db));
-      }),
+    atomically: (lockKey, fn) => (lockKey === null ? transaction(null, fn) : underKey.run(lockKey, () => transaction(lockKey, fn))),
   };
   const wakes = new Wakes(new PgWakes(target.postgresUrl));
   return {
