@@ -90,13 +90,17 @@ async function measure(
   const followers: Promise<void>[] = [];
   let following = 0;
   const placements: Promise<void>[] = [];
+  let failure: Error | undefined;
   const t0 = Date.now();
   for (const [i, body] of bodies.entries()) {
     const due = t0 + (i * 1000) / callsPerSecond;
     if (due > Date.now()) await sleep(due - Date.now());
     placements.push(
       api(url, seeded.apiKey, '/v1/agent/calls', body).then(({ status, json }) => {
-        if (status !== 202) throw new Error(`placeCall answered ${status}: ${JSON.stringify(json)}`);
+        if (status !== 202) {
+          failure ??= new Error(`placeCall answered ${status}: ${JSON.stringify(json)}`);
+          return;
+        }
         answeredAt.set(json.callId, Date.now());
         if (following === FOLLOWED_AT_ONCE) return;
         following++;
@@ -104,7 +108,9 @@ async function measure(
       }),
     );
   }
+  // Every placement is answered before the round fails, so that none is left to reject after its clean-up.
   await Promise.all(placements);
+  if (failure) throw failure;
   await Promise.all(followers);
 
   // Every call ends, and every webhook arrives.

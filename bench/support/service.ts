@@ -76,6 +76,10 @@ export async function startService(env: Record<string, string>, port?: number): 
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', SVC_ROLE: 'both', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // A benchmark that dies leaves no service behind it to load the runs after it.
+  const orphan = () => proc.kill('SIGKILL');
+  process.once('exit', orphan);
+  proc.once('exit', () => process.removeListener('exit', orphan));
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (c) => {

@@ -7,6 +7,12 @@ import { freePort } from '../../support/free-port.js';
 const MAIN = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
 const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running', both: 'call engine and webhook dispatcher running' } as const;
 
+/** Every process started here and still running: killed when this process exits, however it exits. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export interface ServiceProcess {
   role: 'api' | 'worker' | 'both';
   /** http://127.0.0.1:<port> for an api (or both) process. */
@@ -29,7 +35,11 @@ export async function startService(role: 'api' | 'worker' | 'both', env: Record<
   });
   let out = '';
   let exited = proc.exitCode !== null;
-  proc.once('exit', () => (exited = true));
+  running.add(proc);
+  proc.once('exit', () => {
+    exited = true;
+    running.delete(proc);
+  });
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (chunk) => {
       out = (out + chunk).slice(-50_000);
