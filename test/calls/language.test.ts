@@ -1,12 +1,14 @@
 // Language inference from the objective (ELD for Latin-script languages, the script for Hebrew), and the
 // confidence rule: too few letters, an unreliable detection or a runner-up within 90% of the winner is auto.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { DEFAULT_LANGUAGES, languageDetectorReady, resolveLanguage } from '../../server/src/calls/language.js';
 
 const infer = (objective: string, region = 'US', supported: readonly string[] = DEFAULT_LANGUAGES) => resolveLanguage({ objective, region }, supported);
 
 describe('language inference', () => {
-  before(() => languageDetectorReady);
+  before(() => languageDetectorReady());
   for (const [objective, language] of [
     ['Chiedi se il panificio è aperto la domenica e fino a che ora.', 'it-IT'],
     ['Vraag of de bakkerij op zondag open is en tot hoe laat.', 'nl-NL'],
@@ -37,5 +39,24 @@ describe('language inference', () => {
   it('detects only among the languages the agent speaks', () => {
     expect(infer('Chiedi se il panificio è aperto la domenica e fino a che ora.', 'US', ['en', 'fr'])).to.not.include({ language: 'it-IT' });
     expect(infer('התקשר למרפאת השיניים ובקש להזיז את התור שלי', 'US', ['en'])).to.deep.equal({ ok: true, language: 'en-US', languageSource: 'auto' });
+  });
+
+  it('loads the detector only when asked: a process that imports the engine and the language module, and waits, has none loaded', async function () {
+    this.timeout(20_000);
+    // In a process of its own, so that no other test has loaded it yet. The engine is what a worker-only process
+    // runs; a second's wait is four times what the load takes.
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const script = `
+      const { resolveLanguage, languageDetectorReady, DEFAULT_LANGUAGES } = await import('./server/src/calls/language.ts');
+      await import('./server/src/engine/default-engine.ts');
+      await new Promise((r) => setTimeout(r, 1000));
+      const ask = () => { try { return resolveLanguage({ objective: 'Call John about the meeting tomorrow', region: 'US' }, DEFAULT_LANGUAGES).language; } catch (e) { return e.message; } };
+      const before = ask();
+      await languageDetectorReady();
+      console.log(JSON.stringify({ before, after: ask() }));`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root }, (err, stdout) => (err ? reject(err) : resolve(stdout))),
+    );
+    expect(JSON.parse(out)).to.deep.equal({ before: 'the language detector is still loading; await languageDetectorReady()', after: 'en-US' });
   });
 });

@@ -23,7 +23,7 @@ const TEXTS = [
 describe('the placement worker', function () {
   this.timeout(20_000);
   let worker: PlacementWorker;
-  before(() => languageDetectorReady);
+  before(() => languageDetectorReady());
   afterEach(() => worker?.close());
 
   it('gives every placement the language the in-thread detection gives, and answers them itself', async () => {

@@ -105,7 +105,7 @@ export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, ch
 /** Every call of a batch checked: the calls to create, or every error, by index. */
 export async function checkBatch(ports: BatchCheckPorts, db: Kysely<Database>, key: ApiKeyRow, calls: readonly unknown[], defaults: Record<string, unknown> | undefined, now: number): Promise<BatchCheck> {
   // preparePlacement infers a call's language with the detector, which loads once, asynchronously.
-  await languageDetectorReady;
+  await languageDetectorReady();
   const first = checkBatchCalls(ports, key, calls, defaults, now);
   const second = await checkBatchAccount(db, key, first.passed);
   const errors = [...first.errors, ...second.errors].sort((a, b) => a.index - b.index);

@@ -9,15 +9,22 @@
 import { detection, newDetector, type EldDetector, type RawDetection } from './placement-compute.mjs';
 
 let loaded: EldDetector | undefined;
+let loading: Promise<void> | undefined;
 /**
- * ELD's database is an ES module of about 1 MB (a quarter of a second to load), and ELD is published for
- * `import` only, so it is imported in the background when this module loads. Callers of resolveLanguage await
- * this first; it has long resolved by the time a request arrives.
+ * Loads ELD once; callers of resolveLanguage await this first. Its database is an ES module of about 1 MB (a
+ * quarter of a second to load, about 22 MB of heap once loaded), and ELD is published for `import` only. The HTTP
+ * API starts the load as it starts (http/app.ts), so it has long resolved by the time a request arrives; a
+ * process that runs only workers places no call and never loads it.
  */
-export const languageDetectorReady: Promise<void> = import('eld/extrasmall').then((m) => {
-  loaded = m.eld;
-});
-languageDetectorReady.catch(() => {}); // reported to whoever awaits it
+export function languageDetectorReady(): Promise<void> {
+  if (!loading) {
+    loading = import('eld/extrasmall').then((m) => {
+      loaded = m.eld;
+    });
+    loading.catch(() => {}); // reported to whoever awaits it
+  }
+  return loading;
+}
 
 export const DEFAULT_LANGUAGES = ['en', 'he', 'fr', 'es', 'de', 'it', 'pt', 'nl'] as const;
 
@@ -69,7 +76,7 @@ const detectors = new WeakMap<readonly string[], EldDetector>();
 function detectorFor(supported: readonly string[]): EldDetector {
   let detector = detectors.get(supported);
   if (!detector) {
-    if (!loaded) throw new Error('the language detector is still loading; await languageDetectorReady');
+    if (!loaded) throw new Error('the language detector is still loading; await languageDetectorReady()');
     detectors.set(supported, (detector = newDetector(loaded, eldLanguages(supported))));
   }
   return detector;

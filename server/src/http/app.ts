@@ -16,6 +16,7 @@ import { doNotCallHandlers } from './handlers/do-not-call.js';
 import { batchHandlers } from './handlers/batches.js';
 import { callEventHandlers } from './handlers/call-events.js';
 import { OpenStreams, streamHandlers } from './handlers/streams.js';
+import { languageDetectorReady } from '../calls/language.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
@@ -67,6 +68,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
 
   const telephony = deps.telephony ?? configuredTelephony(deps);
   placementWorker.start();
+  // The language detector loads now, in the background, so the first placement need not wait for it.
+  void languageDetectorReady();
   const metrics = options.metrics ?? new ServiceMetrics(deps.store, deps.clock);
   const app = new Koa();
   const operationFor = (method: string, path: string) => router.match(path, method).pathAndMethod.find((layer) => layer.name)?.name ?? undefined;

@@ -28,7 +28,7 @@ export function placeCallHandlers(deps: AppDeps) {
     const fingerprint = idemKey ? requestFingerprint(req.body) : '';
     // Language detection and number parsing, on the placement worker while this thread serves other requests.
     const ahead = await placementAhead(req.body, deps.catalogue.languages);
-    await languageDetectorReady;
+    await languageDetectorReady();
     const outcome = await store.write(
       placementUnit(ports, { key, window, seen: reported, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId, ahead }),
     );
@@ -45,7 +45,7 @@ export function placeCallHandlers(deps: AppDeps) {
   async function preflightCall(ctx: Context, req: ValidatedRequest): Promise<void> {
     const { key, reported } = ctx.state.caller as ApiCaller;
     const ahead = await placementAhead(req.body, deps.catalogue.languages);
-    await languageDetectorReady;
+    await languageDetectorReady();
     ctx.body = await preflight(ports, executorFor(store.db), { key, seen: reported, body: req.body, checkBody: req.checkBody, now: clock.now(), ahead });
   }
 
