@@ -1,7 +1,8 @@
 // The call engine at scale, on the embedded SQLite store, each scenario a fresh service process:
 //  1. 1,000 calls placed over HTTP and driven to a terminal status at SVC_SANDBOX_TIME_SCALE=0.001 (each
-//     completes with transcript and analysis; its recording is rendered only when fetched): calls per second end to end and the
-//     process's peak RSS; beside the same 1,000 placements to an API-only process (no engine), the baseline.
+//     completes with transcript and analysis; its recording is rendered only when fetched): calls per second end
+//     to end and the process's peak RSS; beside the same 1,000 placements to an API-only process (no engine), the
+//     baseline.
 //  2. 10,000 long calls held in progress at once (scale 1, so none ends during the run): peak RSS, and RSS per
 //     call above the idle process measured in the same run. Target (issue 4): under 500 MB.
 //   npx tsx bench/engine-throughput.ts [rounds=3] [calls=1000] [held=10000]
