@@ -12,6 +12,7 @@ import { addNumber, createAccount, createKey } from '../../server/src/accounts/a
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 import { freePort } from '../../test/support/free-port.js';
+import { killOnExit } from '../../test/support/kill-on-exit.js';
 import { seedBenchStore } from './seed.js';
 
 const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
@@ -76,10 +77,7 @@ export async function startService(env: Record<string, string>, port?: number): 
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', SVC_ROLE: 'both', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  // A benchmark that dies leaves no service behind it to load the runs after it.
-  const orphan = () => proc.kill('SIGKILL');
-  process.once('exit', orphan);
-  proc.once('exit', () => process.removeListener('exit', orphan));
+  killOnExit(proc);
   await new Promise<void>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (c) => {

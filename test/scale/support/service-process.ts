@@ -3,15 +3,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../support/free-port.js';
+import { killOnExit } from '../../support/kill-on-exit.js';
 
 const MAIN = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
 const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running', both: 'call engine and webhook dispatcher running' } as const;
-
-/** Every process started here and still running: killed when this process exits, however it exits. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
 
 export interface ServiceProcess {
   role: 'api' | 'worker' | 'both';
@@ -35,11 +30,8 @@ export async function startService(role: 'api' | 'worker' | 'both', env: Record<
   });
   let out = '';
   let exited = proc.exitCode !== null;
-  running.add(proc);
-  proc.once('exit', () => {
-    exited = true;
-    running.delete(proc);
-  });
+  killOnExit(proc);
+  proc.once('exit', () => (exited = true));
   await new Promise<void>((resolve, reject) => {
     proc.stdout!.on('data', (chunk) => {
       out = (out + chunk).slice(-50_000);
