@@ -146,10 +146,8 @@ export class WorkerLoop<Job> {
   private stopping = false;
   private wake: (() => void) | null = null;
   private woken = false;
-  /** Someone outside said something became due: the next look claims even if the last found nothing. */
-  private nudged = false;
   private listening = false;
-  /** The slots of the running loop, which a nudge tells at once. */
+  /** The slots of the running loop, which a nudge tells at once: the next look claims even if the last found none. */
   private slots: Slots<Job> | null = null;
 
   constructor(
@@ -173,7 +171,6 @@ export class WorkerLoop<Job> {
 
   /** Something became due (a wake, or work queued in this process): look now rather than at the next poll. */
   nudge(): void {
-    this.nudged = true;
     this.slots?.mayBeDue();
     this.rouse();
   }
@@ -253,9 +250,8 @@ export class WorkerLoop<Job> {
         }
       }
       const timedOut = await this.sleep(wait);
-      // The next job's time has come, or something new is due: look again.
-      if (timedOut || this.nudged) slots.drained = false;
-      this.nudged = false;
+      // The next job's time has come: look again. (Something new that is due has told the slots itself.)
+      if (timedOut) slots.drained = false;
     }
     this.slots = null;
     await slots.drain();
