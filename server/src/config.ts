@@ -31,6 +31,8 @@ export interface Config {
   /** Calls per window for keys that set none. */
   defaultRateLimit: number;
   rateWindowSec: number;
+  /** Requests that cost more than a read and place nothing (stream opens, redeliveries) per key per window. */
+  keyRequestLimit: number;
   /** Failed-authentication requests allowed per client address per window. */
   unauthRateLimit: number;
   maxBodyBytes: number;
@@ -266,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devCallerId: env.SVC_DEV_CALLER_ID?.trim() || '+14155550100',
     defaultRateLimit: int(env, 'SVC_DEFAULT_RATE_LIMIT', 10, 1),
     rateWindowSec: int(env, 'SVC_RATE_WINDOW_SEC', 60, 1),
+    keyRequestLimit: int(env, 'SVC_KEY_REQUEST_LIMIT', 600, 1),
     unauthRateLimit: int(env, 'SVC_UNAUTH_RATE_LIMIT', 60, 1),
     maxBodyBytes: 64 * 1024,
     httpTimeouts: httpTimeouts(env),

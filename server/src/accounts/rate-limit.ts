@@ -5,6 +5,10 @@
 //   a rejected request (a 400 being fixed, a guardrail, the minute cap) spends nothing. A placement made while the
 //   window is full is 429 before anything else is checked. Every other request only reports the window (read
 //   with the key itself, see accounts-repo.ts);
+// - an API key's request window: SVC_KEY_REQUEST_LIMIT per SVC_RATE_WINDOW_SEC, bucket `req:<key id>`, counts the
+//   requests that cost the service more than a read and place nothing: a live stream opened, a redelivery asked
+//   for. It is apart from the calls window so that following calls or re-sending events never spends what the
+//   key may place, and placing never starves a stream's reconnect;
 // - a request without a valid key counts against its client address's window (SVC_UNAUTH_RATE_LIMIT), every such
 //   request consuming it, so keys cannot be guessed at speed;
 // - a request past its window's limit is 429 rate_limited with Retry-After: the seconds to the window's reset;
@@ -17,7 +21,7 @@ import { ApiError } from '../errors/api-error.js';
 import { PARAM, statement } from '../store/prepared-query.js';
 import type { Executor } from '../store/store.js';
 
-export type RateLimitSettings = Pick<Config, 'defaultRateLimit' | 'rateWindowSec' | 'unauthRateLimit'>;
+export type RateLimitSettings = Pick<Config, 'defaultRateLimit' | 'rateWindowSec' | 'unauthRateLimit' | 'keyRequestLimit'>;
 
 /** A window to count against: its bucket in the store, and its limit per length. */
 export interface RateWindow {
@@ -41,6 +45,11 @@ export const KEY_BUCKET_PREFIX = 'key:';
 
 export function keyWindow(key: { id: string; rate_limit: number | null }, settings: RateLimitSettings): RateWindow {
   return { bucket: `${KEY_BUCKET_PREFIX}${key.id}`, limit: key.rate_limit ?? settings.defaultRateLimit, windowSec: settings.rateWindowSec };
+}
+
+/** The key's request window: stream opens and redeliveries (see the head of this file). */
+export function requestWindow(key: { id: string }, settings: RateLimitSettings): RateWindow {
+  return { bucket: `req:${key.id}`, limit: settings.keyRequestLimit, windowSec: settings.rateWindowSec };
 }
 
 export function addressWindow(address: string, settings: RateLimitSettings): RateWindow {

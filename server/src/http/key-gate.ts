@@ -5,7 +5,19 @@
 // response on those paths, 401 and 404 included, carries them.
 import type { Context, Next } from 'koa';
 import { findActiveKeyWithWindow, type ApiKeyRow } from '../accounts/accounts-repo.js';
-import { addressWindow, checkWindow, consumeWindow, keyWindow, rateLimitHeaders, windowFromRow, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
+import {
+  addressWindow,
+  checkWindow,
+  consumeWindow,
+  consumeWithinLimit,
+  keyWindow,
+  RateLimited,
+  rateLimitHeaders,
+  requestWindow,
+  windowFromRow,
+  type RateWindow,
+  type WindowState,
+} from '../accounts/rate-limit.js';
 import { BEARER_PATTERN, hashApiKey } from '../accounts/secrets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -75,4 +87,18 @@ export function keyGate(deps: KeyAuthDeps) {
       if (!ctx.headerSent) ctx.set(rateLimitHeaders(caller.reported));
     }
   };
+}
+
+/**
+ * Counts a request that costs the service more than a read (a stream opened, a redelivery) against the key's
+ * request window; 429 rate_limited when it is full. The response reports that window, not the calls window.
+ */
+export async function chargeRequest(ctx: Context, { store, config, clock }: KeyAuthDeps, what: string): Promise<void> {
+  const caller = ctx.state.caller as ApiCaller;
+  try {
+    caller.reported = await consumeWithinLimit(executorFor(store.db), requestWindow(caller.key, config), clock.now(), what);
+  } catch (err) {
+    if (err instanceof RateLimited) caller.reported = err.window;
+    throw err;
+  }
 }
