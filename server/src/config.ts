@@ -65,8 +65,12 @@ export interface Config {
   engineConcurrency: number;
   /** Engine: longest wait between looks at the store when nothing is due. */
   enginePollMs: number;
-  /** Live streams: how often an open stream reads the store for what is new (the most a change waits to be sent). */
+  /** Live streams: how often the process reads the store for what is new for its open streams (the most a change waits to be sent). */
   streamPollMs: number;
+  /** Live streams: the most a key holds open at once, across every process (SVC_STREAMS_PER_KEY). */
+  streamsPerKey: number;
+  /** Live streams: how long a client may read nothing before its stream is ended (SVC_STREAM_STALL_MS). */
+  streamStallMs: number;
   /** IRSF prefix list; defaults to the one shipped in server/data. */
   irsfPath: string | null;
   devPlanMinutes: number;
@@ -287,6 +291,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engineConcurrency: int(env, 'SVC_ENGINE_CONCURRENCY', 16, 1),
     enginePollMs: int(env, 'SVC_ENGINE_POLL_MS', 250, 1),
     streamPollMs: int(env, 'SVC_STREAM_POLL_MS', 250, 10),
+    streamsPerKey: int(env, 'SVC_STREAMS_PER_KEY', 100, 1),
+    streamStallMs: int(env, 'SVC_STREAM_STALL_MS', 30_000, 100),
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,

@@ -20,7 +20,7 @@ import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
 import { storeFor } from './store/open-store.js';
 import { migrate } from './store/store.js';
 import { createWebhookDispatcher } from './webhooks/dispatcher.js';
-import { OpenStreams } from './http/handlers/streams.js';
+import { StreamHub } from './streams/stream-hub.js';
 
 /** How long shutdown waits for requests and steps in flight before exiting anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   const jobs = runsWorkers ? createJobRunner({ store, clock: systemClock, logger: logger.child({ part: 'jobs' }), handlers: telephony.jobs ?? {} }) : null;
   let server: Server | null = null;
   // Open live streams never finish by themselves: shutdown ends them, so the server can close.
-  const streams = new OpenStreams();
+  const streams = new StreamHub({ store, clock: systemClock, logger: logger.child({ part: 'streams' }), pollMs: config.streamPollMs });
   let attachment: Attachment | null = null;
   if (config.role !== 'worker') {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);

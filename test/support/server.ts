@@ -10,6 +10,7 @@ import { createApp, type AppOptions } from '../../server/src/http/app.js';
 import type { AppDeps } from '../../server/src/http/app-deps.js';
 import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';
+import { StreamHub } from '../../server/src/streams/stream-hub.js';
 import { apiClient, type ApiClient } from './contract.js';
 import { freshStore, type StoreKind, type TestStore } from './stores.js';
 
@@ -56,7 +57,8 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_PUBLIC_BASE_URL: baseUrl, ...env });
   // SVC_IRSF_PATH in env replaces the shipped list, as in main.ts.
-  const deps: AppDeps = { config, store: testStore.store, clock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: config.irsfPath ? IrsfList.load(config.irsfPath) : irsf };
+  const streams = new StreamHub({ store: testStore.store, clock, logger, pollMs: config.streamPollMs });
+  const deps: AppDeps = { config, store: testStore.store, clock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: config.irsfPath ? IrsfList.load(config.irsfPath) : irsf, streams };
   server.on('request', createApp(deps, options).callback());
   return {
     baseUrl,
@@ -78,6 +80,7 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
       return { accountId, keyId: row.id, key, callerId, api: apiClient(baseUrl, key) };
     },
     async close() {
+      streams.endAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await testStore.drop();

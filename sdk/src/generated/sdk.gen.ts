@@ -289,6 +289,12 @@ export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Op
  * `<callId>:turn:<index>`). A comment line is sent every 15 seconds while nothing happens. Another key's call is
  * 404 `not_found` (as JSON, before any event).
  *
+ * Opening a stream counts against the key's request window (the RateLimit-* headers report it), and a key holds
+ * at most `SVC_STREAMS_PER_KEY` open streams (100 by default) across every process: above that, 429
+ * `too_many_streams`. Events are written at the client's pace: a client that reads nothing for
+ * `SVC_STREAM_STALL_MS` (30 s by default) has its stream closed, and resumes it with its `Last-Event-ID`. A
+ * revoked key's streams end within a few seconds.
+ *
  */
 export const streamCall = <ThrowOnError extends boolean = false>(options: Options<StreamCallData, ThrowOnError, StreamCallResponse>) => (options.client ?? client).sse.get<StreamCallResponses, StreamCallErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -306,6 +312,14 @@ export const streamCall = <ThrowOnError extends boolean = false>(options: Option
  * and sends each event once per connection. Each event's `id` is a time (epoch ms); reconnecting with
  * `Last-Event-ID` replays from 5 seconds before it, so nothing is lost across a reconnect but an event near the
  * cut may come again: deduplicate on the data's own `id`.
+ *
+ * Replay goes back at most 24 hours: a `Last-Event-ID` older than that (or `0`) replays from 24 hours ago, and
+ * the stream says so in a comment line; older changes are read with listCalls, getCall and listCallEvents.
+ * Replay is written a page at a time at the client's pace. Opening a stream counts against the key's request
+ * window, a key holds at most `SVC_STREAMS_PER_KEY` open streams (429 `too_many_streams` above it), a client
+ * that reads nothing for `SVC_STREAM_STALL_MS` has its stream closed (it resumes with its `Last-Event-ID`; an
+ * event near the cut may then come again on the new connection, as after any reconnect), and a revoked key's
+ * streams end within a few seconds.
  *
  */
 export const streamEvents = <ThrowOnError extends boolean = false>(options?: Options<StreamEventsData, ThrowOnError, StreamEventsResponse>) => (options?.client ?? client).sse.get<StreamEventsResponses, StreamEventsErrors, ThrowOnError>({

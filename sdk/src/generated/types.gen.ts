@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -1902,10 +1902,15 @@ export type StreamCallErrors = {
         error?: 'not_found';
     };
     /**
-     * Too many requests in the window; wait Retry-After seconds.
+     * `rate_limited`: the key's request window is full (streams opened and redeliveries asked for, SVC_KEY_REQUEST_LIMIT
+     * per window, 600 a minute by default; apart from the calls the key places); Retry-After equals RateLimit-Reset.
+     * `too_many_streams`: the key already holds its cap of open live streams (SVC_STREAMS_PER_KEY, 100 by default,
+     * counted across every process of the deployment); Retry-After is 10 seconds. The RateLimit-* headers report
+     * the request window.
+     *
      */
     429: ApiError & {
-        error?: 'rate_limited';
+        error?: 'rate_limited' | 'too_many_streams';
     };
     /**
      * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
@@ -1953,10 +1958,15 @@ export type StreamEventsErrors = {
         error?: 'unauthorized';
     };
     /**
-     * Too many requests in the window; wait Retry-After seconds.
+     * `rate_limited`: the key's request window is full (streams opened and redeliveries asked for, SVC_KEY_REQUEST_LIMIT
+     * per window, 600 a minute by default; apart from the calls the key places); Retry-After equals RateLimit-Reset.
+     * `too_many_streams`: the key already holds its cap of open live streams (SVC_STREAMS_PER_KEY, 100 by default,
+     * counted across every process of the deployment); Retry-After is 10 seconds. The RateLimit-* headers report
+     * the request window.
+     *
      */
     429: ApiError & {
-        error?: 'rate_limited';
+        error?: 'rate_limited' | 'too_many_streams';
     };
     /**
      * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.

@@ -15,7 +15,8 @@ import { cancelCallHandler } from './handlers/cancel-call.js';
 import { doNotCallHandlers } from './handlers/do-not-call.js';
 import { batchHandlers } from './handlers/batches.js';
 import { callEventHandlers } from './handlers/call-events.js';
-import { OpenStreams, streamHandlers } from './handlers/streams.js';
+import { streamHandlers } from './handlers/streams.js';
+import { StreamHub } from '../streams/stream-hub.js';
 import { languageDetectorReady } from '../calls/language.js';
 import { placementWorker } from '../calls/placement-worker.js';
 import { docsRoutes } from './docs/docs-routes.js';
@@ -41,7 +42,7 @@ export interface AppOptions {
 function defaultHandlers(deps: AppDeps): Handlers {
   return {
     ...callEventHandlers(deps),
-    ...streamHandlers(deps, deps.streams ?? new OpenStreams()),
+    ...streamHandlers(deps, deps.streams ?? new StreamHub({ store: deps.store, clock: deps.clock, logger: deps.logger, pollMs: deps.config.streamPollMs })),
     ...readCallHandlers(deps),
     getCallRecording: recordingHandler({ ...deps, recordings: deps.recordings ?? defaultRecordings(deps.config) }),
     ...placeCallHandlers(deps),

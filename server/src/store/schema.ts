@@ -285,6 +285,14 @@ export interface JobsTable {
   updated_at: number;
 }
 
+/** A live stream open in some process (store/stream-leases.ts). */
+export interface StreamLeasesTable {
+  id: string;
+  api_key_id: string;
+  /** The stream counts against its key's cap until then, unless its process renews it. */
+  expires_at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -304,6 +312,7 @@ export interface Database {
   do_not_call: DoNotCallTable;
   batches: BatchesTable;
   batch_items: BatchItemsTable;
+  stream_leases: StreamLeasesTable;
 }
 
 export type { Generated };

@@ -1,164 +1,102 @@
-// streamCall and streamEvents: Server-Sent Events read from the store every SVC_STREAM_POLL_MS (calls/call-stream.ts
-// says what is sent and how a stream resumes). A call's stream ends after its terminal status; the key's stream
-// stays open, with a comment line every HEARTBEAT_MS so that proxies and clients see it alive. Every open stream
-// is in OpenStreams, which ends them all when the service shuts down.
+// streamCall and streamEvents: Server-Sent Events served by the process's stream hub (streams/stream-hub.ts reads
+// the store once for every stream; streams/live-streams.ts says what each stream sends and how it resumes). Opening
+// a stream is counted against the key's request window, and a key holds at most SVC_STREAMS_PER_KEY open streams
+// across every process (a lease each in the store); above it, 429 too_many_streams.
 import type { Context } from 'koa';
-import { PassThrough } from 'node:stream';
-import { formatCallCursor, parseCallCursor, readCall, readKey, STREAM_OVERLAP_MS, type StreamItem } from '../../calls/call-stream.js';
-import { callNotFound } from '../../errors/api-error.js';
+import { ApiError, callNotFound } from '../../errors/api-error.js';
+import { releaseStreamLease, takeStreamLease } from '../../store/stream-leases.js';
+import { CallStream, KeyStream, REPLAY_HORIZON_MS, type LiveStreamDeps } from '../../streams/live-streams.js';
+import type { StreamHub } from '../../streams/stream-hub.js';
+import { parseCallCursor } from '../../streams/stream-reads.js';
 import type { AppDeps } from '../app-deps.js';
-import type { ApiCaller } from '../key-gate.js';
+import { chargeRequest, type ApiCaller } from '../key-gate.js';
 import type { ValidatedRequest } from '../request-validator.js';
+import { SseResponse } from '../sse-response.js';
 
-const HEARTBEAT_MS = 15_000;
-/** How long a client waits before reconnecting after the stream drops (the SSE `retry` field). */
-const RETRY_MS = 1_000;
+/** What a client refused for the cap waits before trying again: about the time a dead process's leases take to lapse. */
+const CAP_RETRY_AFTER_SEC = 10;
 
-/** The streams open in this process, ended together at shutdown. */
-export class OpenStreams {
-  private readonly open = new Set<() => void>();
-  private closing = false;
-  /** Registers a stream's end; one opened once shutdown has begun is ended at once (its client reconnects elsewhere). */
-  add(end: () => void): () => void {
-    if (this.closing) {
-      queueMicrotask(end);
-      return () => {};
-    }
-    this.open.add(end);
-    return () => this.open.delete(end);
-  }
-  endAll(): void {
-    this.closing = true;
-    for (const end of [...this.open]) end();
-  }
-}
-
-/** An SSE response: events written as they come, a heartbeat, and a wait that ends early when the stream does. */
-class SseResponse {
-  private readonly out = new PassThrough();
-  private closed = false;
-  private wake: (() => void) | null = null;
-  private readonly heartbeat: NodeJS.Timeout;
-  private readonly unregister: () => void;
-
-  constructor(ctx: Context, streams: OpenStreams) {
-    ctx.status = 200;
-    ctx.type = 'text/event-stream';
-    ctx.set('Cache-Control', 'no-cache, no-transform');
-    ctx.set('X-Accel-Buffering', 'no');
-    ctx.req.socket.setNoDelay(true);
-    ctx.body = this.out;
-    this.out.write(`retry: ${RETRY_MS}\n\n`);
-    this.heartbeat = setInterval(() => this.out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    this.unregister = streams.add(() => {
-      ctx.set('Connection', 'close');
-      this.end();
-    });
-    ctx.req.once('close', () => this.end());
-    this.out.once('close', () => this.end());
-  }
-
-  get isOpen(): boolean {
-    return !this.closed;
-  }
-
-  send(id: string, item: StreamItem): void {
-    if (!this.closed) this.out.write(`id: ${id}\nevent: ${item.event}\ndata: ${JSON.stringify(item.data)}\n\n`);
-  }
-
-  /** Resolves after `ms`, or at once when the stream ends; true while it is still open. */
-  wait(ms: number): Promise<boolean> {
-    if (this.closed) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = null;
-        resolve(!this.closed);
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve(false);
-      };
-    });
-  }
-
-  end(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.heartbeat);
-    this.unregister();
-    this.wake?.();
-    this.out.end();
-  }
-}
-
-export function streamHandlers(deps: AppDeps, streams: OpenStreams) {
+export function streamHandlers(deps: AppDeps, hub: StreamHub) {
   const { store, clock, config, logger } = deps;
+  const live: LiveStreamDeps = { hub, store, clock, logger };
 
-  /** Runs a stream's reads until it ends; a store fault ends the stream (the client resumes from its last id). */
-  function pump(sse: SseResponse, step: () => Promise<boolean>, what: Record<string, string>): void {
-    void (async () => {
-      try {
-        while (sse.isOpen) {
-          if (await step()) break;
-          if (!(await sse.wait(config.streamPollMs))) break;
-        }
-      } catch (err) {
-        if (sse.isOpen) logger.warn({ err, ...what }, 'stream read failed; the stream ends and the client resumes it');
-      } finally {
-        sse.end();
-      }
-    })();
+  /** The key's lease for one more stream; 429 too_many_streams when it holds its cap. */
+  async function lease(ctx: Context): Promise<string> {
+    const { key } = ctx.state.caller as ApiCaller;
+    const id = await takeStreamLease(store, key.id, config.streamsPerKey, clock.now());
+    if (id) return id;
+    throw new ApiError(
+      429,
+      'too_many_streams',
+      `This API key already has ${config.streamsPerKey} live streams open (the most it may hold at once); close one, or retry after ${CAP_RETRY_AFTER_SEC} seconds.`,
+      { 'Retry-After': String(CAP_RETRY_AFTER_SEC) },
+    );
+  }
+
+  /** When the stream ends, however it ends: out of the hub, and its lease given back. */
+  function closeWith(sse: SseResponse, stream: CallStream | KeyStream, leaseId: string): void {
+    sse.onEnd(() => {
+      hub.remove(stream);
+      releaseStreamLease(store, leaseId).catch((err) => logger.warn({ err }, 'a live stream’s lease could not be given back; it lapses by itself'));
+    });
+  }
+
+  /** Shutting down: the stream ends at once and the connection closes, so its client reconnects to another process. */
+  function refuseWhileClosing(ctx: Context): boolean {
+    if (!hub.closing) return false;
+    ctx.set('Connection', 'close');
+    const sse = new SseResponse(config.streamStallMs);
+    sse.attach(ctx);
+    sse.end();
+    return true;
   }
 
   return {
     async streamCall(ctx: Context, req: ValidatedRequest) {
+      await chargeRequest(ctx, deps, 'requests that open streams or redeliver events');
+      if (refuseWhileClosing(ctx)) return;
       const { key } = ctx.state.caller as ApiCaller;
       const callId = String(req.path.id).toLowerCase();
-      let cursor = parseCallCursor(req.headers['last-event-id']);
-      // The first read answers 404 for another key's call before anything is streamed.
-      let read = await readCall(store.db, key.id, callId, cursor, clock.now());
-      if (!read) throw callNotFound(req.path.id);
-      const sse = new SseResponse(ctx, streams);
-      pump(
-        sse,
-        async () => {
-          read ??= await readCall(store.db, key.id, callId, cursor, clock.now());
-          if (!read) return true;
-          for (const { item, cursor: after } of read.items) {
-            sse.send(formatCallCursor(after), item);
-            cursor = after;
-          }
-          const ended = read.ended;
-          read = null;
-          return ended;
-        },
-        { callId },
-      );
+      const sse = new SseResponse(config.streamStallMs);
+      const leaseId = await lease(ctx);
+      const stream = new CallStream(live, sse, key.id, leaseId, callId, parseCallCursor(req.headers['last-event-id']));
+      closeWith(sse, stream, leaseId);
+      if (!hub.add(stream)) return sse.attach(ctx);
+      let read;
+      try {
+        read = await hub.watchCall(stream, callId);
+      } catch (err) {
+        sse.end();
+        throw err;
+      }
+      // Another key's call is a 404, as JSON, before anything is streamed.
+      if (!read) {
+        sse.end();
+        throw callNotFound(req.path.id);
+      }
+      sse.attach(ctx);
+      stream.wake();
     },
 
     async streamEvents(ctx: Context, req: ValidatedRequest) {
+      await chargeRequest(ctx, deps, 'requests that open streams or redeliver events');
+      if (refuseWhileClosing(ctx)) return;
       const { key } = ctx.state.caller as ApiCaller;
-      // Resumed: from the time in the last id (less the overlap the reads keep); new: from now.
+      const now = clock.now();
+      // Resumed: after the time in the last id (the reads keep an overlap before it); new: from now.
       const resumed = /^\d{1,15}$/.exec(req.headers['last-event-id']?.trim() ?? '');
-      let from = resumed ? Number(resumed[0]) : clock.now();
-      // What was sent, by id, with when it happened, so the overlap of each read with the last is not sent twice.
-      const sent = new Map<string, number>();
-      const sse = new SseResponse(ctx, streams);
-      pump(
-        sse,
-        async () => {
-          const now = clock.now();
-          const items = await readKey(store.db, key.id, from, now, new Set(sent.keys()));
-          for (const item of items) {
-            sent.set((item.data as { id: string }).id, item.at);
-            sse.send(String(now), item);
-          }
-          from = now;
-          for (const [id, at] of sent) if (at <= from - STREAM_OVERLAP_MS) sent.delete(id);
-          return false;
-        },
-        { apiKeyId: key.id },
-      );
+      const asked = resumed ? Number(resumed[0]) : now;
+      const from = Math.max(asked, now - REPLAY_HORIZON_MS);
+      const sse = new SseResponse(config.streamStallMs);
+      const leaseId = await lease(ctx);
+      const stream = new KeyStream(live, sse, key.id, leaseId, from);
+      closeWith(sse, stream, leaseId);
+      sse.attach(ctx);
+      if (!hub.add(stream)) return;
+      if (from > asked) {
+        sse.note(`replay starts at ${new Date(from).toISOString()}, 24 hours back; older changes are on GET /v1/agent/calls and each call's events`);
+      }
+      stream.wake();
     },
   };
 }

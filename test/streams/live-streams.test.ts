@@ -8,7 +8,7 @@ import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
 import type { Kysely } from 'kysely';
-import { readCall, readKey } from '../../server/src/calls/call-stream.js';
+import { readCall, readKey } from '../../server/src/streams/stream-reads.js';
 import type { Database } from '../../server/src/store/schema.js';
 import { until } from '../support/until.js';
 

@@ -1,5 +1,5 @@
-// What the live streams send (issue 22), read from the store alone, so any process can serve a stream of a call
-// another process is running. A call's items are its statuses (queued at created_at, then the status log,
+// What the live streams send, read from the store alone, so any process can serve a stream of a call another
+// process is running. A call's items are its statuses (queued at created_at, then the status log,
 // calls/status-log.ts) and its turns as they are heard (call_turns.heard_at); the terminal status comes last,
 // after every turn the call's record keeps, and ends a call's stream.
 //
@@ -7,8 +7,10 @@
 // is seen in its own order. The key's stream spans calls, whose changes commit in no common order, so it reads a
 // window of time that overlaps the last read by STREAM_OVERLAP_MS and drops what it already sent; resumed, it
 // replays from its cursor's time less that overlap. An item's `id` never changes, so a client deduplicates on it.
+// The key's changes are read for many keys at once (the process's stream hub reads once for all its streams) or
+// a page at a time (a stream catching up on what it missed).
 import type { Kysely, Selectable } from 'kysely';
-import { isTerminal } from './call-status.js';
+import { isTerminal } from '../calls/call-status.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallStatusChangesTable, CallTurnsTable, Database } from '../store/schema.js';
 
@@ -19,6 +21,7 @@ export type StreamEventName = 'status' | 'turn';
 
 export interface StreamItem {
   event: StreamEventName;
+  apiKeyId: string;
   /** When it happened (ms): the status's change, the turn's being heard. */
   at: number;
   callId: string;
@@ -47,8 +50,8 @@ export interface TurnData {
   timestamp: string;
 }
 
-type CallFields = Pick<CallRow, 'id' | 'batch_id' | 'status' | 'created_at' | 'started_at' | 'ended_at' | 'duration_sec' | 'error'>;
-const CALL_FIELDS = ['id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
+type CallFields = Pick<CallRow, 'id' | 'api_key_id' | 'batch_id' | 'status' | 'created_at' | 'started_at' | 'ended_at' | 'duration_sec' | 'error'>;
+const CALL_FIELDS = ['id', 'api_key_id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
 type StatusRow = Pick<Selectable<CallStatusChangesTable>, 'call_id' | 'status' | 'at'>;
 type TurnRow = Selectable<CallTurnsTable>;
 
@@ -63,6 +66,7 @@ function statusItem(call: CallFields, status: string, at: number): StreamItem {
   const shown = terminal && call.ended_at !== null ? Number(call.ended_at) : status === 'in_progress' && call.started_at !== null ? Number(call.started_at) : at;
   return {
     event: 'status',
+    apiKeyId: call.api_key_id,
     at,
     callId: call.id,
     data: {
@@ -81,6 +85,7 @@ function turnItem(call: CallFields, t: TurnRow): StreamItem {
   const at = Number(t.heard_at);
   return {
     event: 'turn',
+    apiKeyId: call.api_key_id,
     at,
     callId: call.id,
     data: {
@@ -106,6 +111,21 @@ function bySendOrder(a: StreamItem, b: StreamItem): number {
   return a.at - b.at || rank(a) - rank(b);
 }
 
+/**
+ * Two lists, each in its own order, merged in send order without reordering either: a call's cursor counts each
+ * kind in its list's order, so the n-th status sent is always the list's n-th.
+ */
+function merged(statuses: StreamItem[], turns: StreamItem[]): StreamItem[] {
+  const out: StreamItem[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < statuses.length || j < turns.length) {
+    if (j >= turns.length || (i < statuses.length && bySendOrder(statuses[i], turns[j]) <= 0)) out.push(statuses[i++]);
+    else out.push(turns[j++]);
+  }
+  return out;
+}
+
 /** Where a call's stream is: how many of its statuses and of its turns were sent. */
 export interface CallCursor {
   statuses: number;
@@ -120,6 +140,12 @@ export function parseCallCursor(raw: string | undefined): CallCursor {
   return m ? { statuses: Number(m[1]), turns: Number(m[2]) } : { statuses: 0, turns: 0 };
 }
 
+/** A call's items after a cursor, each with the cursor after it, and whether the call's stream has ended with them. */
+export interface CallRead {
+  items: { item: StreamItem; cursor: CallCursor }[];
+  ended: boolean;
+}
+
 /**
  * The call's items after `cursor`, each with the cursor after it; `ended` once its terminal status is among what
  * has been sent. Null when the call is not the key's.
@@ -130,7 +156,7 @@ export async function readCall(
   callId: string,
   cursor: CallCursor,
   now: number,
-): Promise<{ items: { item: StreamItem; cursor: CallCursor }[]; ended: boolean } | null> {
+): Promise<CallRead | null> {
   // The changes are read first, and the record and turns after them, so that each change is shown with the
   // record and turns at least as new as it: a change shown with the record as it was before it would carry none
   // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.
@@ -140,11 +166,12 @@ export async function readCall(
     db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq').execute(),
   ]);
   if (!call) return null;
-  const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at)))].sort(bySendOrder);
+  // Queued first whatever the clocks say (the placing process's clock may run ahead of the worker's).
+  const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at))).sort(bySendOrder)];
   const heard = turns.filter((t) => heardBy(call, t, now)).map((t) => turnItem(call, t));
   // The terminal status waits for the turns still to be heard before the end; at the end they are settled.
   const toCome = turns.some((t) => t.heard_at !== null && Number(t.heard_at) > now && (call.ended_at === null || Number(t.heard_at) <= Number(call.ended_at)));
-  const next = [...statuses.slice(cursor.statuses), ...heard.slice(cursor.turns)].sort(bySendOrder);
+  const next = merged(statuses.slice(cursor.statuses), heard.slice(cursor.turns));
   const c = { ...cursor };
   const items: { item: StreamItem; cursor: CallCursor }[] = [];
   let ended = false;
@@ -162,34 +189,85 @@ export async function readCall(
   return { items, ended };
 }
 
+/** An item's own id (`<callId>:status:<status>`, `<callId>:turn:<index>`), the same on every read. */
+export const itemId = (item: StreamItem): string => (item.data as { id: string }).id;
+
 /**
  * The key's items in (from - STREAM_OVERLAP_MS, now], in the order they are sent; those whose ids are in `sent`
  * are left out.
  */
 export async function readKey(db: Kysely<Database>, apiKeyId: string, from: number, now: number, sent: ReadonlySet<string>): Promise<StreamItem[]> {
-  const since = from - STREAM_OVERLAP_MS;
+  return (await readKeys(db, [apiKeyId], from - STREAM_OVERLAP_MS, now)).items.filter((i) => !sent.has(itemId(i)));
+}
+
+export interface KeyItems {
+  /** In the order they are sent. */
+  items: StreamItem[];
+  /**
+   * Null when every item of the window is here; otherwise the page ends early, with every item up to this time
+   * (ms) and none after it: the next page starts after it.
+   */
+  cut: number | null;
+}
+
+/**
+ * The items of the keys `apiKeyIds` in (after, now], in the order they are sent. With `limit`, a page: about that
+ * many items of each kind at most, ending at a whole millisecond (`cut`), so the next page, from `cut`, misses none.
+ */
+export async function readKeys(db: Kysely<Database>, apiKeyIds: readonly string[], after: number, now: number, limit?: number): Promise<KeyItems> {
+  if (apiKeyIds.length === 0) return { items: [], cut: null };
+  const keys = [...apiKeyIds];
   // As for one call (readCall): the changes first, then the records and turns, at least as new as they are.
-  const changes = await db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('api_key_id', '=', apiKeyId).where('at', '>', since).execute();
-  const [created, turns] = await Promise.all([
-    db.selectFrom('calls').select(CALL_FIELDS).where('api_key_id', '=', apiKeyId).where('created_at', '>', since).where('created_at', '<=', now).execute(),
-    db
+  const window = async (from: number, to: number, n: number | undefined) => {
+    let changes = db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('api_key_id', 'in', keys).where('at', '>', from).where('at', '<=', to).orderBy('at');
+    let created = db.selectFrom('calls').select(CALL_FIELDS).where('api_key_id', 'in', keys).where('created_at', '>', from).where('created_at', '<=', to).orderBy('created_at');
+    let turns = db
       .selectFrom('call_turns')
       .innerJoin('calls', 'calls.id', 'call_turns.call_id')
       .selectAll('call_turns')
-      .where('call_turns.heard_at', '>', since)
-      .where('call_turns.heard_at', '<=', now)
-      .where('calls.api_key_id', '=', apiKeyId)
-      .execute(),
-  ]);
-  const calls = new Map<string, CallFields>(created.map((c) => [c.id, c]));
+      .where('call_turns.heard_at', '>', from)
+      .where('call_turns.heard_at', '<=', to)
+      .where('calls.api_key_id', 'in', keys)
+      .orderBy('call_turns.heard_at');
+    if (n !== undefined) {
+      changes = changes.limit(n);
+      created = created.limit(n);
+      turns = turns.limit(n);
+    }
+    const c = await changes.execute();
+    const [cr, t] = await Promise.all([created.execute(), turns.execute()]);
+    return { changes: c, created: cr, turns: t };
+  };
+  let read = await window(after, now, limit);
+  let cut: number | null = null;
+  if (limit !== undefined) {
+    // A kind that filled its page is complete only up to the millisecond before its last row.
+    const full = [
+      read.changes.length === limit ? Number(read.changes.at(-1)!.at) : null,
+      read.created.length === limit ? Number(read.created.at(-1)!.created_at) : null,
+      read.turns.length === limit ? Number(read.turns.at(-1)!.heard_at) : null,
+    ].filter((x): x is number => x !== null);
+    if (full.length > 0) {
+      cut = Math.min(...full) - 1;
+      // More than a page in one millisecond: that millisecond whole.
+      if (cut <= after) {
+        cut = after + 1;
+        read = await window(after, cut, undefined);
+      }
+    }
+  }
+  const within = (at: number) => cut === null || at <= cut;
+  const calls = new Map<string, CallFields>(read.created.map((c) => [c.id, c]));
+  const changes = read.changes.filter((c) => within(Number(c.at)));
+  const turns = read.turns.filter((t) => within(Number(t.heard_at)));
   const missing = [...new Set([...changes.map((c) => c.call_id), ...turns.map((t) => t.call_id)])].filter((id) => !calls.has(id));
-  if (missing.length > 0) {
-    for (const c of await db.selectFrom('calls').select(CALL_FIELDS).where('id', 'in', missing).execute()) calls.set(c.id, c);
+  for (let i = 0; i < missing.length; i += 500) {
+    for (const c of await db.selectFrom('calls').select(CALL_FIELDS).where('id', 'in', missing.slice(i, i + 500)).execute()) calls.set(c.id, c);
   }
   const items: StreamItem[] = [
-    ...created.map((c) => statusItem(c, 'queued', Number(c.created_at))),
+    ...read.created.filter((c) => within(Number(c.created_at))).map((c) => statusItem(c, 'queued', Number(c.created_at))),
     ...changes.map((c: StatusRow) => statusItem(calls.get(c.call_id)!, c.status, Number(c.at))),
     ...turns.filter((t) => heardBy(calls.get(t.call_id)!, t, now)).map((t) => turnItem(calls.get(t.call_id)!, t)),
   ];
-  return items.filter((i) => !sent.has((i.data as { id: string }).id)).sort(bySendOrder);
+  return { items: items.sort(bySendOrder), cut };
 }

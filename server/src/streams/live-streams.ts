@@ -1,0 +1,220 @@
+// The two live streams, each a cursor over what the hub read (stream-hub.ts), writing to its client at the
+// client's pace. A stream writes until the client's socket is full, then waits for it to drain; a client that reads
+// nothing for the stall limit has its stream ended (it resumes with Last-Event-ID), so no stream holds more than a
+// socket's buffer and the event in hand.
+//
+// The key's stream first reads the store itself — from its Last-Event-ID less the overlap, at most the replay
+// horizon back, or the last 5 seconds when new — a page at a time, then follows the hub's ring. Joining the ring,
+// it remembers what its own reads sent until the hub can no longer find those again, so nothing is sent twice on
+// one connection. A stream that falls out of the ring (its client read too slowly for too long) reads the store
+// again from its last id; only then may an event near the cut come twice, as after a reconnect.
+//
+// A call's stream writes from the call as the hub last read it, after its cursor (the counts of statuses and turns
+// it sent), and ends after the call's terminal status.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { isTerminal } from '../calls/call-status.js';
+import type { Store } from '../store/store.js';
+import type { HubStream, StreamHub } from './stream-hub.js';
+import { formatCallCursor, itemId, readKeys, STREAM_OVERLAP_MS, type CallCursor, type StatusData, type StreamItem } from './stream-reads.js';
+
+/** How far back a key's stream replays: a Last-Event-ID older than this replays from here. */
+export const REPLAY_HORIZON_MS = 24 * 3600 * 1000;
+/** Items of each kind read per page while a key's stream catches up. */
+const PAGE = 100;
+
+/** Where a stream writes: the client's connection. */
+export interface StreamSink {
+  readonly isOpen: boolean;
+  /** Bytes written that the socket has not taken yet. */
+  readonly buffered: number;
+  /** Writes one event; false once the client's socket is full (the event is written: wait before the next). */
+  send(id: string, item: StreamItem): boolean;
+  /** Writes a comment line. */
+  note(text: string): void;
+  /** True once the client has read what was written; false when the stream ended meanwhile or stalled too long. */
+  drained(): Promise<boolean>;
+  end(): void;
+}
+
+export interface LiveStreamDeps {
+  hub: StreamHub;
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+}
+
+type Step = 'idle' | 'more' | 'blocked' | 'done';
+
+/** The loop both streams share: one writer at a time, run again when woken while it writes. */
+abstract class LiveStream implements HubStream {
+  abstract readonly follows: 'key' | 'call';
+  private running = false;
+  private woken = false;
+
+  constructor(
+    protected readonly deps: LiveStreamDeps,
+    protected readonly sink: StreamSink,
+    readonly apiKeyId: string,
+    readonly leaseId: string | null,
+  ) {}
+
+  get buffered(): number {
+    return this.sink.buffered;
+  }
+
+  wake(): void {
+    this.woken = true;
+    if (!this.running) void this.run();
+  }
+
+  end(): void {
+    this.sink.end();
+  }
+
+  /**
+   * Writes what is there for it: 'idle' when it has written all it has, 'more' when there is more to read at once,
+   * 'blocked' when the client's socket filled, 'done' when the stream is over.
+   */
+  protected abstract step(): Promise<Step>;
+
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.sink.isOpen) {
+        this.woken = false;
+        const outcome = await this.step();
+        if (outcome === 'done') break;
+        if (outcome === 'blocked') {
+          if (!(await this.sink.drained())) return;
+          continue;
+        }
+        if (outcome === 'idle' && !this.woken) return;
+      }
+      this.sink.end();
+    } catch (err) {
+      if (this.sink.isOpen) this.deps.logger.warn({ err, apiKeyId: this.apiKeyId }, 'live stream read failed; it ends and its client resumes it');
+      this.sink.end();
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+export class KeyStream extends LiveStream {
+  readonly follows = 'key';
+  /** Its place in the hub's ring once it follows it; null while it reads the store itself. */
+  private seq: number | null = null;
+  /** While reading the store: the time after which it reads (items up to it were sent). */
+  private after: number;
+  /** Ids its own reads sent, with when they happened, kept while the hub might add them to the ring again. */
+  private sent = new Map<string, number>();
+  /** Once the stream's place passes this, the hub can no longer add what `sent` holds. */
+  private forgetAt: number | null = null;
+  /** The page of the store being written, with where the ring was before it was read. */
+  private page: { items: StreamItem[]; next: number; cut: number | null; joinAt: number; now: number } | null = null;
+
+  /** `from`: the time it starts after (a Last-Event-ID, or now), less the overlap. */
+  constructor(deps: LiveStreamDeps, sink: StreamSink, apiKeyId: string, leaseId: string | null, from: number) {
+    super(deps, sink, apiKeyId, leaseId);
+    this.after = from - STREAM_OVERLAP_MS;
+  }
+
+  protected async step(): Promise<Step> {
+    if (this.seq === null) return this.readStore();
+    const entries = this.deps.hub.since(this.seq);
+    if (entries === null) {
+      // Fell out of the ring: read the store from the last id sent, as a reconnect would.
+      this.seq = null;
+      return 'more';
+    }
+    for (const e of entries) {
+      this.seq = e.seq;
+      if (e.item.apiKeyId !== this.apiKeyId || this.sent.has(itemId(e.item))) continue;
+      this.after = e.readAt - STREAM_OVERLAP_MS;
+      if (!this.sink.send(String(e.readAt), e.item)) return 'blocked';
+    }
+    this.forgetSent();
+    return 'idle';
+  }
+
+  /**
+   * Writes the page of the store after `after`, read when there is none in hand; at the last page, it joins the ring
+   * where the ring was before that read. A page is kept while the client's socket is full, so a slow client costs
+   * one read a page, not one a drain.
+   */
+  private async readStore(): Promise<Step> {
+    const { hub, store, clock } = this.deps;
+    if (!this.page) {
+      const joinAt = hub.lastSeq;
+      const now = clock.now();
+      hub.stats.catchUpReads++;
+      const { items, cut } = await readKeys(store.db, [this.apiKeyId], this.after, now, PAGE);
+      this.page = { items, next: 0, cut, joinAt, now };
+    }
+    const page = this.page;
+    while (page.next < page.items.length) {
+      const item = page.items[page.next++];
+      const id = itemId(item);
+      if (this.sent.has(id)) continue;
+      this.sent.set(id, item.at);
+      if (!this.sink.send(String(item.at), item)) return 'blocked';
+    }
+    this.page = null;
+    if (page.cut !== null) {
+      this.after = page.cut;
+      // The next pages read after the cut; the hub may still add what happened after its own window's start.
+      const forget = Math.min(page.cut, hub.forgetsBefore);
+      for (const [id, at] of this.sent) if (at <= forget) this.sent.delete(id);
+      return 'more';
+    }
+    this.seq = page.joinAt;
+    this.after = page.now - STREAM_OVERLAP_MS;
+    this.forgetAt = null;
+    return 'more';
+  }
+
+  /** Forgets what its own reads sent once its place in the ring is past every entry that could repeat it. */
+  private forgetSent(): void {
+    if (this.sent.size === 0) return;
+    const { hub } = this.deps;
+    if (this.forgetAt === null) {
+      const newest = Math.max(...this.sent.values());
+      if (hub.forgetsBefore >= newest) this.forgetAt = hub.lastSeq;
+    }
+    if (this.forgetAt !== null && this.seq !== null && this.seq >= this.forgetAt) {
+      this.sent.clear();
+      this.forgetAt = null;
+    }
+  }
+}
+
+export class CallStream extends LiveStream {
+  readonly follows = 'call';
+
+  constructor(
+    deps: LiveStreamDeps,
+    sink: StreamSink,
+    apiKeyId: string,
+    leaseId: string | null,
+    private readonly callId: string,
+    private cursor: CallCursor,
+  ) {
+    super(deps, sink, apiKeyId, leaseId);
+  }
+
+  protected async step(): Promise<Step> {
+    const read = this.deps.hub.callRead(this.callId);
+    if (!read) return 'idle';
+    for (const { item, cursor } of read.items) {
+      const fresh = item.event === 'status' ? cursor.statuses > this.cursor.statuses : cursor.turns > this.cursor.turns;
+      if (!fresh) continue;
+      this.cursor = cursor;
+      const open = this.sink.send(formatCallCursor(cursor), item);
+      if (item.event === 'status' && isTerminal((item.data as StatusData).status)) return 'done';
+      if (!open) return 'blocked';
+    }
+    // Resumed after its end: nothing more to send.
+    return read.ended ? 'done' : 'idle';
+  }
+}
