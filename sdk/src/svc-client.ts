@@ -192,8 +192,9 @@ export class SvcClient {
 
   /**
    * Queues one more delivery of an event (same eventId and body, signed afresh): one attempt, shown in the log.
-   * Rejects with SvcApiError 409 `redelivery_pending` while a delivery of it is pending, 400 `destination_refused`
-   * or `no_webhook_url` when it cannot be sent.
+   * Rejects with SvcApiError 409 `redelivery_pending` while a delivery of it is pending or within 10 seconds of its
+   * last redelivery (`rateLimit.retryAfterSec` says when to ask again), 400 `destination_refused` or
+   * `no_webhook_url` when it cannot be sent. Each request counts against the key's request window.
    */
   async redeliverEvent(id: string, eventId: string, options: RequestOptions = {}): Promise<CallEventLogEntry> {
     const { signal } = options;

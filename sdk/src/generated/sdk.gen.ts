@@ -240,11 +240,12 @@ export const getCallRecording = <ThrowOnError extends boolean = false>(options: 
 /**
  * List a call's events and their deliveries
  *
- * Every event of the call, oldest first: its `eventId`, name and time, its delivery `state`, each attempt
- * (time, HTTP status or error, latency), when the next attempt is due while it is pending, and the exact
- * `payload` that was signed (`JSON.stringify(payload)` is the body that was sent, byte for byte). A call placed
- * without a `webhookUrl` has its events too, in state `none`. The receiver's URL and the signing secrets are
- * never shown, and an attempt's error never names the URL or its host. Another key's call is 404 `not_found`.
+ * Every event of the call, oldest first: its `eventId`, name and time, its delivery `state`, its attempts (time,
+ * HTTP status or error, latency; the first and the last 20, with `attemptsOmitted` counting those between),
+ * when the next attempt is due while it is pending, and the exact `payload` that was signed
+ * (`JSON.stringify(payload)` is the body that was sent, byte for byte). A call placed without a `webhookUrl` has
+ * its events too, in state `none`. The receiver's URL and the signing secrets are never shown, and an attempt's
+ * error never names the URL or its host. Another key's call is 404 `not_found`.
  *
  */
 export const listCallEvents = <ThrowOnError extends boolean = false>(options: Options<ListCallEventsData, ThrowOnError>) => (options.client ?? client).get<ListCallEventsResponses, ListCallEventsErrors, ThrowOnError>({
@@ -262,10 +263,16 @@ export const listCallEvents = <ThrowOnError extends boolean = false>(options: Op
  * receiver that answered 410 Gone before. The attempt appears in the event's log marked `redelivery: true`.
  *
  * Allowed for an event `delivered` (a receiver that lost its data), `failed` or `gone`: 202 with the event's log
- * entry, now `pending`. An event still `pending` (its retries are not over, or a redelivery is queued) is 409
- * `redelivery_pending`. An event `refused` by the address rule stays refused: 400 `destination_refused`; an
- * event of a call with no `webhookUrl` (state `none`) is 400 `no_webhook_url`. Another key's call, or an event
- * the call does not have, is 404 `not_found`. The request has no body.
+ * entry, now `pending`. An event still `pending` (an attempt in flight, its retries not over, or a redelivery
+ * queued) is 409 `redelivery_pending`, and so is an event whose last redelivery was asked for less than 10
+ * seconds ago; its `Retry-After` is the seconds until it may be asked again. An event `refused` by the address
+ * rule stays refused: 400 `destination_refused`; an event of a call with no `webhookUrl` (state `none`) is 400
+ * `no_webhook_url`. Another key's call, or an event the call does not have, is 404 `not_found`. The request
+ * has no body.
+ *
+ * Every request, whatever its answer, counts against the key's request window (`SVC_KEY_REQUEST_LIMIT`, 600
+ * per minute by default), which its RateLimit-* headers report; it never spends the calls the key may place.
+ * A full window is 429 `rate_limited` with Retry-After.
  *
  */
 export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverEventResponses, RedeliverEventErrors, ThrowOnError>({

@@ -583,7 +583,14 @@ export type CallEventLogEntry = {
      */
     timestamp: string;
     state: DeliveryState;
+    /**
+     * The attempts kept, oldest first; an event keeps its first attempt and its last 20.
+     */
     attempts: Array<WebhookAttempt>;
+    /**
+     * How many attempts were made between the first and the last 20 that are no longer kept (0 when every attempt is listed).
+     */
+    attemptsOmitted: number;
     /**
      * When the next attempt is due, while the state is pending.
      */
@@ -1834,7 +1841,11 @@ export type RedeliverEventErrors = {
         error?: 'not_found';
     };
     /**
-     * `redelivery_pending`: a delivery of this event is pending (its retries are not over, or a redelivery is queued).
+     * `redelivery_pending`: a delivery of this event is pending (an attempt in flight, its retries not over, or a
+     * redelivery queued), or its last redelivery was asked for less than 10 seconds ago. Retry-After is the
+     * seconds until it may be asked again: the rest of those 10 seconds, the time to its next scheduled attempt,
+     * or 1 while an attempt is in flight.
+     *
      */
     409: ApiError & {
         error?: 'redelivery_pending';

@@ -11,6 +11,15 @@ import type { WriteUnit } from '../store/store.js';
 /** The states a redelivery may be asked in: a receiver that lost what it was sent may ask for it again. */
 const REDELIVERABLE = ['delivered', 'failed', 'gone'];
 
+/**
+ * How long after a redelivery of an event is asked for the next is refused: one event cannot be made a stream of
+ * signed requests to its receiver, however fast its receiver answers and however many requests the key may make.
+ */
+export const REDELIVERY_INTERVAL_MS = 10_000;
+
+/** The Retry-After of a 409 while an attempt is in flight: an attempt is made within moments of being due. */
+const IN_FLIGHT_RETRY_MS = 1000;
+
 type EventRow = Selectable<WebhookEventsTable>;
 type AttemptRow = Selectable<WebhookAttemptsTable>;
 
@@ -42,6 +51,7 @@ export function toLogEntry(event: EventRow, attempts: readonly AttemptRow[]): Ca
       latencyMs: Number(a.latency_ms),
       redelivery: Number(a.redelivery) === 1,
     })),
+    attemptsOmitted: Math.max(0, Number(event.attempts) - attempts.length),
     nextAttemptAt: event.state === 'pending' ? iso(event.next_attempt_at) : null,
     deliveredAt: iso(event.delivered_at),
     payload: JSON.parse(event.body),
@@ -75,7 +85,8 @@ export async function callEventLog(db: Kysely<Database>, callId: string): Promis
 
 /**
  * Queues one more attempt of the call's event: pending now, marked as a redelivery (dispatcher.ts makes it one
- * attempt, sent even to a receiver that answered 410). Resolves with the log entry as queued.
+ * attempt, sent even to a receiver that answered 410). Resolves with the log entry as queued. One statement
+ * checks and queues, so of redeliveries asked at once exactly one is queued.
  */
 export function redeliverUnit(callId: string, eventId: string, now: number): WriteUnit<CallEventLogEntry> {
   return ({ atomically }) =>
@@ -85,21 +96,44 @@ export function redeliverUnit(callId: string, eventId: string, now: number): Wri
         ex,
         db
           .updateTable('webhook_events')
-          .set({ state: 'pending', next_attempt_at: now, redelivery_requested_at: now, lease_owner: null, lease_expires_at: null })
+          .set({ state: 'pending', next_attempt_at: now, redelivery_requested_at: now, last_redelivery_requested_at: now, lease_owner: null, lease_expires_at: null })
           .where('event_id', '=', eventId)
           .where('call_id', '=', callId)
           .where('state', 'in', REDELIVERABLE)
+          .where((eb) => eb.or([eb('last_redelivery_requested_at', 'is', null), eb('last_redelivery_requested_at', '<=', now - REDELIVERY_INTERVAL_MS)]))
           .returningAll(),
       )) as EventRow[];
       const attempts = async (id: string) => (await runQuery(ex, db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', id).orderBy('attempt'))) as AttemptRow[];
       if (queued) return toLogEntry(queued, await attempts(queued.event_id));
       const [event] = (await runQuery(ex, db.selectFrom('webhook_events').selectAll().where('event_id', '=', eventId).where('call_id', '=', callId))) as EventRow[];
       if (!event) throw new ApiError(404, 'not_found', `Call ${callId} has no event ${eventId}.`);
-      if (event.state === 'pending') {
-        const what = event.redelivery_requested_at !== null ? 'A redelivery of this event is already queued' : 'This event is still being delivered (its retries are not over)';
-        throw new ApiError(409, 'redelivery_pending', `${what}; ask again once its state is delivered, failed or gone.`);
-      }
-      if (event.state === 'none') throw new ApiError(400, 'no_webhook_url', 'The call was placed without a webhookUrl: its events are logged but never sent.');
-      throw new ApiError(400, 'destination_refused', `The webhook URL was refused when this event was sent (${scrubbed(event.last_error, event.url)}); it would be refused again.`);
+      throw refusal(event, now);
     });
+}
+
+/**
+ * Why the event was not queued. Its state is read after the update looked at it: on Postgres an attempt in flight
+ * then may have been recorded in between, so an event found delivered, failed or gone and free to be redelivered
+ * was still pending a moment before (409, never the 400 of an event that cannot be sent).
+ */
+function refusal(event: EventRow, now: number): ApiError {
+  if (event.state === 'none') return new ApiError(400, 'no_webhook_url', 'The call was placed without a webhookUrl: its events are logged but never sent.');
+  if (event.state === 'refused') {
+    return new ApiError(400, 'destination_refused', `The webhook URL was refused when this event was sent (${scrubbed(event.last_error, event.url)}); it would be refused again.`);
+  }
+  // A pending event can change state no sooner than its next attempt, and an attempt in flight ends within moments.
+  const settles = event.state === 'pending' ? Math.max(Number(event.next_attempt_at), now + IN_FLIGHT_RETRY_MS) : now;
+  const allowed = event.last_redelivery_requested_at === null ? now : Number(event.last_redelivery_requested_at) + REDELIVERY_INTERVAL_MS;
+  const retryAfterSec = Math.max(1, Math.ceil((Math.max(settles, allowed) - now) / 1000));
+  const why =
+    event.state === 'pending'
+      ? event.redelivery_requested_at !== null
+        ? 'A redelivery of this event is already queued'
+        : Number(event.next_attempt_at) > now
+          ? 'This event is still being delivered: its next retry is due then'
+          : 'This event is still being delivered: an attempt of it is due or in flight'
+      : allowed > now
+        ? `A redelivery of this event was asked for less than ${REDELIVERY_INTERVAL_MS / 1000} seconds ago (an event is redelivered at most once in that time)`
+        : 'An attempt of this event was being delivered when the redelivery was asked for';
+  return new ApiError(409, 'redelivery_pending', `${why}; ask again in ${retryAfterSec} s.`, { 'Retry-After': String(retryAfterSec) });
 }

@@ -5,10 +5,11 @@ import { callNotFound } from '../../errors/api-error.js';
 import { findCallForKey } from '../../store/calls-repo.js';
 import { callEventLog, redeliverUnit } from '../../webhooks/event-log.js';
 import type { AppDeps } from '../app-deps.js';
-import type { ApiCaller } from '../key-gate.js';
+import { chargeRequest, type ApiCaller } from '../key-gate.js';
 import type { ValidatedRequest } from '../request-validator.js';
 
-export function callEventHandlers({ store, clock }: AppDeps) {
+export function callEventHandlers(deps: AppDeps) {
+  const { store, clock } = deps;
   const callOf = async (ctx: Context, req: ValidatedRequest) => {
     const { key } = ctx.state.caller as ApiCaller;
     const row = await findCallForKey(store, key.id, req.path.id);
@@ -21,6 +22,8 @@ export function callEventHandlers({ store, clock }: AppDeps) {
       ctx.body = { events: await callEventLog(store.db, call.id) };
     },
     async redeliverEvent(ctx: Context, req: ValidatedRequest) {
+      // Counted first, so a redelivery refused (409, 404, 400) costs its request as one queued does.
+      await chargeRequest(ctx, deps, 'redeliveries and streams opened');
       const call = await callOf(ctx, req);
       const entry = await store.write(redeliverUnit(call.id, String(req.path.eventId), clock.now()));
       store.wake('webhooks');
