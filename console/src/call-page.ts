@@ -189,7 +189,7 @@ export function CallPage({ id }: { id: string }) {
                 return html`<tr data-event=${e.eventId}>
                   <td>${e.event}</td>
                   <td><span class=${`state state-${e.state}`}>${e.state}</span></td>
-                  <td>${e.attempts.length}</td>
+                  <td>${e.attempts.length + e.attemptsOmitted}</td>
                   <td>${last ? `${last.statusCode ?? last.error ?? '—'} · ${last.latencyMs} ms${last.redelivery ? ' · redelivery' : ''}` : '—'}</td>
                   <td>${REDELIVERABLE.includes(e.state) ? html`<button type="button" class="secondary" onClick=${() => redeliver(e.eventId)}>Redeliver</button>` : null}</td>
                 </tr>`;

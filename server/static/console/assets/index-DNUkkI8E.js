@@ -111,7 +111,7 @@ ${t}`,d++;break;case`id`:t.includes(`\0`)||(l=t);break;case`retry`:/^\d+$/.test(
               ${a.map(e=>{let t=e.attempts.at(-1);return U`<tr data-event=${e.eventId}>
                   <td>${e.event}</td>
                   <td><span class=${`state state-${e.state}`}>${e.state}</span></td>
-                  <td>${e.attempts.length}</td>
+                  <td>${e.attempts.length+e.attemptsOmitted}</td>
                   <td>${t?`${t.statusCode??t.error??`—`} · ${t.latencyMs} ms${t.redelivery?` · redelivery`:``}`:`—`}</td>
                   <td>${Qt.includes(e.state)?U`<button type="button" class="secondary" onClick=${()=>b(e.eventId)}>Redeliver</button>`:null}</td>
                 </tr>`})}
