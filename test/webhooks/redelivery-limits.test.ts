@@ -142,7 +142,9 @@ forEachStore('the limits of redelivery', (kind) => {
         replies = [{ status: 500 }];
         const e = await event(subject);
         expect(await dispatcher.tick()).to.equal(1);
-        expect(refused(await redeliver(e))).to.deep.equal([409, 'redelivery_pending', '5']);
+        const waiting = await redeliver(e);
+        expect(refused(waiting)).to.deep.equal([409, 'redelivery_pending', '5']);
+        expect(waiting.body.message).to.equal('This event is still being delivered: its next retry is not yet due; ask again in 5 s.');
         srv.clock.advance(3200);
         expect(refused(await redeliver(e))).to.deep.equal([409, 'redelivery_pending', '2']);
         srv.clock.advance(1800);

@@ -73,6 +73,7 @@ describe('a redelivery racing an attempt in flight [postgres]', () => {
     }
     expect(rx.received).to.have.length(1);
     expect([res.status, res.body.error, res.headers.get('retry-after')]).to.deep.equal([409, 'redelivery_pending', '1']);
+    expect(res.body.message).to.equal('An attempt of this event was being delivered when the redelivery was asked for; ask again in 1 s.');
     const [after] = (await alice.api.get(`/v1/agent/calls/${id}/events`)).body.events;
     expect(after.state).to.equal('delivered');
     expect(after.attempts.map((a: any) => [a.attempt, a.statusCode, a.redelivery])).to.deep.equal([[1, 200, false]]);

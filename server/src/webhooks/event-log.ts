@@ -143,7 +143,7 @@ function refusal(subject: EventSubject, event: EventRow, now: number): ApiError 
       ? event.redelivery_requested_at !== null
         ? 'A redelivery of this event is already queued'
         : Number(event.next_attempt_at) > now
-          ? 'This event is still being delivered: its next retry is due then'
+          ? 'This event is still being delivered: its next retry is not yet due'
           : 'This event is still being delivered: an attempt of it is due or in flight'
       : allowed > now
         ? `A redelivery of this event was asked for less than ${REDELIVERY_INTERVAL_MS / 1000} seconds ago (an event is redelivered at most once in that time)`
