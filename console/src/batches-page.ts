@@ -1,13 +1,29 @@
 // Batches, newest first, with their progress (calls ended of the total, by status) and a cancel button while
-// they run; each links to its calls.
+// they run; each links to its calls and to its own page (batch-page.ts: its events).
 import { useEffect, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import type { Batch } from '../../sdk/src/generated/types.gen.js';
 import { svc } from './api.js';
 import { Chip, Empty, ErrorLine, when } from './ui.js';
 
-const RUNNING = ['queued', 'running', 'paused'];
+export const RUNNING = ['queued', 'running', 'paused'];
 const ENDED_CALLS = ['completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'];
+
+/** A batch's calls ended of its total, as a progress bar, and its calls by status. */
+export function BatchProgress({ batch: b }: { batch: Batch }) {
+  const counts = b.counts as Record<string, number>;
+  const ended = ENDED_CALLS.reduce((n, s) => n + (counts[s] ?? 0), 0);
+  return html`
+    <label>
+      ${ended} of ${b.total} calls ended
+      <progress max=${b.total} value=${ended}>${ended} of ${b.total}</progress>
+    </label>
+    <p class="counts">${Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${s.replace('_', ' ')} ${n}`)
+      .join(' · ')}</p>
+  `;
+}
 
 export function BatchesPage() {
   const [batches, setBatches] = useState<Batch[] | null>(null);
@@ -40,27 +56,19 @@ export function BatchesPage() {
       : batches.length === 0
         ? html`<${Empty}>No batches yet. Create one with <code>POST /v1/agent/batches</code> or the SDK's <code>createBatch</code>.<//>`
         : html`<ul class="batches">
-            ${batches.map((b) => {
-              const counts = b.counts as Record<string, number>;
-              const ended = ENDED_CALLS.reduce((n, s) => n + (counts[s] ?? 0), 0);
-              return html`<li class="batch" data-batch=${b.id}>
+            ${batches.map(
+              (b) => html`<li class="batch" data-batch=${b.id}>
                 <div class="batch-head">
                   <${Chip} status=${b.status} />
                   <a href=${`#/calls?batch=${b.id}`}>${b.id.slice(0, 8)}</a>
                   <span>${when(b.createdAt)}</span>
                   ${b.stopReason ? html`<span>(${b.stopReason})</span>` : null}
+                  <a href=${`#/batches/${b.id}`} aria-label=${`Events of batch ${b.id.slice(0, 8)}`}>Events</a>
                   ${RUNNING.includes(b.status) ? html`<button type="button" class="danger" onClick=${() => cancel(b.id)}>Cancel batch</button>` : null}
                 </div>
-                <label>
-                  ${ended} of ${b.total} calls ended
-                  <progress max=${b.total} value=${ended}>${ended} of ${b.total}</progress>
-                </label>
-                <p class="counts">${Object.entries(counts)
-                  .filter(([, n]) => n > 0)
-                  .map(([s, n]) => `${s.replace('_', ' ')} ${n}`)
-                  .join(' · ')}</p>
-              </li>`;
-            })}
+                <${BatchProgress} batch=${b} />
+              </li>`,
+            )}
           </ul>`}
   `;
 }

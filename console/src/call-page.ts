@@ -4,12 +4,12 @@
 // stream (GET /v1/agent/calls/{id}/stream); its record is read again when it ends.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
-import type { CallEventLogEntry, CallRecord, Turn } from '../../sdk/src/generated/types.gen.js';
+import type { CallRecord, Turn } from '../../sdk/src/generated/types.gen.js';
 import { svc } from './api.js';
+import { EventLog } from './event-log.js';
 import { Chip, clock, ErrorLine, isLive, seconds, when } from './ui.js';
 
 type Evidence = Record<string, { turn: number; quote: string } | null>;
-const REDELIVERABLE = ['delivered', 'failed', 'gone'];
 
 /** The turn's text with the quotes read from it marked. */
 function marked(text: string, quotes: string[]) {
@@ -28,19 +28,13 @@ function marked(text: string, quotes: string[]) {
 export function CallPage({ id }: { id: string }) {
   const [record, setRecord] = useState<CallRecord | null>(null);
   const [turns, setTurns] = useState<Turn[]>([]);
-  const [events, setEvents] = useState<CallEventLogEntry[] | null>(null);
+  const [ended, setEnded] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [audioUrl, setAudioUrl] = useState<string | null>(null);
   const [current, setCurrent] = useState(-1);
   const audio = useRef<HTMLAudioElement>(null);
   document.title = `Call ${id.slice(0, 8)} · svc console`;
-
-  const loadEvents = () =>
-    svc()
-      .listCallEvents(id)
-      .then(setEvents)
-      .catch(setActionError);
 
   useEffect(() => {
     const stop = new AbortController();
@@ -60,7 +54,6 @@ export function CallPage({ id }: { id: string }) {
     (async () => {
       try {
         const r = await loadRecord();
-        void loadEvents();
         if (!isLive(r.status)) return;
         const live: Turn[] = [];
         for await (const e of svc().streamCall(id, { signal: stop.signal })) {
@@ -73,7 +66,8 @@ export function CallPage({ id }: { id: string }) {
           }
         }
         await loadRecord();
-        void loadEvents();
+        // Its ending's event is in the log now.
+        setEnded((n) => n + 1);
       } catch (err) {
         if (!stop.signal.aborted) setError(err);
       }
@@ -84,13 +78,6 @@ export function CallPage({ id }: { id: string }) {
     };
   }, [id]);
 
-  // While a delivery is pending, the log is read again every second.
-  useEffect(() => {
-    if (!events?.some((e) => e.state === 'pending')) return;
-    const t = setTimeout(() => void loadEvents(), 1000);
-    return () => clearTimeout(t);
-  }, [events]);
-
   if (error) return html`<h1>Call</h1><${ErrorLine} error=${error} /><p><a href="#/calls">All calls</a></p>`;
   if (!record) return html`<h1>Call</h1><p>Loading…</p>`;
   const evidence = ((record as { evidence?: Evidence }).evidence ?? {}) as Evidence;
@@ -100,15 +87,6 @@ export function CallPage({ id }: { id: string }) {
     setActionError(null);
     try {
       setRecord(await svc().cancelCall(id));
-    } catch (err) {
-      setActionError(err);
-    }
-  }
-  async function redeliver(eventId: string) {
-    setActionError(null);
-    try {
-      await svc().redeliverEvent(id, eventId);
-      await loadEvents();
     } catch (err) {
       setActionError(err);
     }
@@ -176,26 +154,7 @@ export function CallPage({ id }: { id: string }) {
           )}
         </ol>`}
 
-    <h2>Events</h2>
-    ${events === null
-      ? html`<p>Loading…</p>`
-      : events.length === 0
-        ? html`<p class="empty">No events yet.</p>`
-        : html`<div class="table-wrap"><table class="events">
-            <thead><tr><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
-            <tbody>
-              ${events.map((e) => {
-                const last = e.attempts.at(-1);
-                return html`<tr data-event=${e.eventId}>
-                  <td>${e.event}</td>
-                  <td><span class=${`state state-${e.state}`}>${e.state}</span></td>
-                  <td>${e.attempts.length}</td>
-                  <td>${last ? `${last.statusCode ?? last.error ?? '—'} · ${last.latencyMs} ms${last.redelivery ? ' · redelivery' : ''}` : '—'}</td>
-                  <td>${REDELIVERABLE.includes(e.state) ? html`<button type="button" class="secondary" onClick=${() => redeliver(e.eventId)}>Redeliver</button>` : null}</td>
-                </tr>`;
-              })}
-            </tbody>
-          </table></div>`}
+    <${EventLog} source=${{ list: () => svc().listCallEvents(id), redeliver: (eventId: string) => svc().redeliverEvent(id, eventId) }} version=${ended} />
     <p><a href="#/calls">All calls</a></p>
   `;
 }

@@ -11,6 +11,10 @@ export { verifyWebhook, WebhookVerificationError, SIGNATURE_HEADER, DEFAULT_TOLE
 export type { WebhookVerificationReason, VerifyWebhookOptions } from './verify-webhook.js';
 export type {
   AnsweredBy,
+  BatchEvent,
+  BatchEventLog,
+  BatchEventLogEntry,
+  BatchEventName,
   CallCompletedEvent,
   CallDeclinedEvent,
   CallEventLog,

@@ -1,8 +1,26 @@
 // The SDK's client: one method per operation of openapi.yaml over the generated fetch client, typed errors,
 // optional retries, and a placement that always carries an Idempotency-Key so that no retry places a second call.
 import { createClient, createConfig, type Client } from './generated/client/index.js';
-import { addDoNotCall, cancelBatch, cancelCall, createBatch, getBatch, getCall, getCallRecording, listBatches, listCallEvents, listCalls, listDoNotCall, placeCall, preflightCall, redeliverEvent, removeDoNotCall } from './generated/sdk.gen.js';
-import type { Batch, BatchList, CallEventLog, CallEventLogEntry, CallList, CallRecord, CreateBatchRequest, CreateBatchResponse, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
+import {
+  addDoNotCall,
+  cancelBatch,
+  cancelCall,
+  createBatch,
+  getBatch,
+  getCall,
+  getCallRecording,
+  listBatchEvents,
+  listBatches,
+  listCallEvents,
+  listCalls,
+  listDoNotCall,
+  placeCall,
+  preflightCall,
+  redeliverBatchEvent,
+  redeliverEvent,
+  removeDoNotCall,
+} from './generated/sdk.gen.js';
+import type { Batch, BatchEventLog, BatchEventLogEntry, BatchList, CallEventLog, CallEventLogEntry, CallList, CallRecord, CreateBatchRequest, CreateBatchResponse, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
 import { BATCH_ENDED_STATUSES, waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
@@ -192,12 +210,25 @@ export class SvcClient {
 
   /**
    * Queues one more delivery of an event (same eventId and body, signed afresh): one attempt, shown in the log.
-   * Rejects with SvcApiError 409 `redelivery_pending` while a delivery of it is pending, 400 `destination_refused`
-   * or `no_webhook_url` when it cannot be sent.
+   * Rejects with SvcApiError 409 `redelivery_pending` while a delivery of it is pending or within 10 seconds of its
+   * last redelivery (`rateLimit.retryAfterSec` says when to ask again), 400 `destination_refused` or
+   * `no_webhook_url` when it cannot be sent. Each request counts against the key's request window.
    */
   async redeliverEvent(id: string, eventId: string, options: RequestOptions = {}): Promise<CallEventLogEntry> {
     const { signal } = options;
     return (await this.send<CallEventLogEntry>(() => redeliverEvent({ client: this.client, path: { id, eventId }, signal }), signal, 'other')).data;
+  }
+
+  /** The batch's own events (batch.completed, canceled or stopped, once it ends), as listCallEvents shows a call's. */
+  async listBatchEvents(id: string, options: RequestOptions = {}): Promise<BatchEventLogEntry[]> {
+    const { signal } = options;
+    return (await this.send<BatchEventLog>(() => listBatchEvents({ client: this.client, path: { id }, signal }), signal, 'other')).data.events;
+  }
+
+  /** Queues one more delivery of a batch's own event, with redeliverEvent's rules and errors. */
+  async redeliverBatchEvent(id: string, eventId: string, options: RequestOptions = {}): Promise<BatchEventLogEntry> {
+    const { signal } = options;
+    return (await this.send<BatchEventLogEntry>(() => redeliverBatchEvent({ client: this.client, path: { id, eventId }, signal }), signal, 'other')).data;
   }
 
   /**

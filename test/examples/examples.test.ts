@@ -153,7 +153,7 @@ describe('examples against a live service', function () {
     await http.connect(new StreamableHTTPClientTransport(new URL(servers['svc-http'].url), { requestInit: { headers: servers['svc-http'].headers } }));
     try {
       for (const client of [stdio, http]) {
-        expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event']);
+        expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event', 'list_batch_events', 'redeliver_batch_event']);
       }
       const placed = (await stdio.callTool({ name: 'place_call', arguments: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } })) as { structuredContent: Record<string, unknown> };
       expect(placed.structuredContent).to.include({ status: 'queued' });

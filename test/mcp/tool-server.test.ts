@@ -30,7 +30,7 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event']);
+      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event', 'list_batch_events', 'redeliver_batch_event']);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -114,6 +114,26 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(again.isError).to.equal(true);
       expect(again.value).to.deep.include({ error: 'no_webhook_url', status: 400 });
       expect((await callTool(mcp, 'redeliver_event', { id })).value).to.include({ error: 'invalid_arguments' });
+    });
+
+    it('lists a batch’s own events and asks for a redelivery; one of a batch with no webhookUrl is no_webhook_url, another key’s batch not_found', async () => {
+      const created = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '+14155552000' }] });
+      const id = (created.value as { batchId: string }).batchId;
+      await callTool(mcp, 'cancel_batch', { id });
+      const log = await callTool(mcp, 'list_batch_events', { id });
+      expect(log.isError).to.equal(false);
+      const events = (log.value as { events: { event: string; state: string; eventId: string; payload: { batchId: string } }[] }).events;
+      expect(events.map((e) => [e.event, e.state, e.payload.batchId])).to.deep.equal([['batch.canceled', 'none', id]]);
+      const again = await callTool(mcp, 'redeliver_batch_event', { id, eventId: events[0].eventId });
+      expect(again.isError).to.equal(true);
+      expect(again.value).to.deep.include({ error: 'no_webhook_url', status: 400 });
+      expect((await callTool(mcp, 'redeliver_batch_event', { id })).value).to.include({ error: 'invalid_arguments' });
+      const bob = await connect(await srv.tenant());
+      try {
+        expect((await callTool(bob, 'list_batch_events', { id })).value).to.deep.include({ error: 'not_found', status: 404 });
+      } finally {
+        await bob.close();
+      }
     });
 
     it('preflights a call: what placing it would do, or the error place_call would give, and places nothing', async () => {

@@ -64,7 +64,7 @@ describe('the @svc/sdk package', function () {
       const { key } = await srv.tenant();
       const bin = join(unpacked, 'dist/mcp/svc-mcp.js');
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: { ...getDefaultEnvironment(), SVC_API_KEY: key, SVC_BASE_URL: srv.baseUrl } }));
-      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event']);
+      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event', 'list_batch_events', 'redeliver_batch_event']);
     } finally {
       await client.close();
       await srv.close();

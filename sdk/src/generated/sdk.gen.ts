@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -240,11 +240,12 @@ export const getCallRecording = <ThrowOnError extends boolean = false>(options: 
 /**
  * List a call's events and their deliveries
  *
- * Every event of the call, oldest first: its `eventId`, name and time, its delivery `state`, each attempt
- * (time, HTTP status or error, latency), when the next attempt is due while it is pending, and the exact
- * `payload` that was signed (`JSON.stringify(payload)` is the body that was sent, byte for byte). A call placed
- * without a `webhookUrl` has its events too, in state `none`. The receiver's URL and the signing secrets are
- * never shown, and an attempt's error never names the URL or its host. Another key's call is 404 `not_found`.
+ * Every event of the call, oldest first: its `eventId`, name and time, its delivery `state`, its attempts (time,
+ * HTTP status or error, latency; the first and the last 20, with `attemptsOmitted` counting those between),
+ * when the next attempt is due while it is pending, and the exact `payload` that was signed
+ * (`JSON.stringify(payload)` is the body that was sent, byte for byte). A call placed without a `webhookUrl` has
+ * its events too, in state `none`. The receiver's URL and the signing secrets are never shown, and an attempt's
+ * error never names the URL or its host. Another key's call is 404 `not_found`.
  *
  */
 export const listCallEvents = <ThrowOnError extends boolean = false>(options: Options<ListCallEventsData, ThrowOnError>) => (options.client ?? client).get<ListCallEventsResponses, ListCallEventsErrors, ThrowOnError>({
@@ -262,15 +263,56 @@ export const listCallEvents = <ThrowOnError extends boolean = false>(options: Op
  * receiver that answered 410 Gone before. The attempt appears in the event's log marked `redelivery: true`.
  *
  * Allowed for an event `delivered` (a receiver that lost its data), `failed` or `gone`: 202 with the event's log
- * entry, now `pending`. An event still `pending` (its retries are not over, or a redelivery is queued) is 409
- * `redelivery_pending`. An event `refused` by the address rule stays refused: 400 `destination_refused`; an
- * event of a call with no `webhookUrl` (state `none`) is 400 `no_webhook_url`. Another key's call, or an event
- * the call does not have, is 404 `not_found`. The request has no body.
+ * entry, now `pending`. An event still `pending` (an attempt in flight, its retries not over, or a redelivery
+ * queued) is 409 `redelivery_pending`, and so is an event whose last redelivery was asked for less than 10
+ * seconds ago; its `Retry-After` is the seconds until it may be asked again. An event `refused` by the address
+ * rule stays refused: 400 `destination_refused`; an event of a call with no `webhookUrl` (state `none`) is 400
+ * `no_webhook_url`. Another key's call, or an event the call does not have, is 404 `not_found`. The request
+ * has no body.
+ *
+ * Every request, whatever its answer, counts against the key's request window (`SVC_KEY_REQUEST_LIMIT`, 600
+ * per minute by default), which its RateLimit-* headers report; it never spends the calls the key may place.
+ * A full window is 429 `rate_limited` with Retry-After.
  *
  */
 export const redeliverEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverEventResponses, RedeliverEventErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/calls/{id}/events/{eventId}/redeliver',
+    ...options
+});
+
+/**
+ * List a batch's own events and their deliveries
+ *
+ * The batch's own events (`batch.completed`, `batch.canceled` or `batch.stopped`, once, as it ends; its calls'
+ * events are each call's, listed by listCallEvents), in the same shape as a call's event log: `eventId`, name
+ * and time, delivery `state`, its attempts (the first and the last 20, with `attemptsOmitted` counting those
+ * between), `nextAttemptAt` while pending, `deliveredAt`, and the exact `payload` that was signed. A batch
+ * created without a `webhookUrl` has its event too, in state `none`; a batch that has not ended has none yet.
+ * The receiver's URL and the signing secrets are never shown. Another key's batch is 404 `not_found`.
+ *
+ */
+export const listBatchEvents = <ThrowOnError extends boolean = false>(options: Options<ListBatchEventsData, ThrowOnError>) => (options.client ?? client).get<ListBatchEventsResponses, ListBatchEventsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches/{id}/events',
+    ...options
+});
+
+/**
+ * Deliver a batch's event once more
+ *
+ * redeliverEvent for a batch's own event, with the same rules: one attempt, the same `eventId` and body signed
+ * afresh, to the batch's `webhookUrl`, marked `redelivery: true` in the log; 202 with the event's log entry for
+ * an event `delivered`, `failed` or `gone`; 409 `redelivery_pending` with Retry-After while it is pending or
+ * within 10 seconds of its last redelivery; 400 `destination_refused` or `no_webhook_url` for one that cannot
+ * be sent. Another key's batch, or an event the batch does not have (a call's event among them), is 404
+ * `not_found`. Every request counts against the key's request window, as a redelivery of a call's event does.
+ * The request has no body.
+ *
+ */
+export const redeliverBatchEvent = <ThrowOnError extends boolean = false>(options: Options<RedeliverBatchEventData, ThrowOnError>) => (options.client ?? client).post<RedeliverBatchEventResponses, RedeliverBatchEventErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches/{id}/events/{eventId}/redeliver',
     ...options
 });
 

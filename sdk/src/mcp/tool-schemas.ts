@@ -160,5 +160,15 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       description: summary(doc, 'redeliverEvent'),
       inputSchema: { type: 'object', properties: { id, eventId: parameter(doc, 'redeliverEvent', 'eventId') }, required: ['id', 'eventId'], additionalProperties: false },
     },
+    {
+      name: 'list_batch_events',
+      description: `${summary(doc, 'listBatchEvents')} Use it to answer whether a batch's own webhook (its ending) arrived.`,
+      inputSchema: { type: 'object', properties: { id: batchId }, required: ['id'], additionalProperties: false },
+    },
+    {
+      name: 'redeliver_batch_event',
+      description: summary(doc, 'redeliverBatchEvent'),
+      inputSchema: { type: 'object', properties: { id: batchId, eventId: parameter(doc, 'redeliverBatchEvent', 'eventId') }, required: ['id', 'eventId'], additionalProperties: false },
+    },
   ];
 }

@@ -78,10 +78,14 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       return result({ events: await client.listCallEvents(stringArg(args, 'id', true)!, { signal }) });
     case 'redeliver_event':
       return result(await client.redeliverEvent(stringArg(args, 'id', true)!, stringArg(args, 'eventId', true)!, { signal }));
+    case 'list_batch_events':
+      return result({ events: await client.listBatchEvents(stringArg(args, 'id', true)!, { signal }) });
+    case 'redeliver_batch_event':
+      return result(await client.redeliverBatchEvent(stringArg(args, 'id', true)!, stringArg(args, 'eventId', true)!, { signal }));
     default:
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events and redeliver_event.`,
+        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events and redeliver_batch_event.`,
       );
   }
 }

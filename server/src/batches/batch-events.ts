@@ -1,7 +1,8 @@
 // A batch's own webhook events: batch.completed, batch.canceled or batch.stopped, once, as the batch ends, to the
 // batch's webhookUrl, through the same outbox (written in the transaction that ends the batch) and dispatcher as a
 // call's events, signed with the key's secret. The outbox's call_id column holds the batch's id for them: it names
-// the subject whose events are delivered in order and whose receiver a 410 retires.
+// the subject whose events are delivered in order and whose receiver a 410 retires, and whose event log
+// (listBatchEvents, webhooks/event-log.ts) they are.
 import type { Insertable } from 'kysely';
 import type { WebhookEventsTable } from '../store/schema.js';
 import { outboxRow } from '../webhooks/outbox.js';
@@ -37,9 +38,11 @@ export async function endedCounts(ex: Executor, batch: Pick<BatchRow, 'id' | 'to
   return batchCounts(rows, batch.total - batch.released, 'canceled');
 }
 
-/** The outbox row of the batch's ending event, or null when the batch has no webhookUrl. */
-export function batchEventRow(batch: BatchRow, status: 'completed' | 'canceled' | 'stopped', counts: Counts, builtAt: number): Insertable<WebhookEventsTable> | null {
-  if (!batch.webhook_url) return null;
+/**
+ * The outbox row of the batch's ending event. A batch with no webhookUrl still gets the row, in state none, as a
+ * call does: it is the batch's event log, and the dispatcher only claims pending rows.
+ */
+export function batchEventRow(batch: BatchRow, status: 'completed' | 'canceled' | 'stopped', counts: Counts, builtAt: number): Insertable<WebhookEventsTable> {
   const event = `batch.${status}` as const;
   const payload: BatchEvent = {
     event,
@@ -54,5 +57,6 @@ export function batchEventRow(batch: BatchRow, status: 'completed' | 'canceled' 
     metadata: batch.metadata_json === null ? null : (JSON.parse(batch.metadata_json) as CallMetadata),
     endedAt: new Date(builtAt).toISOString(),
   };
-  return outboxRow({ subjectId: batch.id, apiKeyId: batch.api_key_id, url: batch.webhook_url }, event, payload, builtAt);
+  const row = outboxRow({ subjectId: batch.id, apiKeyId: batch.api_key_id, url: batch.webhook_url ?? '' }, event, payload, builtAt);
+  return batch.webhook_url ? row : { ...row, state: 'none' };
 }

@@ -99,6 +99,11 @@ function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]
   };
 }
 
+/** The id of the key's batch `id` (ids are stored lowercase), or undefined when it is not this key's. */
+export async function findBatchIdForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<string | undefined> {
+  return (await db.selectFrom('batches').select('id').where('id', '=', id.toLowerCase()).where('api_key_id', '=', apiKeyId).executeTakeFirst())?.id;
+}
+
 export async function findBatchForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<Batch | undefined> {
   return (await batchesForKey(db, apiKeyId, { id: id.toLowerCase() }))[0];
 }

@@ -111,8 +111,7 @@ export class BatchRunner {
       }
       // Its event is written in the same transaction as its ending, with its calls counted there.
       const announce = async (ex: Executor, ended: BatchRow) => {
-        const row = batchEventRow(ended, 'completed', await endedCounts(ex, ended), now);
-        if (row) await runQuery(ex, ex.compiler.insertInto('webhook_events').values(row));
+        await runQuery(ex, ex.compiler.insertInto('webhook_events').values(batchEventRow(ended, 'completed', await endedCounts(ex, ended), now)));
       };
       await this.queue.commit(batch, { set: { ...started, status: 'completed', ended_at: now, updated_at: now, next_run_at: null }, alsoRun: announce });
       return;

@@ -4,7 +4,7 @@
 // mid-step finds its release fenced off (LeaseLost) and releases nothing; the calls' leases likewise, so a worker
 // about to dial one never does.
 import { canceledUndialled, logCanceled, notDialled } from '../calls/cancel.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, batchNotFound } from '../errors/api-error.js';
 import type { CallRow } from '../store/calls-repo.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
@@ -39,8 +39,7 @@ export async function endBatch(ex: Executor, id: string, how: { status: 'cancele
       .where(notDialled)
       .returningAll(),
   )) as CallRow[];
-  const own = batchEventRow(batch, how.status, await endedCounts(ex, batch), now);
-  await logCanceled(ex, ended, now, own ? [own] : []);
+  await logCanceled(ex, ended, now, [batchEventRow(batch, how.status, await endedCounts(ex, batch), now)]);
   return true;
 }
 
@@ -50,7 +49,7 @@ export function cancelBatchUnit(apiKeyId: string, batchId: string, now: number):
       const id = batchId.toLowerCase();
       if (await endBatch(ex, id, { status: 'canceled', stopReason: null, apiKeyId }, now)) return { kind: 'canceled' };
       const [row] = await runQuery(ex, ex.compiler.selectFrom('batches').select('status').where('id', '=', id).where('api_key_id', '=', apiKeyId));
-      if (!row) return { kind: 'rejected', error: new ApiError(404, 'not_found', `No batch ${batchId} for this API key.`) };
+      if (!row) return { kind: 'rejected', error: batchNotFound(batchId) };
       if (row.status === 'canceled') return { kind: 'canceled' };
       return { kind: 'rejected', error: new ApiError(409, 'batch_already_ended', `The batch already ended ${row.status}; only a batch not yet ended can be canceled.`) };
     });

@@ -21,3 +21,8 @@ export class ApiError extends Error {
 export function callNotFound(id: string): ApiError {
   return new ApiError(404, 'not_found', `No call ${id} for this API key.`);
 }
+
+/** A batch that is not this key's: missing, or another key's, answered alike. */
+export function batchNotFound(id: string): ApiError {
+  return new ApiError(404, 'not_found', `No batch ${id} for this API key.`);
+}

@@ -16,6 +16,8 @@ export const operations = [
   { operationId: 'getCallRecording', method: 'GET', path: '/v1/agent/calls/{id}/recording' },
   { operationId: 'listCallEvents', method: 'GET', path: '/v1/agent/calls/{id}/events' },
   { operationId: 'redeliverEvent', method: 'POST', path: '/v1/agent/calls/{id}/events/{eventId}/redeliver' },
+  { operationId: 'listBatchEvents', method: 'GET', path: '/v1/agent/batches/{id}/events' },
+  { operationId: 'redeliverBatchEvent', method: 'POST', path: '/v1/agent/batches/{id}/events/{eventId}/redeliver' },
   { operationId: 'streamCall', method: 'GET', path: '/v1/agent/calls/{id}/stream' },
   { operationId: 'streamEvents', method: 'GET', path: '/v1/agent/stream' },
 ] as const;

@@ -552,7 +552,7 @@ export type Turn = {
  * `pending`: being delivered (the next attempt is at `nextAttemptAt`); `delivered`: a 2xx was received;
  * `failed`: the retry schedule (or a redelivery's one attempt) ended without a 2xx; `gone`: the receiver answered
  * 410 Gone, to this event or an earlier one of the call; `refused`: the address rule refused the URL; `none`:
- * the call has no webhookUrl, so the event is logged and never sent. The set may grow.
+ * the call (or batch) has no webhookUrl, so the event is logged and never sent. The set may grow.
  *
  */
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'refused' | 'none';
@@ -570,7 +570,7 @@ export type WebhookAttempt = {
     error: string | null;
     latencyMs: number;
     /**
-     * The attempt was asked for with redeliverEvent.
+     * The attempt was asked for with redeliverEvent (or redeliverBatchEvent).
      */
     redelivery: boolean;
 };
@@ -583,7 +583,14 @@ export type CallEventLogEntry = {
      */
     timestamp: string;
     state: DeliveryState;
+    /**
+     * The attempts kept, oldest first; an event keeps its first attempt and its last 20.
+     */
     attempts: Array<WebhookAttempt>;
+    /**
+     * How many attempts were made between the first and the last 20 that are no longer kept (0 when every attempt is listed).
+     */
+    attemptsOmitted: number;
     /**
      * When the next attempt is due, while the state is pending.
      */
@@ -597,6 +604,40 @@ export type CallEventLogEntry = {
 
 export type CallEventLog = {
     events: Array<CallEventLogEntry>;
+};
+
+/**
+ * A batch's own event in its log; the same fields as a call's (CallEventLogEntry).
+ */
+export type BatchEventLogEntry = {
+    eventId: string;
+    event: BatchEventName;
+    /**
+     * When the event was built (its payload's timestamp).
+     */
+    timestamp: string;
+    state: DeliveryState;
+    /**
+     * The attempts kept, oldest first; an event keeps its first attempt and its last 20.
+     */
+    attempts: Array<WebhookAttempt>;
+    /**
+     * How many attempts were made between the first and the last 20 that are no longer kept (0 when every attempt is listed).
+     */
+    attemptsOmitted: number;
+    /**
+     * When the next attempt is due, while the state is pending.
+     */
+    nextAttemptAt: string | null;
+    /**
+     * When a 2xx was last received for it.
+     */
+    deliveredAt: string | null;
+    payload: BatchEvent;
+};
+
+export type BatchEventLog = {
+    events: Array<BatchEventLogEntry>;
 };
 
 /**
@@ -692,7 +733,7 @@ export type CallMetadata = {
  * A batch's own event, sent once as it ends, signed as a call's events are. `counts` are the batch's calls by status at that moment (its calls not released count as canceled).
  */
 export type BatchEvent = {
-    event: 'batch.completed' | 'batch.canceled' | 'batch.stopped';
+    event: BatchEventName;
     /**
      * `<batchId>:<event>:<epoch ms>`; the same on every retry of the delivery.
      */
@@ -719,6 +760,8 @@ export type BatchEvent = {
 };
 
 export type CallEventName = 'call.in_progress' | 'call.completed' | 'call.no_answer' | 'call.voicemail' | 'call.declined' | 'call.failed' | 'call.canceled';
+
+export type BatchEventName = 'batch.completed' | 'batch.canceled' | 'batch.stopped';
 
 /**
  * The payload of every event. Fields not yet available when the event is built are null. No transcript and no recording URL; read them with getCall.
@@ -816,7 +859,7 @@ export type CallId = string;
 export type BatchId = string;
 
 /**
- * An event's `eventId`, as in its payload and the call's event log. One the call does not have gives 404 `not_found`.
+ * An event's `eventId`, as in its payload and the event log. One the call (or batch) does not have gives 404 `not_found`.
  */
 export type EventId = string;
 
@@ -1804,7 +1847,7 @@ export type RedeliverEventData = {
          */
         id: string;
         /**
-         * An event's `eventId`, as in its payload and the call's event log. One the call does not have gives 404 `not_found`.
+         * An event's `eventId`, as in its payload and the event log. One the call (or batch) does not have gives 404 `not_found`.
          */
         eventId: string;
     };
@@ -1815,7 +1858,7 @@ export type RedeliverEventData = {
 export type RedeliverEventErrors = {
     /**
      * `destination_refused`: the event was refused by the address rule when it was sent, and would be again.
-     * `no_webhook_url`: the call has no webhookUrl; its events are logged, never sent.
+     * `no_webhook_url`: the call (or batch) has no webhookUrl; its events are logged, never sent.
      *
      */
     400: ApiError & {
@@ -1834,7 +1877,11 @@ export type RedeliverEventErrors = {
         error?: 'not_found';
     };
     /**
-     * `redelivery_pending`: a delivery of this event is pending (its retries are not over, or a redelivery is queued).
+     * `redelivery_pending`: a delivery of this event is pending (an attempt in flight, its retries not over, or a
+     * redelivery queued), or its last redelivery was asked for less than 10 seconds ago. Retry-After is the
+     * seconds until it may be asked again: the rest of those 10 seconds, the time to its next scheduled attempt,
+     * or 1 while an attempt is in flight.
+     *
      */
     409: ApiError & {
         error?: 'redelivery_pending';
@@ -1869,6 +1916,140 @@ export type RedeliverEventResponses = {
 };
 
 export type RedeliverEventResponse = RedeliverEventResponses[keyof RedeliverEventResponses];
+
+export type ListBatchEventsData = {
+    body?: never;
+    path: {
+        /**
+         * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/agent/batches/{id}/events';
+};
+
+export type ListBatchEventsErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type ListBatchEventsError = ListBatchEventsErrors[keyof ListBatchEventsErrors];
+
+export type ListBatchEventsResponses = {
+    /**
+     * The batch's events.
+     */
+    200: BatchEventLog;
+};
+
+export type ListBatchEventsResponse = ListBatchEventsResponses[keyof ListBatchEventsResponses];
+
+export type RedeliverBatchEventData = {
+    body?: never;
+    path: {
+        /**
+         * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
+         */
+        id: string;
+        /**
+         * An event's `eventId`, as in its payload and the event log. One the call (or batch) does not have gives 404 `not_found`.
+         */
+        eventId: string;
+    };
+    query?: never;
+    url: '/v1/agent/batches/{id}/events/{eventId}/redeliver';
+};
+
+export type RedeliverBatchEventErrors = {
+    /**
+     * `destination_refused`: the event was refused by the address rule when it was sent, and would be again.
+     * `no_webhook_url`: the call (or batch) has no webhookUrl; its events are logged, never sent.
+     *
+     */
+    400: ApiError & {
+        error?: 'destination_refused' | 'no_webhook_url';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * `redelivery_pending`: a delivery of this event is pending (an attempt in flight, its retries not over, or a
+     * redelivery queued), or its last redelivery was asked for less than 10 seconds ago. Retry-After is the
+     * seconds until it may be asked again: the rest of those 10 seconds, the time to its next scheduled attempt,
+     * or 1 while an attempt is in flight.
+     *
+     */
+    409: ApiError & {
+        error?: 'redelivery_pending';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type RedeliverBatchEventError = RedeliverBatchEventErrors[keyof RedeliverBatchEventErrors];
+
+export type RedeliverBatchEventResponses = {
+    /**
+     * The redelivery is queued.
+     */
+    202: BatchEventLogEntry;
+};
+
+export type RedeliverBatchEventResponse = RedeliverBatchEventResponses[keyof RedeliverBatchEventResponses];
 
 export type StreamCallData = {
     body?: never;

@@ -14,7 +14,7 @@ import { placeCallHandlers } from './handlers/place-call.js';
 import { cancelCallHandler } from './handlers/cancel-call.js';
 import { doNotCallHandlers } from './handlers/do-not-call.js';
 import { batchHandlers } from './handlers/batches.js';
-import { callEventHandlers } from './handlers/call-events.js';
+import { eventLogHandlers } from './handlers/event-logs.js';
 import { streamHandlers } from './handlers/streams.js';
 import { StreamHub } from '../streams/stream-hub.js';
 import { languageDetectorReady } from '../calls/language.js';
@@ -41,7 +41,7 @@ export interface AppOptions {
 
 function defaultHandlers(deps: AppDeps): Handlers {
   return {
-    ...callEventHandlers(deps),
+    ...eventLogHandlers(deps),
     ...streamHandlers(deps, deps.streams ?? new StreamHub({ store: deps.store, clock: deps.clock, logger: deps.logger, pollMs: deps.config.streamPollMs })),
     ...readCallHandlers(deps),
     getCallRecording: recordingHandler({ ...deps, recordings: deps.recordings ?? defaultRecordings(deps.config) }),

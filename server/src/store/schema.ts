@@ -193,6 +193,8 @@ export interface WebhookEventsTable {
   created_at: number;
   /** When redeliverEvent asked for one more attempt; cleared when it is made. */
   redelivery_requested_at: number | null;
+  /** When a redelivery was last asked for; kept, so the next is refused for a while (migration 027). */
+  last_redelivery_requested_at: number | null;
 }
 
 export interface WebhookAttemptsTable {
@@ -204,6 +206,14 @@ export interface WebhookAttemptsTable {
   error: string | null;
   /** 1 for an attempt redeliverEvent asked for. */
   redelivery: Generated<number>;
+}
+
+/** An event's attempts no longer kept (those between its first and its last few), counted by outcome (migration 027). */
+export interface WebhookAttemptsOmittedTable {
+  event_id: string;
+  /** success (a 2xx), http_error (another status) or error (no response). */
+  outcome: string;
+  attempts: number;
 }
 
 export interface SandboxDialsTable {
@@ -302,6 +312,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
+  webhook_attempts_omitted: WebhookAttemptsOmittedTable;
   sandbox_dials: SandboxDialsTable;
   carrier_events: CarrierEventsTable;
   call_turns: CallTurnsTable;

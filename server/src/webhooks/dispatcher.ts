@@ -17,6 +17,7 @@ import { JobQueue, LeaseLost, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { WebhookEventsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import { omitMiddleAttempts, passesBound } from './attempt-bound.js';
 import { afterFailure, goneBefore, outcomeOf, refused, unsignable, type AttemptOutcome, type DeliveryRules } from './delivery-rules.js';
 import { checkEndpoint, RefusedDestination, systemResolver, type CheckedEndpoint, type Resolver } from './endpoint-guard.js';
 import { goneReceivers, receiverOf } from './outbox.js';
@@ -108,7 +109,10 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     return outcomeOf(rulesFor(event), event.attempts + 1, result, clock.now());
   }
 
-  /** The attempt and the event's new state, in one transaction; false when another worker took the event over. */
+  /**
+   * The attempt and the event's new state, in one transaction (with the attempts it takes past the bound deleted,
+   * attempt-bound.ts); false when another worker took the event over.
+   */
   async function record(event: EventRow, a: AttemptOutcome, at: number, latencyMs: number): Promise<boolean> {
     const attempt = event.attempts + 1;
     try {
@@ -134,6 +138,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
             redelivery: event.redelivery_requested_at === null ? 0 : 1,
           },
         }),
+        ...(passesBound(attempt) ? { alsoRun: (ex) => omitMiddleAttempts(ex, event.event_id, attempt) } : {}),
       });
       return true;
     } catch (err) {

@@ -108,6 +108,22 @@ forEachStore('health, readiness and metrics', (kind) => {
     expect(sample(text, 'svc_webhook_attempts_total{outcome="http_error"}')).to.equal(2);
     expect(sample(text, 'svc_webhook_attempts_total{outcome="error"}')).to.equal(1);
   });
+
+  it('counts the attempts an event no longer keeps too, so the counter never goes down', async () => {
+    await ts.store.db.insertInto('webhook_attempts').values({ event_id: 'e1', attempt: 1, at: app.clock.now(), status_code: 500, latency_ms: 12, error: null }).execute();
+    await ts.store.db
+      .insertInto('webhook_attempts_omitted')
+      .values([
+        { event_id: 'e1', outcome: 'http_error', attempts: 7 },
+        { event_id: 'e1', outcome: 'error', attempts: 2 },
+        { event_id: 'e2', outcome: 'http_error', attempts: 3 },
+      ])
+      .execute();
+    const text = await (await fetch(`${app.baseUrl}/metrics`)).text();
+    expect(sample(text, 'svc_webhook_attempts_total{outcome="success"}')).to.equal(0);
+    expect(sample(text, 'svc_webhook_attempts_total{outcome="http_error"}')).to.equal(11);
+    expect(sample(text, 'svc_webhook_attempts_total{outcome="error"}')).to.equal(2);
+  });
 });
 
 describe('readiness on a store that cannot serve', () => {

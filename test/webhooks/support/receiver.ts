@@ -21,7 +21,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(reply: (req: Received, index: number) => Reply = () => ({ status: 200 })): Promise<Receiver> {
+/** `reply` may answer later: a promise holds the response until it settles (a test's attempt in flight). */
+export async function startReceiver(reply: (req: Received, index: number) => Reply | Promise<Reply> = () => ({ status: 200 })): Promise<Receiver> {
   const hanging: ServerResponse[] = [];
   const r = { received: [] as Received[], connections: 0 };
   const server = createServer((req, res) => {
@@ -30,11 +31,12 @@ export async function startReceiver(reply: (req: Received, index: number) => Rep
     req.on('end', () => {
       const rec: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       r.received.push(rec);
-      const answer = reply(rec, r.received.length - 1);
-      if (answer === 'hang') return void hanging.push(res);
-      const send = () => void res.writeHead(answer.status, answer.headers).end();
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
-      else send();
+      void Promise.resolve(reply(rec, r.received.length - 1)).then((answer) => {
+        if (answer === 'hang') return void hanging.push(res);
+        const send = () => void res.writeHead(answer.status, answer.headers).end();
+        if (answer.delayMs) setTimeout(send, answer.delayMs);
+        else send();
+      });
     });
   });
   server.on('connection', () => r.connections++);

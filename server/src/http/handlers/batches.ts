@@ -4,7 +4,7 @@ import type { Context } from 'koa';
 import { findBatchForKey, listBatchesForKey } from '../../batches/batch-repo.js';
 import { cancelBatchUnit } from '../../batches/cancel-batch.js';
 import { createBatchUnit, prepareBatch, type CreateBatchPorts } from '../../batches/create-batch.js';
-import { ApiError } from '../../errors/api-error.js';
+import { batchNotFound } from '../../errors/api-error.js';
 import { compileBodyCheck } from '../request-validator.js';
 import { loadDocument } from '../openapi-document.js';
 import { ajvFor, formatReasons } from '../schema-ajv.js';
@@ -53,7 +53,7 @@ export function batchHandlers(deps: AppDeps) {
     async getBatch(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.caller as ApiCaller;
       const batch = await findBatchForKey(store.db, key.id, req.path.id);
-      if (!batch) throw new ApiError(404, 'not_found', `No batch ${req.path.id} for this API key.`);
+      if (!batch) throw batchNotFound(req.path.id);
       ctx.body = batch;
     },
     async cancelBatch(ctx: Context, req: ValidatedRequest) {

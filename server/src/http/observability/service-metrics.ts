@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
+import { attemptOutcome } from '../../webhooks/attempt-bound.js';
 
 const WEBHOOK_OUTCOMES = ['success', 'http_error', 'error'] as const;
 
@@ -83,14 +84,12 @@ export class ServiceMetrics {
     const db = this.store.db;
     const now = this.clock.now();
     const byStatus = await db.selectFrom('calls').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
-    const attempts = await db
+    const kept = await db
       .selectFrom('webhook_attempts')
-      .select([
-        sql<string>`case when status_code between 200 and 299 then 'success' when status_code is null then 'error' else 'http_error' end`.as('outcome'),
-        sql<number>`count(*)`.as('n'),
-      ])
+      .select([attemptOutcome.as('outcome'), sql<number>`count(*)`.as('n')])
       .groupBy(sql`1`)
       .execute();
+    const omitted = await db.selectFrom('webhook_attempts_omitted').select(['outcome', sql<number>`sum(attempts)`.as('n')]).groupBy('outcome').execute();
     const due = await db
       .selectFrom('calls')
       .select([sql<number>`count(*)`.as('n'), sql<number | null>`min(next_run_at)`.as('oldest')])
@@ -101,10 +100,10 @@ export class ServiceMetrics {
     this.calls.reset();
     for (const status of CALL_STATUSES) this.calls.set({ status }, 0);
     for (const row of byStatus) this.calls.set({ status: row.status }, Number(row.n));
-    // Each attempt is kept as a row, so the stored count only grows: exposed as a counter.
+    // Each attempt is a row, or counted as omitted when its row is deleted, so the sum only grows: a counter.
     this.webhookAttempts.reset();
     for (const outcome of WEBHOOK_OUTCOMES) this.webhookAttempts.inc({ outcome }, 0);
-    for (const row of attempts) this.webhookAttempts.inc({ outcome: row.outcome }, Number(row.n));
+    for (const row of [...kept, ...omitted]) this.webhookAttempts.inc({ outcome: row.outcome }, Number(row.n));
     this.queueDepth.set(Number(due.n));
     this.queueLag.set(due.oldest === null ? 0 : Math.max(0, (now - Number(due.oldest)) / 1000));
   }

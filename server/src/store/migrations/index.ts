@@ -28,6 +28,7 @@ import { m023EventLog } from './023-event-log.js';
 import { m024DeferredUsageTriggers } from './024-deferred-usage-triggers.js';
 import { m025RecordingRequests } from './025-recording-requests.js';
 import { m026QueueIndexesOnPostgres } from './026-queue-indexes-on-postgres.js';
+import { m027BoundedRedelivery } from './027-bounded-redelivery.js';
 import { m028StreamLeases } from './028-stream-leases.js';
 
 export const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '024_deferred_usage_triggers': m024DeferredUsageTriggers,
   '025_recording_requests': m025RecordingRequests,
   '026_queue_indexes_on_postgres': m026QueueIndexesOnPostgres,
+  '027_bounded_redelivery': m027BoundedRedelivery,
   '028_stream_leases': m028StreamLeases,
 };
 
