@@ -257,6 +257,7 @@ forEachStore('live streams under abuse', (kind) => {
     const c = await alice.api.get('/v1/agent/stream');
     expect(c.status).to.equal(429);
     expect(c.body.error).to.equal('rate_limited');
+    expect(c.body.message).to.match(/^Too many redeliveries and streams opened: the limit is 2 per 60 seconds\. Retry after \d+ seconds\.$/);
     expect(c.headers.get('ratelimit-policy')).to.equal('2;w=60');
     expect(c.headers.get('ratelimit-remaining')).to.equal('0');
     expect(Number(c.headers.get('retry-after'))).to.equal(Number(c.headers.get('ratelimit-reset')));

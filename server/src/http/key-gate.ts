@@ -93,10 +93,10 @@ export function keyGate(deps: KeyAuthDeps) {
  * Counts a request that costs the service more than a read (a stream opened, a redelivery) against the key's
  * request window; 429 rate_limited when it is full. The response reports that window, not the calls window.
  */
-export async function chargeRequest(ctx: Context, { store, config, clock }: KeyAuthDeps, what: string): Promise<void> {
+export async function chargeRequest(ctx: Context, { store, config, clock }: KeyAuthDeps): Promise<void> {
   const caller = ctx.state.caller as ApiCaller;
   try {
-    caller.reported = await consumeWithinLimit(executorFor(store.db), requestWindow(caller.key, config), clock.now(), what);
+    caller.reported = await consumeWithinLimit(executorFor(store.db), requestWindow(caller.key, config), clock.now(), 'redeliveries and streams opened');
   } catch (err) {
     if (err instanceof RateLimited) caller.reported = err.window;
     throw err;

@@ -31,7 +31,7 @@ export function eventLogHandlers(deps: AppDeps) {
   };
   const redeliver = (kind: EventSubject['kind']) => async (ctx: Context, req: ValidatedRequest) => {
     // Counted first, so a redelivery refused (409, 404, 400) costs its request as one queued does.
-    await chargeRequest(ctx, deps, 'redeliveries and streams opened');
+    await chargeRequest(ctx, deps);
     const subject = await subjectOf(kind, ctx, req);
     const entry = await store.write(redeliverUnit(subject, String(req.path.eventId), clock.now()));
     store.wake('webhooks');

@@ -53,7 +53,7 @@ export function streamHandlers(deps: AppDeps, hub: StreamHub) {
 
   return {
     async streamCall(ctx: Context, req: ValidatedRequest) {
-      await chargeRequest(ctx, deps, 'requests that open streams or redeliver events');
+      await chargeRequest(ctx, deps);
       if (refuseWhileClosing(ctx)) return;
       const { key } = ctx.state.caller as ApiCaller;
       const callId = String(req.path.id).toLowerCase();
@@ -79,7 +79,7 @@ export function streamHandlers(deps: AppDeps, hub: StreamHub) {
     },
 
     async streamEvents(ctx: Context, req: ValidatedRequest) {
-      await chargeRequest(ctx, deps, 'requests that open streams or redeliver events');
+      await chargeRequest(ctx, deps);
       if (refuseWhileClosing(ctx)) return;
       const { key } = ctx.state.caller as ApiCaller;
       const now = clock.now();
