@@ -3,12 +3,15 @@
 // that is absent, null or blank, `x-error-additional` for unknown properties, and `x-error-order` for which
 // failure wins when several apply. Text is checked here too, whatever the schema says: a string (or key) holding
 // U+0000 or a lone surrogate is refused with its top-level property's token, because Postgres cannot store the
-// first and neither store can store the second as UTF-8; refusing both at the door keeps the stores alike.
+// first and neither store can store the second as UTF-8; refusing both at the door keeps the stores alike. A body
+// that nests deeper than MAX_NESTING is refused before anything else looks at it (json-nesting.ts), with the token
+// of the top-level property holding the too-deep value.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import type { ErrorToken } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
+import { MAX_NESTING, tooDeepAt } from './json-nesting.js';
 import { resolveRef, type OpenApiDocument, type Operation, type Parameter, type Schema } from './openapi-document.js';
 import { pointer, tokenMessages, type FormatReasons } from './schema-ajv.js';
 
@@ -50,9 +53,14 @@ export function compileRequestValidator(
     return { param, validate: ajv.compile(param.schema) };
   });
   const bodySchemaNode = op.requestBody?.content['application/json']?.schema;
-  const bodyProblem = bodySchemaNode ? compileBodyCheck(doc, ajv, ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'], reasons) : undefined;
+  const bodyAt = ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'];
+  const bodyProblem = bodySchemaNode ? compileBodyCheck(doc, ajv, bodyAt, reasons) : undefined;
+  const bodySchema = bodySchemaNode ? resolveRef<Schema>(doc, bodySchemaNode) : undefined;
 
   return (parts) => {
+    // At once, as for a body that is not JSON: a handler may fingerprint the body before it checks it.
+    const deep = bodySchema ? nestingError(bodySchema, parts.body) : null;
+    if (deep) throw deep;
     const out: ValidatedRequest = { path: parts.path, query: {}, headers: {}, body: parts.body, checkBody };
     for (const { param, validate } of params) {
       if (param.in === 'path') continue; // path ids name a resource; an id that names nothing is a 404
@@ -94,11 +102,28 @@ export function compileBodyCheck(doc: OpenApiDocument, ajv: Ajv2020, at: string[
   const schema = resolveRef<Schema>(doc, node);
   const validate = ajv.compile({ $ref: pointer(...at) });
   return (body) => {
+    const deep = nestingError(schema, body);
+    if (deep) return deep;
     const valid = validate(body);
     const faults = textFaults(body);
     if (valid && faults.length === 0) return null;
     return bodyError(schema, body, valid ? [] : (validate.errors ?? []), faults, messages, reasons);
   };
+}
+
+/** 400 for a body nesting past MAX_NESTING, with the token of the top-level property holding the too-deep value. */
+function nestingError(schema: Schema, body: unknown): ApiError | null {
+  const prop = tooDeepAt(body);
+  if (prop === undefined) return null;
+  const what = `nests arrays and objects more than ${MAX_NESTING} levels deep (the body itself is level 1)`;
+  if (prop === null) return new ApiError(400, 'invalid_body', `The request body ${what}.`);
+  return new ApiError(400, propertyToken(schema, prop), `\`${prop}\` ${what}.`);
+}
+
+/** The token of a top-level property: its own x-error, the schema's for an unknown one, else invalid_body. */
+function propertyToken(schema: Schema, prop: string): ErrorToken {
+  const known = schema.properties !== undefined && Object.hasOwn(schema.properties, prop);
+  return ((known ? schema.properties[prop]['x-error'] : schema['x-error-additional']) ?? 'invalid_body') as ErrorToken;
 }
 
 /** Query and header values arrive as strings; integers must be written as plain decimal digits. */
@@ -171,7 +196,7 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
     if (token && (!best || rank(token) < rank(best.token))) best = { token, message };
   };
   // Faulty text first: for a property that also breaks its schema (a NUL in `to`), the fault is the clearer message.
-  for (const fault of faults) consider(schema.properties?.[fault.segments[0]]?.['x-error'] ?? schema['x-error-additional'], fault.message);
+  for (const fault of faults) consider(propertyToken(schema, fault.segments[0]), fault.message);
   // An error whose format can say why comes first, so that its reason is the message (not its pattern's).
   const explained = (e: ErrorObject) => e.keyword === 'format' && reasons[String(e.params.format)] !== undefined;
   for (const e of [...errors].sort((a, b) => Number(explained(b)) - Number(explained(a)))) {
