@@ -39,7 +39,7 @@ export function operationRouter(opts: RouterOptions): Router {
       router.register(path.replace(/\{(\w+)\}/g, ':$1'), [method.toUpperCase()], async (ctx: Context) => {
         if (deprecation) ctx.set(deprecation(ctx.params as Record<string, string>));
         const body = takesBody ? await readJsonBody(ctx, op['x-max-body-bytes'] ?? opts.maxBodyBytes) : undefined;
-        const req = validate({ path: ctx.params as Record<string, string>, query: ctx.query, headers: ctx.headers, body });
+        const req = validate({ rawPath: ctx.path, rawQuery: ctx.querystring, headers: ctx.headers, body });
         await handler(ctx, req);
       }, { name: op.operationId });
     }
