@@ -35,6 +35,8 @@ export interface ValidatedRequest {
   body: unknown;
   /** Throws the body's ApiError, if any. */
   checkBody(): void;
+  /** The body's bytes, for a handler that reads its own body (operation-router.ts's Handler.readsBody). */
+  readBody?: () => Promise<Buffer | undefined>;
 }
 
 export type RequestValidator = (parts: RequestParts) => ValidatedRequest;
