@@ -7,7 +7,7 @@ import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
 import { checkBatchBody, type BatchBodyInput } from '../../server/src/batches/batch-body.js';
 import { BatchBodyWorker } from '../../server/src/batches/batch-body-worker.js';
-import { ApiError } from '../../server/src/errors/api-error.js';
+import { ApiError, errorBody } from '../../server/src/errors/api-error.js';
 
 const key = { id: 'key-1', account_id: 'acc-1', default_caller_id: null, default_voice: null, calling_window_json: null } as unknown as ApiKeyRow;
 const settings = { allowPrivateWebhooks: false, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: [...IrsfList.load(DEFAULT_IRSF_PATH).prefixes] };
@@ -30,10 +30,12 @@ describe('the batch thread', () => {
     const there = await worker.check(input(body));
     const here = await checkBatchBody(input(body));
     expect(there).to.deep.equal(here);
-    expect([there.total, there.maxConcurrency, there.passed.map((c) => c.index), there.errors.map((e) => [e.index, e.error])]).to.deep.equal([
+    const errors = JSON.parse(Buffer.from(there.errorsJson).toString('utf8')) as { index: number; error: string }[];
+    expect([there.total, there.maxConcurrency, there.passed.map((c) => c.index), there.failed, errors.map((e) => [e.index, e.error])]).to.deep.equal([
       3,
       2,
       [0],
+      2,
       [
         [1, 'invalid_number'],
         [2, 'invalid_voice'],
@@ -42,12 +44,14 @@ describe('the batch thread', () => {
     expect(there.fingerprint).to.match(/^[0-9a-f]{64}$/);
   });
 
-  it('refuses a body with the ApiError the event loop would throw, message and all', async () => {
+  it('refuses a body with the ApiError the event loop would throw, message, fields and all', async () => {
     for (const body of ['{"calls": [', '{"calls": []}', '{"calls": [{"to": "+14155552000"}], "startAt": "soon"}', `{"calls": ${'['.repeat(40)}${']'.repeat(40)}}`]) {
       const there = await worker.check(input(body)).catch((e: unknown) => e);
       const here = await checkBatchBody(input(body)).catch((e: unknown) => e);
       expect(there).to.be.instanceOf(ApiError);
       expect([(there as ApiError).status, (there as ApiError).token, (there as ApiError).message]).to.deep.equal([(here as ApiError).status, (here as ApiError).token, (here as ApiError).message]);
+      // Its body rendered on the thread, as the error path renders one.
+      expect(JSON.parse(Buffer.from((there as ApiError).body!).toString('utf8'))).to.deep.equal(errorBody(here as ApiError));
     }
   });
 

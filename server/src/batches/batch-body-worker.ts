@@ -17,7 +17,7 @@ interface Pending {
 
 type Answer =
   | { id: number; body: BatchBody }
-  | { id: number; error: { status: number; token: ErrorToken; message: string; headers: Record<string, string>; fields: Record<string, unknown> } }
+  | { id: number; error: { status: number; token: ErrorToken; message: string; headers: Record<string, string>; body: Uint8Array } }
   | { id: number; fault: string };
 
 export class BatchBodyWorker {
@@ -63,7 +63,7 @@ export class BatchBodyWorker {
       this.checked++;
       if (this.pending.size === 0) worker.unref();
       if ('body' in answer) p.resolve(answer.body);
-      else if ('error' in answer) p.reject(new ApiError(answer.error.status, answer.error.token, answer.error.message, answer.error.headers, answer.error.fields));
+      else if ('error' in answer) p.reject(new ApiError(answer.error.status, answer.error.token, answer.error.message, answer.error.headers, {}, answer.error.body));
       else p.reject(new Error(`the batch thread failed: ${answer.fault}`));
     });
     let failure: Error | undefined;

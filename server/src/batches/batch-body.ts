@@ -3,21 +3,22 @@
 // call as placeCall checks one, its schema and its guardrails (check-batch.ts's checkBatchCalls). What is left needs
 // the store: the account's do-not-call list and numbers (create-batch.ts). Nothing here awaits anything but the
 // language detector's load, and all of it is pure, so it runs on the batch thread (batch-body-worker.ts): a body of
-// 16 MiB takes the better part of a second, which the event loop spends serving everyone else.
+// 16 MiB takes the better part of a second, which the event loop spends serving everyone else. What the thread
+// answers is rendered there too where it is large: the errors of the calls, and a refusal's body.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { AgentCatalogue } from '../calls/agent-catalogue.js';
 import { checkWindow } from '../calls/calling-window.js';
 import { IrsfList } from '../calls/irsf.js';
 import { languageDetectorReady } from '../calls/language.js';
 import { scheduledAt } from '../calls/prepare-placement.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CallMetadata, CreateBatchRequest, StopWhen } from '../generated/types.gen.js';
 import { requestFingerprint } from '../http/idempotency-key.js';
 import { parseJsonBytes } from '../http/json-body.js';
 import { loadDocument } from '../http/openapi-document.js';
 import { compileBodyCheck } from '../http/request-validator.js';
 import { ajvFor, formatReasons } from '../http/schema-ajv.js';
-import { checkBatchCalls, type BatchCheckPorts, type BatchItemError, type CheckedCall } from './check-batch.js';
+import { checkBatchCalls, type BatchCheckPorts, type CheckedCall } from './check-batch.js';
 
 /** What the check depends on besides the request: the service's settings, as plain data a thread can be sent. */
 export interface BatchBodySettings {
@@ -45,9 +46,14 @@ export interface BatchBody {
   /** When the batch starts; null for at once. */
   scheduledAt: number | null;
   stopWhen: StopWhen | null;
-  /** The calls that passed, in order, and the errors of those that did not. */
+  /** The calls that passed, in order. */
   passed: CheckedCall[];
-  errors: BatchItemError[];
+  /**
+   * How many calls failed, and their errors (BatchItemError[], in index order) as JSON: rendered here, as a batch
+   * of 10,000 bad calls answers megabytes of them.
+   */
+  failed: number;
+  errorsJson: Uint8Array;
   /** requestFingerprint of the body, when asked for; '' otherwise. */
   fingerprint: string;
 }
@@ -75,9 +81,18 @@ export async function checkBatchBody({ bytes, key, now, fingerprint, settings }:
     scheduledAt: start,
     stopWhen: body.stopWhen ?? null,
     passed,
-    errors,
+    failed: errors.length,
+    errorsJson: new TextEncoder().encode(JSON.stringify(errors)),
     fingerprint: fingerprint ? requestFingerprint(body) : '',
   };
+}
+
+/**
+ * A refusal as the batch thread answers it: its status, token, message and headers, and its body rendered there (an
+ * invalid_batch names up to 10,000 calls: some megabytes of JSON the event loop need not build).
+ */
+export function refusal(err: ApiError): { status: number; token: string; message: string; headers: Record<string, string>; body: Uint8Array } {
+  return { status: err.status, token: err.token, message: err.message, headers: err.headers, body: new TextEncoder().encode(JSON.stringify(errorBody(err))) };
 }
 
 type Ports = BatchCheckPorts & { checkBody(body: unknown): ApiError | null };

@@ -14,7 +14,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import { consumeWithinLimit, RateLimited } from '../accounts/rate-limit.js';
 import { answerFromRecord, type PlacementOutcome, type PlacementRequest } from '../calls/placement.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CreateBatchResponse } from '../generated/types.gen.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';
 import type { Kysely } from 'kysely';
@@ -22,7 +22,7 @@ import type { Database } from '../store/schema.js';
 import type { WriteUnit } from '../store/store.js';
 import type { BatchBody } from './batch-body.js';
 import { insertBatch, type NewBatch } from './batch-repo.js';
-import { checkBatchAccount } from './check-batch.js';
+import { checkBatchAccount, type BatchItemError } from './check-batch.js';
 
 export interface CreateBatchPorts {
   idempotencyTtlMs: number;
@@ -34,10 +34,12 @@ export type BatchRequest = Pick<PlacementRequest, 'key' | 'window' | 'idemKey' |
 /** The rest of step 2, on a body the batch thread found sound: the batch to create, or the ApiError it is refused with. */
 export async function prepareBatch(db: Kysely<Database>, key: ApiKeyRow, body: BatchBody): Promise<NewBatch> {
   const account = await checkBatchAccount(db, key, body.passed);
-  const errors = [...body.errors, ...account.errors].sort((a, b) => a.index - b.index);
-  if (errors.length > 0) {
-    const n = errors.length;
+  const n = body.failed + account.errors.length;
+  if (n > 0) {
     const message = `${n} of the batch's ${body.total} calls ${n === 1 ? 'is' : 'are'} not valid (see \`errors\`); nothing was created.`;
+    // The thread's errors as it rendered them, unless the account's are to be merged in by index.
+    if (account.errors.length === 0) throw withErrorsJson(new ApiError(400, 'invalid_batch', message), body.errorsJson);
+    const errors = [...(JSON.parse(new TextDecoder().decode(body.errorsJson)) as BatchItemError[]), ...account.errors].sort((a, b) => a.index - b.index);
     throw new ApiError(400, 'invalid_batch', message, {}, { errors });
   }
   const calls = account.passed;
@@ -56,6 +58,13 @@ export async function prepareBatch(db: Kysely<Database>, key: ApiKeyRow, body: B
     stopWhenJson: body.stopWhen ? JSON.stringify(body.stopWhen) : null,
     calls,
   };
+}
+
+/** `err` with its `errors` given as JSON, spliced into its body as the error path renders one (errorBody). */
+function withErrorsJson(err: ApiError, errorsJson: Uint8Array): ApiError {
+  const head = JSON.stringify(errorBody(err));
+  const body = Buffer.concat([Buffer.from(`${head.slice(0, -1)},"errors":`), errorsJson, Buffer.from('}')]);
+  return new ApiError(err.status, err.token, err.message, err.headers, err.fields, body);
 }
 
 /** Step 3. */
