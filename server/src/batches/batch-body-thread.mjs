@@ -1,8 +1,8 @@
 // The batch thread (batch-body-worker.ts): checks batch bodies with batch-body's checkBatchBody, off the event loop.
-// In: { id, input }, the input's bytes transferred. Out: { id, body } for a sound body, { id, error } for a refused
-// one (batch-body's refusal, its rendered body transferred), { id, fault } for anything else. Plain JavaScript, as a thread's first module
-// cannot be TypeScript: when the sources run as .ts (under tsx), the thread registers tsx before it loads them; the
-// compiled service has .js beside this file.
+// In: { id, input }, the input's bytes transferred. Out: { id, body } for a sound body (its errors' JSON
+// transferred), { id, error } for a refused one (batch-body's refusal, its rendered body transferred), { id, fault }
+// for anything else. Plain JavaScript, as a thread's first module cannot be TypeScript: when the sources run as .ts
+// (under tsx), the thread registers tsx before it loads them; the compiled service has .js beside this file.
 import { existsSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
