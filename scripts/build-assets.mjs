@@ -1,6 +1,6 @@
 // `npm run build`, after tsc: what the compiled service reads at run time beside its code, copied to the same
 // places under dist/ (the code finds each relative to its own file): the document, the static pages, the IRSF
-// list, and the worker threads' .mjs files (placement, recorder), which tsc does not emit.
+// list, and the worker threads' .mjs files (placement, recorder, batches), which tsc does not emit.
 import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -8,4 +8,4 @@ const copy = (from) => cpSync(from, join('dist', from), { recursive: true });
 copy('openapi.yaml');
 copy('server/static');
 copy('server/data');
-for (const dir of ['server/src/calls', 'server/src/recording']) for (const file of readdirSync(dir)) if (file.endsWith('.mjs')) copy(join(dir, file));
+for (const dir of ['server/src/calls', 'server/src/recording', 'server/src/batches']) for (const file of readdirSync(dir)) if (file.endsWith('.mjs')) copy(join(dir, file));

@@ -12,6 +12,7 @@ import { BatchRunner } from './batches/batch-runner.js';
 import { createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
 import { createHttpServer } from './http/http-server.js';
+import { countAddress } from './http/key-gate.js';
 import { createJobRunner } from './jobs/job-runner.js';
 import { type Attachment } from './telephony/telephony.js';
 import { configuredTelephony } from './telephony/configured-telephony.js';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     const irsf = IrsfList.load(config.irsfPath ?? DEFAULT_IRSF_PATH);
     const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, streams };
     const app = createApp(deps);
-    server = createHttpServer(config.httpTimeouts, logger, app.callback());
+    server = createHttpServer(config.httpTimeouts, logger, { handler: app.callback(), countAddress: (address) => countAddress(deps, address) });
     server.listen(config.port, config.host);
     // The banner below says the service is running: it is printed only once it listens.
     await once(server, 'listening');

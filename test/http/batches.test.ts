@@ -115,6 +115,21 @@ forEachStore('batches over HTTP', (kind) => {
     expect([await count('batches'), await count('batch_items'), await count('calls')]).to.deep.equal([0, 0, 0]);
   });
 
+  it("names the calls refused by the account's list beside those refused by their checks, in index order", async () => {
+    await alice.api.post('/v1/agent/do-not-call', { body: { number: '+14155552001' } });
+    const calls: unknown[] = numbers(4);
+    calls[2] = { to: '+1415' };
+    const res = await create({ defaults: { objective }, calls });
+    expect([res.status, res.body.message, res.body.errors.map((e: { index: number; error: string }) => [e.index, e.error])]).to.deep.equal([
+      400,
+      "2 of the batch's 4 calls are not valid (see `errors`); nothing was created.",
+      [
+        [1, 'destination_opted_out'],
+        [2, 'invalid_number'],
+      ],
+    ]);
+  });
+
   for (const [what, body, token] of [
     ['no calls', { calls: [] }, 'invalid_calls'],
     ['calls not an array', { calls: { to: '+14155550123' } }, 'invalid_calls'],

@@ -99,6 +99,41 @@ forEachStore('slow and broken clients', (kind) => {
       body: { error: 'headers_too_large', message: 'The request headers are larger than 16 KiB.' },
     });
   });
+
+  /** The rate-limit headers of an answer, by name. */
+  const limitsOf = (text: string) =>
+    Object.fromEntries(
+      headersOf(text)
+        .split('\r\n')
+        .filter((line) => line.startsWith('ratelimit-'))
+        .map((line) => line.split(': ')),
+    );
+
+  it("gives a 431 and a 400 malformed_request on an API path the address window's rate-limit headers, each counted", async () => {
+    const big = await exchange(srv.baseUrl, `GET /v1/agent/calls HTTP/1.1\r\nHost: svc\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
+    expect(statusAndBody(big.text).status).to.equal('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(limitsOf(big.text)).to.deep.equal({ 'ratelimit-limit': '60', 'ratelimit-remaining': '59', 'ratelimit-reset': '30', 'ratelimit-policy': '60;w=60' });
+    const broken = await exchange(srv.baseUrl, `GET /v1/agent/calls HTTP/1.1\r\nHost: svc\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`);
+    expect(statusAndBody(broken.text)).to.deep.equal({ status: 'HTTP/1.1 400 Bad Request', body: { error: 'malformed_request', message: 'The request is not well-formed HTTP/1.1.' } });
+    expect(limitsOf(broken.text)).to.deep.equal({ 'ratelimit-limit': '60', 'ratelimit-remaining': '58', 'ratelimit-reset': '30', 'ratelimit-policy': '60;w=60' });
+  });
+
+  it('counts the requests it cuts against their address: past its window, a request without a key is 429', async () => {
+    const strict = await startServer(kind, { SVC_UNAUTH_RATE_LIMIT: '2' });
+    try {
+      for (let i = 0; i < 2; i++) expect(statusAndBody((await exchange(strict.baseUrl, 'HELLO THERE\r\n\r\n')).text).status).to.equal('HTTP/1.1 400 Bad Request');
+      const past = await exchange(strict.baseUrl, 'HELLO THERE\r\n\r\n');
+      expect(statusAndBody(past.text).body.error).to.equal('malformed_request');
+      expect(limitsOf(past.text)['ratelimit-remaining']).to.equal('0');
+      const anon = await strict.anon.get('/v1/agent/calls');
+      expect([anon.status, anon.body.error, anon.headers.get('ratelimit-remaining')]).to.deep.equal([429, 'rate_limited', '0']);
+      // A key's requests are counted against the key, not the address.
+      const bob = await strict.tenant();
+      expect((await bob.api.get('/v1/agent/calls')).status).to.equal(200);
+    } finally {
+      await strict.close();
+    }
+  });
 });
 
 describe('the server timeouts by default', () => {

@@ -62,6 +62,17 @@ describe('the /mcp entry of the service', () => {
     expect(await res.json()).to.deep.equal({ error: 'payload_too_large', message: 'The request body is larger than 64 KiB.' });
   });
 
+  it('refuses a message nesting 20,000 levels deep with 400 invalid_body, as the API refuses such a body, and places nothing', async () => {
+    const deep = '['.repeat(20_000) + ']'.repeat(20_000);
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"place_call","arguments":{"to":"+14155550123","objective":"Ask about Sunday.","metadata":${deep}}}}`;
+    const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body });
+    expect([res.status, await res.json()]).to.deep.equal([
+      400,
+      { error: 'invalid_body', message: 'The message nests arrays and objects more than 32 levels deep (the message itself is level 1).' },
+    ]);
+    expect(await srv.deps.store.db.selectFrom('calls').selectAll().execute()).to.have.length(0);
+  });
+
   it('refuses a body that is not UTF-8 with 415 unsupported_media_type, as the API does', async () => {
     const body = Buffer.concat([Buffer.from(initialize.replace('curl', 'caf')), Buffer.from([0xe9])]);
     const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body });

@@ -189,7 +189,7 @@ forEachStore('live streams under abuse', (kind) => {
     const store2 = kind === 'postgres' ? openStore({ postgresUrl: srv.testStore.url, poolSize: 2 }) : srv.deps.store;
     const logger = pino({ level: 'silent' });
     const hub2 = new StreamHub({ store: store2, clock: srv.clock, logger, pollMs: 20 });
-    const http2 = createHttpServer(srv.deps.config.httpTimeouts, logger, createApp({ ...srv.deps, store: store2, streams: hub2 }).callback());
+    const http2 = createHttpServer(srv.deps.config.httpTimeouts, logger, { handler: createApp({ ...srv.deps, store: store2, streams: hub2 }).callback() });
     await new Promise<void>((resolve) => http2.listen(0, '127.0.0.1', () => resolve()));
     const base2 = `http://127.0.0.1:${(http2.address() as AddressInfo).port}`;
     closers.push(async () => {

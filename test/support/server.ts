@@ -11,6 +11,7 @@ import type { AppDeps } from '../../server/src/http/app-deps.js';
 import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';
 import { StreamHub } from '../../server/src/streams/stream-hub.js';
+import { countAddress } from '../../server/src/http/key-gate.js';
 import { apiClient, type ApiClient } from './contract.js';
 import { freshStore, type StoreKind, type TestStore } from './stores.js';
 
@@ -51,8 +52,8 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
   const testStore = await freshStore(kind);
   const clock = new TestClock();
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
-  // The server main.ts runs, with the timeouts env asks for.
-  const server: Server = createHttpServer(httpTimeouts(env), logger);
+  // The server main.ts runs, with the timeouts env asks for; requests it cuts count against their address's window.
+  const server: Server = createHttpServer(httpTimeouts(env), logger, { countAddress: (address) => countAddress(deps, address) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config: Config = loadConfig({ SVC_DATA_DIR: '/tmp/svc-test-data', SVC_PUBLIC_BASE_URL: baseUrl, ...env });

@@ -41,8 +41,9 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
  * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
  * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_metadata`, `invalid_voicemail`, `invalid_start_at`, `invalid_redial`, `invalid_calling_window` (its shape), `unknown_field`, `invalid_voice`,
  * `invalid_language`, `destination_blocked`, `invalid_calling_window` (its zone, and whether it ever opens in the number's zones), `destination_opted_out`, `caller_id_not_owned`, and last the minute cap (429
- * `over_minute_cap`). Malformed JSON (400 `invalid_json`), a body over 64 KiB (413) and a non-JSON body (415)
- * are refused before any of this and count against nothing.
+ * `over_minute_cap`). Malformed JSON (400 `invalid_json`), a body nesting more than 32 levels deep (400 with the
+ * token of the property holding it), a body over 64 KiB (413) and a non-JSON body (415) are refused before any
+ * of this and count against nothing.
  *
  */
 export const placeCall = <ThrowOnError extends boolean = false>(options: Options<PlaceCallData, ThrowOnError>) => (options.client ?? client).post<PlaceCallResponses, PlaceCallErrors, ThrowOnError>({
@@ -99,10 +100,16 @@ export const listBatches = <ThrowOnError extends boolean = false>(options?: Opti
  *
  * The batch then releases its calls in order, never more than `maxConcurrency` of them live (queued, dialing
  * or in progress) at once, across every worker process. Each is a call of its own (its id, record and events,
- * to its own `webhookUrl`), carrying `batchId`. The batch counts as one request against the key's per-minute
- * window; its calls reserve minutes of the plan as they are released, and when the plan is used up the batch
- * is `paused` (`stopReason` `over_minute_cap`) rather than failing calls, and goes on when minutes are
- * available again. It completes when its last call ends.
+ * to its own `webhookUrl`), carrying `batchId`. Its calls reserve minutes of the plan as they are released,
+ * and when the plan is used up the batch is `paused` (`stopReason` `over_minute_cap`) rather than failing
+ * calls, and goes on when minutes are available again. It completes when its last call ends.
+ *
+ * A batch request counts once against the key's per-minute calls window whether it is created or refused
+ * after its body was read (invalid JSON, a body nested too deep, a bad field, a bad call, a reused
+ * Idempotency-Key): checking up to 16 MiB costs the service, so it costs the sender. A replay of its stored
+ * answer spends nothing, nor does a refusal made before the body is read (the Idempotency-Key header, the
+ * media type, the size, no body). A batch sent while the window is full is 429 `rate_limited` before its
+ * body is read, with `Connection: close`: the connection is closed and the rest of the body is not read.
  *
  * The body may be up to 16 MiB (413 above). An `Idempotency-Key` is accepted, as on placeCall.
  *

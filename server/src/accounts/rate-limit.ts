@@ -3,8 +3,10 @@
 // - an API key's window: its own limit (or SVC_DEFAULT_RATE_LIMIT) per SVC_RATE_WINDOW_SEC, bucket `key:<key id>`,
 //   counts calls placed: only an accepted placement (202) consumes it, in the transaction that inserts its call, so
 //   a rejected request (a 400 being fixed, a guardrail, the minute cap) spends nothing. A placement made while the
-//   window is full is 429 before anything else is checked. Every other request only reports the window (read
-//   with the key itself, see accounts-repo.ts);
+//   window is full is 429 before anything else is checked. A batch is the exception: once its body (up to 16 MiB)
+//   has been read, it consumes the window once whether created or refused, and while the window is full it is 429
+//   before its body is read (http/handlers/batches.ts). Every other request only reports the window (read with the
+//   key itself, see accounts-repo.ts);
 // - an API key's request window: SVC_KEY_REQUEST_LIMIT per SVC_RATE_WINDOW_SEC, bucket `req:<key id>`, counts the
 //   requests that cost the service more than a read and place nothing: a live stream opened, a redelivery asked
 //   for. It is apart from the calls window so that following calls or re-sending events never spends what the

@@ -7,7 +7,7 @@ export const DEFAULT_IRSF_PATH = fileURLToPath(new URL('../../data/irsf-prefixes
 const PREFIX = /^\+\d{1,15}$/;
 
 export class IrsfList {
-  private constructor(private readonly prefixes: ReadonlySet<string>) {}
+  private constructor(readonly prefixes: ReadonlySet<string>) {}
 
   static parse(text: string): IrsfList {
     const prefixes = new Set<string>();

@@ -11,10 +11,17 @@ export class ApiError extends Error {
     message: string,
     readonly headers: Record<string, string> = {},
     readonly fields: Record<string, unknown> = {},
+    /** The body already rendered as JSON (errorBody), by a thread that refused a batch naming thousands of calls. */
+    readonly body?: Uint8Array,
   ) {
     super(message);
     this.name = 'ApiError';
   }
+}
+
+/** The body of every error response: the token, the message, and the fields the error adds. */
+export function errorBody(e: ApiError): Record<string, unknown> {
+  return { error: e.token, message: e.message, ...e.fields };
 }
 
 /** A call that is not this key's: missing, or another key's, answered alike (getCall, the recording, cancelCall). */

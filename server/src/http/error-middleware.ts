@@ -4,7 +4,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { isStoreFault } from '../store/store-fault.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, errorBody } from '../errors/api-error.js';
 
 export function errorMiddleware(logger: Logger) {
   return async function renderErrors(ctx: Context, next: Next): Promise<void> {
@@ -23,7 +23,8 @@ export function errorMiddleware(logger: Logger) {
       if (e.token === 'store_error') logger.warn({ reqId: ctx.state.reqId, err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'store unavailable');
       ctx.status = e.status;
       for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);
-      ctx.body = { error: e.token, message: e.message, ...e.fields };
+      if (e.body) ctx.type = 'application/json';
+      ctx.body = e.body ? Buffer.from(e.body.buffer, e.body.byteOffset, e.body.byteLength) : errorBody(e);
     }
   };
 }

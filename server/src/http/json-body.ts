@@ -7,6 +7,12 @@ import getRawBody from 'raw-body';
 import { ApiError } from '../errors/api-error.js';
 
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  const bytes = await readBodyBytes(ctx, limitBytes);
+  return bytes === undefined ? undefined : parseJsonBytes(bytes);
+}
+
+/** The body's bytes, as sent: undefined for none; 415 for another media type or charset, 413 past `limitBytes`. */
+export async function readBodyBytes(ctx: Context, limitBytes: number): Promise<Buffer | undefined> {
   const hasBody = ctx.request.length > 0 || ctx.get('transfer-encoding') !== '';
   if (!hasBody) return undefined;
   if (!ctx.is('application/json', '+json')) {
@@ -16,7 +22,12 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   if (charset && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
     throw new ApiError(415, 'unsupported_media_type', 'JSON bodies must be encoded as UTF-8.');
   }
-  const text = await readUtf8Body(ctx, limitBytes);
+  return readRawBody(ctx, limitBytes);
+}
+
+/** A JSON body's bytes as their value: 415 when they are not UTF-8, 400 invalid_json when they do not parse; undefined when blank. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  const text = decodeUtf8(bytes);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);
@@ -57,9 +68,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The request body as text: 413 past `limitBytes`, 415 when it is not UTF-8, 400 when it ends early. */
 export async function readUtf8Body(ctx: Context, limitBytes: number): Promise<string> {
-  let bytes: Buffer;
+  return decodeUtf8(await readRawBody(ctx, limitBytes));
+}
+
+async function readRawBody(ctx: Context, limitBytes: number): Promise<Buffer> {
   try {
-    bytes = await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length });
+    return await getRawBody(ctx.req, { limit: limitBytes, length: ctx.request.length });
   } catch (err) {
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
@@ -67,9 +81,21 @@ export async function readUtf8Body(ctx: Context, limitBytes: number): Promise<st
     }
     throw new ApiError(400, 'invalid_json', 'The request body could not be read completely.');
   }
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {
     throw new ApiError(415, 'unsupported_media_type', 'The request body is not valid UTF-8; send JSON encoded as UTF-8.');
   }
+}
+
+/**
+ * Closes the connection once the answer is sent, so that the rest of a body the client is still sending is never
+ * read: for a refusal made before the body (a batch while the key's window is full).
+ */
+export function closeUnread(ctx: Context): void {
+  ctx.set('Connection', 'close');
+  ctx.res.once('finish', () => ctx.req.socket.destroy());
 }

@@ -57,7 +57,7 @@ export async function authenticate(ctx: Context, { store, config, clock }: KeyAu
   const match = BEARER_PATTERN.exec(header);
   const found = match ? await findActiveKeyWithWindow(store, hashApiKey(match[1])) : undefined;
   if (!match || !found) {
-    const w = await consumeWindow(executorFor(store.db), addressWindow(ctx.ip, config), clock.now());
+    const w = await countAddress({ store, config, clock }, ctx.ip);
     ctx.set(rateLimitHeaders(w));
     checkWindow(w, 'unauthenticated requests from this address');
     ctx.set('WWW-Authenticate', header ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"');
@@ -73,6 +73,11 @@ export async function authenticate(ctx: Context, { store, config, clock }: KeyAu
   const { window_start, window_count, ...key } = found;
   const window = keyWindow(key, config);
   return { key, secret: match[1], window, reported: windowFromRow(window_start, window_count, window, clock.now()) };
+}
+
+/** Counts one request without a valid key against its client address's window, and returns the window's state. */
+export function countAddress({ store, config, clock }: KeyAuthDeps, address: string): Promise<WindowState> {
+  return consumeWindow(executorFor(store.db), addressWindow(address, config), clock.now());
 }
 
 export function keyGate(deps: KeyAuthDeps) {

@@ -4,12 +4,19 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { OperationId } from '../generated/operations.gen.js';
 import { deprecationHeaders } from './deprecation.js';
-import { readJsonBody } from './json-body.js';
+import { readBodyBytes, readJsonBody } from './json-body.js';
 import { HTTP_METHODS, type OpenApiDocument } from './openapi-document.js';
 import { compileRequestValidator, type ValidatedRequest } from './request-validator.js';
 import { ajvFor, formatReasons } from './schema-ajv.js';
 
-export type Handler = (ctx: Context, req: ValidatedRequest) => Promise<void>;
+export interface Handler {
+  (ctx: Context, req: ValidatedRequest): Promise<void>;
+  /**
+   * The handler reads the body itself, with `req.readBody` (`req.body` is undefined): so that it can refuse the
+   * request before reading it, and parse and check it where it chooses (createBatch, off the event loop).
+   */
+  readsBody?: true;
+}
 export type Handlers = Record<OperationId, Handler>;
 
 export interface RouterOptions {
@@ -35,12 +42,13 @@ export function operationRouter(opts: RouterOptions): Router {
       if (!handler) throw new Error(`operation ${op.operationId} (${method.toUpperCase()} ${path}) has no handler`);
       const validate = compileRequestValidator(doc, ajv, path, method, op, reasons);
       const deprecation = deprecationHeaders(op, opts.policyUrl, opts.publicBaseUrl);
-      const takesBody = op.requestBody !== undefined;
+      const takesBody = op.requestBody !== undefined && !handler.readsBody;
+      const limit = op['x-max-body-bytes'] ?? opts.maxBodyBytes;
       router.register(path.replace(/\{(\w+)\}/g, ':$1'), [method.toUpperCase()], async (ctx: Context) => {
         if (deprecation) ctx.set(deprecation(ctx.params as Record<string, string>));
-        const body = takesBody ? await readJsonBody(ctx, op['x-max-body-bytes'] ?? opts.maxBodyBytes) : undefined;
-        const req = validate({ path: ctx.params as Record<string, string>, query: ctx.query, headers: ctx.headers, body });
-        await handler(ctx, req);
+        const body = takesBody ? await readJsonBody(ctx, limit) : undefined;
+        const req = validate({ rawPath: ctx.path, rawQuery: ctx.querystring, headers: ctx.headers, body });
+        await handler(ctx, handler.readsBody ? { ...req, readBody: () => readBodyBytes(ctx, limit) } : req);
       }, { name: op.operationId });
     }
   }

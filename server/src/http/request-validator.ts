@@ -3,18 +3,26 @@
 // that is absent, null or blank, `x-error-additional` for unknown properties, and `x-error-order` for which
 // failure wins when several apply. Text is checked here too, whatever the schema says: a string (or key) holding
 // U+0000 or a lone surrogate is refused with its top-level property's token, because Postgres cannot store the
-// first and neither store can store the second as UTF-8; refusing both at the door keeps the stores alike.
+// first and neither store can store the second as UTF-8; refusing both at the door keeps the stores alike. A body
+// that nests deeper than MAX_NESTING is refused before anything else looks at it (json-nesting.ts), with the token
+// of the top-level property holding the too-deep value. The path's parameters and the query's values are read
+// from the raw URL by request-text.ts's one rule: a path parameter that is not text names nothing (404), a query
+// value that is not text is its parameter's 400.
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
 import type { ErrorToken } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
+import { MAX_NESTING, tooDeepAt } from './json-nesting.js';
+import { FAULTY_TEXT, pathParameters, queryParameters } from './request-text.js';
 import { resolveRef, type OpenApiDocument, type Operation, type Parameter, type Schema } from './openapi-document.js';
 import { pointer, tokenMessages, type FormatReasons } from './schema-ajv.js';
 
 export interface RequestParts {
-  path: Record<string, string>;
-  query: Record<string, string | string[] | undefined>;
+  /** The path as sent, still percent-encoded. */
+  rawPath: string;
+  /** The query string as sent, without `?`. */
+  rawQuery: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
 }
@@ -27,6 +35,8 @@ export interface ValidatedRequest {
   body: unknown;
   /** Throws the body's ApiError, if any. */
   checkBody(): void;
+  /** The body's bytes, for a handler that reads its own body (operation-router.ts's Handler.readsBody). */
+  readBody?: () => Promise<Buffer | undefined>;
 }
 
 export type RequestValidator = (parts: RequestParts) => ValidatedRequest;
@@ -50,21 +60,34 @@ export function compileRequestValidator(
     return { param, validate: ajv.compile(param.schema) };
   });
   const bodySchemaNode = op.requestBody?.content['application/json']?.schema;
-  const bodyProblem = bodySchemaNode ? compileBodyCheck(doc, ajv, ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'], reasons) : undefined;
+  const bodyAt = ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'];
+  const bodyProblem = bodySchemaNode ? compileBodyCheck(doc, ajv, bodyAt, reasons) : undefined;
+  const bodySchema = bodySchemaNode ? resolveRef<Schema>(doc, bodySchemaNode) : undefined;
+  const pathOf = pathParameters(path);
 
   return (parts) => {
-    const out: ValidatedRequest = { path: parts.path, query: {}, headers: {}, body: parts.body, checkBody };
+    // At once, as for a body that is not JSON: a handler may fingerprint the body before it checks it.
+    const deep = bodySchema ? nestingError(bodySchema, parts.body) : null;
+    if (deep) throw deep;
+    const out: ValidatedRequest = { path: {}, query: {}, headers: {}, body: parts.body, checkBody };
+    // Path ids name a resource: one that names nothing is a 404 from its handler, and one that is not text names nothing.
+    for (const [name, value] of Object.entries(pathOf(parts.rawPath))) {
+      if (value === null) throw new ApiError(404, 'not_found', `The path's \`${name}\` ${NOT_TEXT}, so it names nothing.`);
+      out.path[name] = value;
+    }
+    const query = queryParameters(parts.rawQuery);
     for (const { param, validate } of params) {
-      if (param.in === 'path') continue; // path ids name a resource; an id that names nothing is a 404
-      const source = param.in === 'query' ? parts.query : parts.headers;
-      const raw = source[param.in === 'header' ? param.name.toLowerCase() : param.name];
+      if (param.in === 'path') continue;
+      const raw = param.in === 'query' ? query.get(param.name) : parts.headers[param.name.toLowerCase()];
       if (raw === undefined) {
         if (param.required) throw parameterError(param, `${param.name} is required.`);
         if (param.in === 'query' && param.schema.default !== undefined) out.query[param.name] = param.schema.default;
         continue;
       }
-      if (Array.isArray(raw)) throw parameterError(param, `${param.name} must be given once.`);
-      const value = coerce(raw, param.schema);
+      if (Array.isArray(raw) && raw.length > 1) throw parameterError(param, `${param.name} must be given once.`);
+      const text = Array.isArray(raw) ? raw[0] : raw;
+      if (text === null) throw parameterError(param, `${param.name} ${NOT_TEXT}.`);
+      const value = coerce(text, param.schema);
       if (value === undefined || !validate(value)) throw parameterError(param, describeParameter(param, messages));
       if (param.in === 'query') out.query[param.name] = value;
       else out.headers[param.name.toLowerCase()] = value as string;
@@ -94,12 +117,31 @@ export function compileBodyCheck(doc: OpenApiDocument, ajv: Ajv2020, at: string[
   const schema = resolveRef<Schema>(doc, node);
   const validate = ajv.compile({ $ref: pointer(...at) });
   return (body) => {
+    const deep = nestingError(schema, body);
+    if (deep) return deep;
     const valid = validate(body);
     const faults = textFaults(body);
     if (valid && faults.length === 0) return null;
     return bodyError(schema, body, valid ? [] : (validate.errors ?? []), faults, messages, reasons);
   };
 }
+
+/** 400 for a body nesting past MAX_NESTING, with the token of the top-level property holding the too-deep value. */
+function nestingError(schema: Schema, body: unknown): ApiError | null {
+  const prop = tooDeepAt(body);
+  if (prop === undefined) return null;
+  const what = `nests arrays and objects more than ${MAX_NESTING} levels deep (the body itself is level 1)`;
+  if (prop === null) return new ApiError(400, 'invalid_body', `The request body ${what}.`);
+  return new ApiError(400, propertyToken(schema, prop), `\`${prop}\` ${what}.`);
+}
+
+/** The token of a top-level property: its own x-error, the schema's for an unknown one, else invalid_body. */
+function propertyToken(schema: Schema, prop: string): ErrorToken {
+  const known = schema.properties !== undefined && Object.hasOwn(schema.properties, prop);
+  return ((known ? schema.properties[prop]['x-error'] : schema['x-error-additional']) ?? 'invalid_body') as ErrorToken;
+}
+
+const NOT_TEXT = 'is not text: it holds an invalid percent-encoding, bytes that are not UTF-8, or U+0000';
 
 /** Query and header values arrive as strings; integers must be written as plain decimal digits. */
 function coerce(raw: string, schema: Schema): unknown {
@@ -129,8 +171,6 @@ interface TextFault {
   segments: string[];
   message: string;
 }
-
-const FAULTY_TEXT = /\u0000|\p{Cs}/u; // with the u flag, \p{Cs} matches only a surrogate that is not half of a pair
 
 /** The first faulty string (value or key) under each top-level property. */
 function textFaults(body: unknown): TextFault[] {
@@ -171,7 +211,7 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
     if (token && (!best || rank(token) < rank(best.token))) best = { token, message };
   };
   // Faulty text first: for a property that also breaks its schema (a NUL in `to`), the fault is the clearer message.
-  for (const fault of faults) consider(schema.properties?.[fault.segments[0]]?.['x-error'] ?? schema['x-error-additional'], fault.message);
+  for (const fault of faults) consider(propertyToken(schema, fault.segments[0]), fault.message);
   // An error whose format can say why comes first, so that its reason is the message (not its pattern's).
   const explained = (e: ErrorObject) => e.keyword === 'format' && reasons[String(e.params.format)] !== undefined;
   for (const e of [...errors].sort((a, b) => Number(explained(b)) - Number(explained(a)))) {

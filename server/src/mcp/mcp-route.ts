@@ -10,6 +10,7 @@ import { rateLimitHeaders } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AppDeps } from '../http/app-deps.js';
 import { readUtf8Body } from '../http/json-body.js';
+import { MAX_NESTING, tooDeepAt } from '../http/json-nesting.js';
 import { authenticate } from '../http/key-gate.js';
 import type { OpenApiDocument } from '../http/openapi-document.js';
 
@@ -34,6 +35,11 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
     const caller = await authenticate(ctx, deps, 'The tool server needs an agent API key: send Authorization: Bearer svc_ak_<secret>.');
     ctx.set(rateLimitHeaders(caller.reported));
     const body = await readUtf8Body(ctx, deps.config.maxBodyBytes);
+    // The SDK walks a message by recursion (and its tools send their arguments on with JSON.stringify), so one
+    // nesting past the API's limit is refused here, as the API refuses such a body. Malformed JSON is the SDK's to answer.
+    if (tooDeepAt(parsedOrUndefined(body)) !== undefined) {
+      throw new ApiError(400, 'invalid_body', `The message nests arrays and objects more than ${MAX_NESTING} levels deep (the message itself is level 1).`);
+    }
     const headers = new Headers();
     for (const name of ['content-type', 'accept', 'mcp-protocol-version']) if (ctx.get(name)) headers.set(name, ctx.get(name));
     const request = new Request(new URL(ctx.originalUrl, 'http://svc.internal'), { method: 'POST', headers, body });
@@ -68,4 +74,12 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
       await server.close();
     }
   };
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

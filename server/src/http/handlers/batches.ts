@@ -1,46 +1,46 @@
 // createBatch, getBatch and listBatches, scoped to the key that created the batch: another key's batch is a 404,
-// exactly like a missing one.
+// exactly like a missing one. createBatch reads its own body: a key whose calls window is full is refused before
+// the body is read (and the connection closed, so the rest of it never is), and the body is parsed and checked on the
+// batch thread. Once its body has been read, the request counts once against the key's calls window whatever the
+// answer, as an accepted batch does: only a replay of a stored answer, a 429 and a fault spend nothing.
 import type { Context } from 'koa';
+import { consumeWindow, checkRoom, RateLimited } from '../../accounts/rate-limit.js';
 import { findBatchForKey, listBatchesForKey } from '../../batches/batch-repo.js';
+import type { BatchBodySettings } from '../../batches/batch-body.js';
+import { batchBodyWorker } from '../../batches/batch-body-worker.js';
 import { cancelBatchUnit } from '../../batches/cancel-batch.js';
 import { createBatchUnit, prepareBatch, type CreateBatchPorts } from '../../batches/create-batch.js';
-import { batchNotFound } from '../../errors/api-error.js';
-import { compileBodyCheck } from '../request-validator.js';
-import { loadDocument } from '../openapi-document.js';
-import { ajvFor, formatReasons } from '../schema-ajv.js';
+import { ApiError, batchNotFound } from '../../errors/api-error.js';
+import { executorFor } from '../../store/prepared-query.js';
 import type { AppDeps } from '../app-deps.js';
-import { normalizeIdempotencyKey, requestFingerprint } from '../idempotency-key.js';
+import { normalizeIdempotencyKey } from '../idempotency-key.js';
+import { closeUnread } from '../json-body.js';
 import type { ApiCaller } from '../key-gate.js';
+import type { Handler } from '../operation-router.js';
 import type { ValidatedRequest } from '../request-validator.js';
 
 export function batchHandlers(deps: AppDeps) {
   const { store, clock, config } = deps;
-  const doc = loadDocument();
-  const schemaOptions = { allowPrivateWebhooks: config.webhookAllowPrivate };
-  const ports: CreateBatchPorts = {
-    catalogue: deps.catalogue,
-    irsf: deps.irsf,
-    // Each call of a batch is checked against placeCall's own schema, tokens and order.
-    checkCall: compileBodyCheck(doc, ajvFor(doc, schemaOptions), ['components', 'schemas', 'PlaceCallRequest'], formatReasons(schemaOptions)),
-    idempotencyTtlMs: config.idempotencyTtlSec * 1000,
-  };
+  const ports: CreateBatchPorts = { idempotencyTtlMs: config.idempotencyTtlSec * 1000 };
+  const settings: BatchBodySettings = { allowPrivateWebhooks: config.webhookAllowPrivate, catalogue: deps.catalogue, irsf: [...deps.irsf.prefixes] };
 
-  return {
-    async createBatch(ctx: Context, req: ValidatedRequest) {
-      const caller = ctx.state.caller as ApiCaller;
-      const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
-      const request = {
-        key: caller.key,
-        window: caller.window,
-        seen: caller.reported,
-        idemKey,
-        fingerprint: idemKey ? requestFingerprint(req.body) : '',
-        body: req.body,
-        checkBody: req.checkBody,
-        now: clock.now(),
-      };
-      const batch = await prepareBatch(ports, store.db, request);
-      const outcome = await store.write(createBatchUnit(ports, request, batch));
+  async function createBatch(ctx: Context, req: ValidatedRequest): Promise<void> {
+    const caller = ctx.state.caller as ApiCaller;
+    const { key } = caller;
+    try {
+      checkRoom(caller.reported, 'batches');
+    } catch (err) {
+      closeUnread(ctx);
+      throw err;
+    }
+    const bytes = await req.readBody!();
+    if (bytes === undefined) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
+    const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
+    const now = clock.now();
+    try {
+      const body = await batchBodyWorker.check({ bytes, key, now, fingerprint: idemKey !== null, settings });
+      const batch = await prepareBatch(store.db, key, body);
+      const outcome = await store.write(createBatchUnit(ports, { key, window: caller.window, idemKey, fingerprint: body.fingerprint, now }, batch));
       if (outcome.kind !== 'replayed' && outcome.window) caller.reported = outcome.window;
       if (outcome.kind === 'rejected') throw outcome.error;
       ctx.status = outcome.response.status;
@@ -49,7 +49,16 @@ export function batchHandlers(deps: AppDeps) {
       else store.wake('batches');
       ctx.type = 'application/json';
       ctx.body = outcome.response.body;
-    },
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500 && !(err instanceof RateLimited)) {
+        caller.reported = await consumeWindow(executorFor(store.db), caller.window, clock.now());
+      }
+      throw err;
+    }
+  }
+
+  return {
+    createBatch: Object.assign(createBatch, { readsBody: true as const }) satisfies Handler,
     async getBatch(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.caller as ApiCaller;
       const batch = await findBatchForKey(store.db, key.id, req.path.id);
