@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     const deps = { config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf, telephony, streams };
     const app = createApp(deps);
     server = createHttpServer(config.httpTimeouts, logger, { handler: app.callback(), countAddress: (address) => countAddress(deps, address) });
-    server.listen(config.port, config.host);
+    // A deep accept queue: after a deploy, thousands of live-stream clients reconnect within a second or two.
+    server.listen({ port: config.port, host: config.host, backlog: 4096 });
     // The banner below says the service is running: it is printed only once it listens.
     await once(server, 'listening');
     logger.info({ url: config.publicBaseUrl, port: config.port, store: store.kind, role: config.role }, `svc listening on ${config.publicBaseUrl}`);

@@ -7,9 +7,7 @@ import { SvcClient, type LiveEvent } from '../../sdk/src/index.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
-import type { Kysely } from 'kysely';
-import { readCall, readKey } from '../../server/src/streams/stream-reads.js';
-import type { Database } from '../../server/src/store/schema.js';
+import { readCall, readKey, type StreamStore } from '../../server/src/streams/stream-reads.js';
 import { until } from '../support/until.js';
 
 const ANSWERED = '+14155550123';
@@ -187,30 +185,20 @@ forEachStore('live streams', (kind) => {
 
   it('shows a call that ends between the stream\'s reads with its ending\'s fields, for one call and for the key', async () => {
     /** The store, as a read sees it when the call's end commits just after its first statement returns. */
-    const endingBetween = (id: string): Kysely<Database> => {
+    const endingBetween = (id: string): StreamStore => {
       let ended = false;
-      const wrap = (target: object): any =>
-        new Proxy(target, {
-          get(t: any, prop) {
-            const v = t[prop];
-            if (typeof v !== 'function') return v;
-            if (prop === 'execute' || prop === 'executeTakeFirst') {
-              return async (...args: unknown[]) => {
-                const result = await v.apply(t, args);
-                if (!ended) {
-                  ended = true;
-                  await srv.drive(id, 50);
-                }
-                return result;
-              };
-            }
-            return (...args: unknown[]) => {
-              const out = v.apply(t, args);
-              return out !== null && typeof out === 'object' && 'execute' in out ? wrap(out) : out;
-            };
-          },
-        });
-      return wrap(srv.deps.store.db);
+      const { store } = srv.deps;
+      return {
+        db: store.db,
+        read: async <Row,>(sql: string, params: readonly unknown[]) => {
+          const rows = await store.read<Row>(sql, params);
+          if (!ended) {
+            ended = true;
+            await srv.drive(id, 50);
+          }
+          return rows;
+        },
+      };
     };
     const idOf = (item: { data: unknown }) => (item.data as { id: string }).id;
     // Reads as of a time after the end, so that nothing they read waits to be heard.
@@ -221,7 +209,7 @@ forEachStore('live streams', (kind) => {
     const during = await readCall(endingBetween(id), alice.keyId, id, { statuses: 0, turns: 0 }, later());
     const record = (await alice.api.get(`/v1/agent/calls/${id}`)).body;
     expect(record.status).to.equal('completed');
-    const after = await readCall(srv.deps.store.db, alice.keyId, id, { statuses: 0, turns: 0 }, later());
+    const after = await readCall(srv.deps.store, alice.keyId, id, { statuses: 0, turns: 0 }, later());
     // Every item the read during the end sent is the one a read after it sends, the ending's fields included.
     const sentAfter = new Map(after!.items.map(({ item }) => [idOf(item), item]));
     for (const { item } of during!.items) expect(item, idOf(item)).to.deep.equal(sentAfter.get(idOf(item)));
@@ -230,7 +218,7 @@ forEachStore('live streams', (kind) => {
     const other = await place(ANSWERED);
     await stepUntil(other, 'in_progress');
     const keyDuring = await readKey(endingBetween(other), alice.keyId, 0, later(), new Set());
-    const keyAfter = new Map((await readKey(srv.deps.store.db, alice.keyId, 0, later(), new Set())).map((item) => [idOf(item), item]));
+    const keyAfter = new Map((await readKey(srv.deps.store, alice.keyId, 0, later(), new Set())).map((item) => [idOf(item), item]));
     expect(keyAfter.has(`${other}:status:completed`)).to.equal(true);
     for (const item of keyDuring) expect(item, idOf(item)).to.deep.equal(keyAfter.get(idOf(item)));
   });

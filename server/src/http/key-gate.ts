@@ -101,7 +101,7 @@ export function keyGate(deps: KeyAuthDeps) {
 export async function chargeRequest(ctx: Context, { store, config, clock }: KeyAuthDeps): Promise<void> {
   const caller = ctx.state.caller as ApiCaller;
   try {
-    caller.reported = await consumeWithinLimit(executorFor(store.db), requestWindow(caller.key, config), clock.now(), 'redeliveries and streams opened');
+    caller.reported = await store.write(({ ex }) => consumeWithinLimit(ex, requestWindow(caller.key, config), clock.now(), 'redeliveries and streams opened'));
   } catch (err) {
     if (err instanceof RateLimited) caller.reported = err.window;
     throw err;

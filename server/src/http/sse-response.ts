@@ -1,44 +1,56 @@
-// A live stream's connection (Server-Sent Events): events written as they come, a comment every HEARTBEAT_MS so
-// that proxies and clients see it alive, and the client's pace honoured. A write that finds the socket full says
-// so, and the stream waits for it to drain; a client that reads nothing for `stallMs` has its stream ended (its
-// client resumes from the last id it read), so a client that never reads costs a socket's buffer, no more.
+// A live stream's connection (Server-Sent Events), written straight to the response: events as they come, a
+// comment every HEARTBEAT_MS so that proxies and clients see it alive, and the client's pace honoured. A write that
+// finds the socket full says so, and the stream waits for it to drain; a client that reads nothing for `stallMs`
+// has its connection closed (it resumes from the last id it read), so a client that never reads costs a socket's
+// buffer, no more.
 import type { Context } from 'koa';
-import { PassThrough } from 'node:stream';
+import { rateLimitHeaders } from '../accounts/rate-limit.js';
 import type { StreamSink } from '../streams/live-streams.js';
-import type { StreamItem } from '../streams/stream-reads.js';
+import type { ApiCaller } from './key-gate.js';
 
 const HEARTBEAT_MS = 15_000;
 /** How long a client waits before reconnecting after the stream drops (the SSE `retry` field). */
 const RETRY_MS = 1_000;
 
 export class SseResponse implements StreamSink {
-  private readonly out = new PassThrough();
   private closed = false;
   private heartbeat: NodeJS.Timeout | null = null;
   private readonly ended: (() => void)[] = [];
   private readonly waiting = new Set<(drained: boolean) => void>();
   private res: Context['res'] | null = null;
+  /** What is written before the response is attached: sent as it attaches. */
+  private early: string[] = [`retry: ${RETRY_MS}\n\n`];
 
-  /** What is written before the stream is attached to its response waits in its buffer. */
-  constructor(private readonly stallMs: number) {
-    this.out.on('drain', () => this.settle(true));
-    this.out.write(`retry: ${RETRY_MS}\n\n`);
-  }
+  constructor(private readonly stallMs: number) {}
 
-  /** Answers the request with the stream (200, text/event-stream); the stream ends when the client goes. */
+  /**
+   * Answers the request with the stream: 200, text/event-stream, with the rate-limit headers of the window the
+   * caller spent (the response's head leaves now, before the key gate would write them). Koa leaves the response
+   * to the stream from here; it ends when the client goes.
+   */
   attach(ctx: Context): void {
-    ctx.status = 200;
-    ctx.type = 'text/event-stream';
+    const caller = ctx.state.caller as ApiCaller | undefined;
+    if (caller) ctx.set(rateLimitHeaders(caller.reported));
     ctx.set('Cache-Control', 'no-cache, no-transform');
     ctx.set('X-Accel-Buffering', 'no');
-    ctx.req.socket.setNoDelay(true);
-    this.res = ctx.res;
-    ctx.body = this.out;
+    ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
+    ctx.status = 200;
+    ctx.respond = false;
+    const res = ctx.res;
+    this.res = res;
+    res.socket?.setNoDelay(true);
+    res.writeHead(200);
+    res.on('drain', () => this.settle(true));
+    res.once('close', () => this.end());
+    if (this.closed) {
+      res.end(this.early.join(''));
+      return;
+    }
+    res.write(this.early.join(''));
+    this.early = [];
     this.heartbeat = setInterval(() => {
-      if (!this.out.writableNeedDrain) this.note('keep-alive');
+      if (!res.writableNeedDrain) this.note('keep-alive');
     }, HEARTBEAT_MS);
-    ctx.req.once('close', () => this.end());
-    this.out.once('close', () => this.end());
   }
 
   get isOpen(): boolean {
@@ -46,7 +58,7 @@ export class SseResponse implements StreamSink {
   }
 
   get buffered(): number {
-    return this.out.writableLength + this.out.readableLength + (this.res?.writableLength ?? 0);
+    return this.res?.writableLength ?? this.early.reduce((n, s) => n + s.length, 0);
   }
 
   /** Runs `fn` once, when the stream ends for any reason. */
@@ -55,18 +67,22 @@ export class SseResponse implements StreamSink {
     else this.ended.push(fn);
   }
 
-  send(id: string, item: StreamItem): boolean {
+  write(text: string): boolean {
     if (this.closed) return false;
-    return this.out.write(`id: ${id}\nevent: ${item.event}\ndata: ${JSON.stringify(item.data)}\n\n`);
+    if (!this.res) {
+      this.early.push(text);
+      return true;
+    }
+    return this.res.write(text);
   }
 
   note(text: string): void {
-    if (!this.closed) this.out.write(`: ${text}\n\n`);
+    this.write(`: ${text}\n\n`);
   }
 
   drained(): Promise<boolean> {
     if (this.closed) return Promise.resolve(false);
-    if (!this.out.writableNeedDrain) return Promise.resolve(true);
+    if (!this.res?.writableNeedDrain) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting.delete(done);
@@ -88,9 +104,12 @@ export class SseResponse implements StreamSink {
     this.closed = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.settle(false);
-    this.out.end();
-    // What is written is flushed to a client that reads; one that reads nothing is let go with its socket.
-    if (this.out.writableNeedDrain) setTimeout(() => this.cut(), this.stallMs).unref();
+    const res = this.res;
+    if (res) {
+      res.end();
+      // What is written is flushed to a client that reads; one that reads nothing is let go with its socket.
+      if (res.writableNeedDrain) setTimeout(() => this.cut(), this.stallMs).unref();
+    }
     for (const fn of this.ended.splice(0)) fn();
   }
 

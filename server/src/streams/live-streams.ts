@@ -4,7 +4,8 @@
 // socket's buffer and the event in hand.
 //
 // The key's stream first reads the store itself — from its Last-Event-ID less the overlap, at most the replay
-// horizon back, or the last 5 seconds when new — a page at a time, then follows the hub's ring. Joining the ring,
+// horizon back and the last REPLAY_MAX_ITEMS of each kind, or the last 5 seconds when new — a page at a time, then
+// follows the hub's ring. Joining the ring,
 // it remembers what its own reads sent until the hub can no longer find those again, so nothing is sent twice on
 // one connection. A stream that falls out of the ring (its client read too slowly for too long) reads the store
 // again from its last id; only then may an event near the cut come twice, as after a reconnect.
@@ -16,20 +17,20 @@ import type { Clock } from '../clock.js';
 import { isTerminal } from '../calls/call-status.js';
 import type { Store } from '../store/store.js';
 import type { HubStream, StreamHub } from './stream-hub.js';
-import { formatCallCursor, itemId, readKeys, STREAM_OVERLAP_MS, type CallCursor, type StatusData, type StreamItem } from './stream-reads.js';
+import { dataJson, formatCallCursor, itemId, STREAM_OVERLAP_MS, type CallCursor, type StatusData, type StreamItem } from './stream-reads.js';
 
 /** How far back a key's stream replays: a Last-Event-ID older than this replays from here. */
 export const REPLAY_HORIZON_MS = 24 * 3600 * 1000;
-/** Items of each kind read per page while a key's stream catches up. */
-const PAGE = 100;
+/** The most items of each kind (status changes, calls placed, turns) a key's stream replays. */
+export const REPLAY_MAX_ITEMS = 1000;
 
 /** Where a stream writes: the client's connection. */
 export interface StreamSink {
   readonly isOpen: boolean;
   /** Bytes written that the socket has not taken yet. */
   readonly buffered: number;
-  /** Writes one event; false once the client's socket is full (the event is written: wait before the next). */
-  send(id: string, item: StreamItem): boolean;
+  /** Writes events (SSE frames); false once the client's socket is full (they are written: wait before the next). */
+  write(frames: string): boolean;
   /** Writes a comment line. */
   note(text: string): void;
   /** True once the client has read what was written; false when the stream ended meanwhile or stalled too long. */
@@ -45,6 +46,36 @@ export interface LiveStreamDeps {
 }
 
 type Step = 'idle' | 'more' | 'blocked' | 'done';
+
+/** An event as it is written: its id (where a reconnect resumes), its name and its data. */
+export const sseFrame = (id: string, item: StreamItem): string => `id: ${id}\nevent: ${item.event}\ndata: ${dataJson(item)}\n\n`;
+
+/** How much a stream gathers for one write: a client's socket takes one write a wake, not one an event. */
+const BATCH_CHARS = 32 * 1024;
+
+/** The frames of one write. */
+class Batch {
+  private parts: string[] = [];
+  private size = 0;
+
+  constructor(private readonly sink: StreamSink) {}
+
+  /** Adds a frame; false when the batch was written and the socket is now full. */
+  add(frame: string): boolean {
+    this.parts.push(frame);
+    this.size += frame.length;
+    return this.size < BATCH_CHARS || this.flush();
+  }
+
+  /** Writes what it holds; false when the socket is now full. */
+  flush(): boolean {
+    if (this.parts.length === 0) return true;
+    const text = this.parts.length === 1 ? this.parts[0] : this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return this.sink.write(text);
+  }
+}
 
 /** The loop both streams share: one writer at a time, run again when woken while it writes. */
 abstract class LiveStream implements HubStream {
@@ -90,6 +121,8 @@ abstract class LiveStream implements HubStream {
           continue;
         }
         if (outcome === 'idle' && !this.woken) return;
+        // Between pages the event loop takes its turn: a replay never holds up the requests of others.
+        if (outcome === 'more') await new Promise((resolve) => setImmediate(resolve));
       }
       this.sink.end();
     } catch (err) {
@@ -114,10 +147,10 @@ export class KeyStream extends LiveStream {
   /** The page of the store being written, with where the ring was before it was read. */
   private page: { items: StreamItem[]; next: number; cut: number | null; joinAt: number; now: number } | null = null;
 
-  /** `from`: the time it starts after (a Last-Event-ID, or now), less the overlap. */
-  constructor(deps: LiveStreamDeps, sink: StreamSink, apiKeyId: string, leaseId: string | null, from: number) {
+  /** `after`: the time it sends what happened after (its Last-Event-ID, or now, less the overlap). */
+  constructor(deps: LiveStreamDeps, sink: StreamSink, apiKeyId: string, leaseId: string | null, after: number) {
     super(deps, sink, apiKeyId, leaseId);
-    this.after = from - STREAM_OVERLAP_MS;
+    this.after = after;
   }
 
   protected async step(): Promise<Step> {
@@ -128,12 +161,14 @@ export class KeyStream extends LiveStream {
       this.seq = null;
       return 'more';
     }
+    const batch = new Batch(this.sink);
     for (const e of entries) {
       this.seq = e.seq;
       if (e.item.apiKeyId !== this.apiKeyId || this.sent.has(itemId(e.item))) continue;
       this.after = e.readAt - STREAM_OVERLAP_MS;
-      if (!this.sink.send(String(e.readAt), e.item)) return 'blocked';
+      if (!batch.add((e.frame ??= sseFrame(String(e.readAt), e.item)))) return 'blocked';
     }
+    if (!batch.flush()) return 'blocked';
     this.forgetSent();
     return 'idle';
   }
@@ -144,22 +179,25 @@ export class KeyStream extends LiveStream {
    * one read a page, not one a drain.
    */
   private async readStore(): Promise<Step> {
-    const { hub, store, clock } = this.deps;
+    const { hub, clock } = this.deps;
     if (!this.page) {
       const joinAt = hub.lastSeq;
       const now = clock.now();
-      hub.stats.catchUpReads++;
-      const { items, cut } = await readKeys(store.db, [this.apiKeyId], this.after, now, PAGE);
+      const { items, cut } = await hub.page(this.apiKeyId, this.after, now);
+      if (!this.sink.isOpen) return 'done';
       this.page = { items, next: 0, cut, joinAt, now };
     }
     const page = this.page;
+    const batch = new Batch(this.sink);
     while (page.next < page.items.length) {
       const item = page.items[page.next++];
       const id = itemId(item);
       if (this.sent.has(id)) continue;
       this.sent.set(id, item.at);
-      if (!this.sink.send(String(item.at), item)) return 'blocked';
+      // A replayed event's id is its own time: a reconnect resumes from there less the overlap.
+      if (!batch.add((item.replayFrame ??= sseFrame(String(item.at), item)))) return 'blocked';
     }
+    if (!batch.flush()) return 'blocked';
     this.page = null;
     if (page.cut !== null) {
       this.after = page.cut;
@@ -206,14 +244,20 @@ export class CallStream extends LiveStream {
   protected async step(): Promise<Step> {
     const read = this.deps.hub.callRead(this.callId);
     if (!read) return 'idle';
-    for (const { item, cursor } of read.items) {
+    const batch = new Batch(this.sink);
+    for (const entry of read.items) {
+      const { item, cursor } = entry;
       const fresh = item.event === 'status' ? cursor.statuses > this.cursor.statuses : cursor.turns > this.cursor.turns;
       if (!fresh) continue;
       this.cursor = cursor;
-      const open = this.sink.send(formatCallCursor(cursor), item);
-      if (item.event === 'status' && isTerminal((item.data as StatusData).status)) return 'done';
+      const open = batch.add((entry.frame ??= sseFrame(formatCallCursor(cursor), item)));
+      if (item.event === 'status' && isTerminal((item.data as StatusData).status)) {
+        batch.flush();
+        return 'done';
+      }
       if (!open) return 'blocked';
     }
+    if (!batch.flush()) return 'blocked';
     // Resumed after its end: nothing more to send.
     return read.ended ? 'done' : 'idle';
   }

@@ -15,13 +15,15 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { activeKeys, renewStreamLeases, STREAM_LEASE_MS } from '../store/stream-leases.js';
 import type { Store } from '../store/store.js';
-import { itemId, readCall, readKeys, STREAM_OVERLAP_MS, type CallRead, type StreamItem } from './stream-reads.js';
+import { itemId, readCall, readKeys, STREAM_OVERLAP_MS, type CallRead, type KeyItems, type StreamItem } from './stream-reads.js';
 
 /** A change in the ring: the item, and the time of the read that found it (the key stream's event id). */
 export interface HubEntry {
   seq: number;
   readAt: number;
   item: StreamItem;
+  /** The event as a key's stream writes it, made once for all of them. */
+  frame?: string;
 }
 
 /** What the hub asks of an open stream. */
@@ -62,18 +64,34 @@ export interface StreamHubOptions {
   keyCheckMs?: number;
 }
 
+/** Store reads for streams catching up that run at once in a process; the others wait their turn. */
+const CATCH_UP_READS = 4;
+/** Items of each kind in a page of a stream's catch-up. */
+const PAGE = 100;
+/** Items of the pages kept for other streams replaying the same history. */
+const PAGE_CACHE_ITEMS = 20_000;
 /** The most items of each kind one read of the hub takes; a longer backlog is read over the next polls. */
 const READ_LIMIT = 2_000;
 const RENEW_MS = STREAM_LEASE_MS / 3;
 
-/** What the hub has done, for metrics and tests: the store's work is in `reads` and in the streams' `catchUpReads`. */
+/** What the hub has done, for metrics and tests: the store's work is in `reads` and `catchUpReads`. */
 export interface HubStats {
   /** Polls made: each reads the changes of every key with a stream open, once. */
   polls: number;
   /** Store reads by the hub: one per poll, and one per followed call each time it changes. */
   reads: number;
-  /** Store reads by streams catching up on what they missed (a page each). */
+  /** Store reads for streams catching up on what they missed (a page each; a page kept serves other streams). */
   catchUpReads: number;
+}
+
+/** Streams woken in one turn of the event loop: a change for thousands of streams is written in slices, between which other requests are served. */
+const WAKE_SLICE = 4;
+
+async function wakeInTurns(streams: readonly HubStream[]): Promise<void> {
+  for (let i = 0; i < streams.length; i += WAKE_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const s of streams.slice(i, i + WAKE_SLICE)) s.wake();
+  }
 }
 
 export class StreamHub {
@@ -94,6 +112,12 @@ export class StreamHub {
   private lastRenew = 0;
   private readonly ringSize: number;
   private readonly keyCheckMs: number;
+  private catchingUp = 0;
+  private readonly waitingToCatchUp: (() => void)[] = [];
+  /** Pages of history already read (key and start → the page), oldest use first, and reads under way. */
+  private readonly pages = new Map<string, KeyItems>();
+  private pageItems = 0;
+  private readonly pageReads = new Map<string, Promise<KeyItems>>();
 
   constructor(private readonly o: StreamHubOptions) {
     this.ringSize = o.ringSize ?? 10_000;
@@ -134,6 +158,60 @@ export class StreamHub {
   /** True once shutdown has begun: a stream opened now ends at once, and its client resumes it elsewhere. */
   get closing(): boolean {
     return this.isClosing;
+  }
+
+  /**
+   * A page of a key's changes after `after` (up to `now`), for a stream catching up. Pages of settled history (their
+   * cut older than the overlap) are kept for the other streams replaying the same history, and a page being read is
+   * shared with those that ask for it meanwhile, so a thousand replays from the same place read the store once. The
+   * reads take turns, a few at a time: replays share the store (and on SQLite the event loop) with every request.
+   */
+  page(apiKeyId: string, after: number, now: number): Promise<KeyItems> {
+    const key = `${apiKeyId}:${after}`;
+    const kept = this.pages.get(key);
+    if (kept) {
+      this.pages.delete(key);
+      this.pages.set(key, kept);
+      return Promise.resolve(kept);
+    }
+    let reading = this.pageReads.get(key);
+    if (!reading) {
+      reading = this.readPage(apiKeyId, after, now).finally(() => this.pageReads.delete(key));
+      this.pageReads.set(key, reading);
+    }
+    return reading;
+  }
+
+  private async readPage(apiKeyId: string, after: number, now: number): Promise<KeyItems> {
+    const release = await this.catchUpTurn();
+    try {
+      this.stats.catchUpReads++;
+      const page = await readKeys(this.o.store, [apiKeyId], after, now, PAGE);
+      if (page.cut !== null && page.cut <= now - STREAM_OVERLAP_MS) this.keepPage(`${apiKeyId}:${after}`, page);
+      return page;
+    } finally {
+      release();
+    }
+  }
+
+  private keepPage(key: string, page: KeyItems): void {
+    this.pages.set(key, page);
+    this.pageItems += page.items.length;
+    for (const [k, p] of this.pages) {
+      if (this.pageItems <= PAGE_CACHE_ITEMS) break;
+      this.pages.delete(k);
+      this.pageItems -= p.items.length;
+    }
+  }
+
+  private async catchUpTurn(): Promise<() => void> {
+    if (this.catchingUp >= CATCH_UP_READS) await new Promise<void>((resolve) => this.waitingToCatchUp.push(resolve));
+    else this.catchingUp++;
+    return () => {
+      const next = this.waitingToCatchUp.shift();
+      if (next) next();
+      else this.catchingUp--;
+    };
   }
 
   /** Registers an open stream; false (and the stream is ended) when the service is shutting down. */
@@ -202,6 +280,8 @@ export class StreamHub {
     this.timer = null;
     // Nothing is kept for nobody: a stream that opens later reads what it needs itself.
     this.ring.length = 0;
+    this.pages.clear();
+    this.pageItems = 0;
     this.seen.clear();
     this.readTo = null;
   }
@@ -236,7 +316,7 @@ export class StreamHub {
     const keys = [...this.keys.keys()];
     this.stats.polls++;
     this.stats.reads++;
-    const { items, cut } = await readKeys(this.o.store.db, keys, from - STREAM_OVERLAP_MS, now, READ_LIMIT);
+    const { items, cut } = await readKeys(this.o.store, keys, from - STREAM_OVERLAP_MS, now, READ_LIMIT);
     const to = cut ?? now;
     const changedCalls = new Set<string>();
     for (const item of items) {
@@ -254,7 +334,9 @@ export class StreamHub {
       const w = this.calls.get(callId);
       if (w) this.refresh(callId, w);
     }
-    for (const key of new Set(items.map((i) => i.apiKeyId))) for (const s of this.keys.get(key) ?? []) if (s.follows === 'key') s.wake();
+    const woken: HubStream[] = [];
+    for (const key of new Set(items.map((i) => i.apiKeyId))) for (const s of this.keys.get(key) ?? []) if (s.follows === 'key') woken.push(s);
+    await wakeInTurns(woken);
   }
 
   /** Reads a followed call again (once at a time; a change seen meanwhile reads it once more), then wakes its streams. */
@@ -264,7 +346,7 @@ export class StreamHub {
       return;
     }
     this.stats.reads++;
-    w.reading = readCall(this.o.store.db, w.apiKeyId, callId, { statuses: 0, turns: 0 }, this.o.clock.now()).then(
+    w.reading = readCall(this.o.store, w.apiKeyId, callId, { statuses: 0, turns: 0 }, this.o.clock.now()).then(
       (read) => {
         w.read = read;
         w.reading = null;
@@ -272,7 +354,7 @@ export class StreamHub {
           w.stale = false;
           this.refresh(callId, w);
         }
-        for (const s of w.streams) s.wake();
+        void wakeInTurns([...w.streams]);
       },
       (err) => {
         w.reading = null;

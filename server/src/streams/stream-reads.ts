@@ -9,10 +9,26 @@
 // replays from its cursor's time less that overlap. An item's `id` never changes, so a client deduplicates on it.
 // The key's changes are read for many keys at once (the process's stream hub reads once for all its streams) or
 // a page at a time (a stream catching up on what it missed).
-import type { Kysely, Selectable } from 'kysely';
+import type { Compilable, Selectable } from 'kysely';
 import { isTerminal } from '../calls/call-status.js';
 import type { CallRow } from '../store/calls-repo.js';
-import type { CallStatusChangesTable, CallTurnsTable, Database } from '../store/schema.js';
+import type { CallStatusChangesTable, CallTurnsTable } from '../store/schema.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * What the streams read with: queries built by the store's kysely and run on its reading path (on SQLite the
+ * reading connection, so replays never queue behind the writer; on Postgres the pool).
+ */
+export type StreamStore = Pick<Store, 'db' | 'read'>;
+
+function run<Row>(s: StreamStore, query: Compilable<Row>): Promise<Row[]> {
+  const { sql, parameters } = query.compile();
+  return s.read<Row>(sql, parameters);
+}
+
+async function first<Row>(s: StreamStore, query: Compilable<Row>): Promise<Row | undefined> {
+  return (await run(s, query))[0];
+}
 
 /** How far back of its last read the key's stream reads again: a change that commits later than this after it was made is missed. */
 export const STREAM_OVERLAP_MS = 5_000;
@@ -26,7 +42,14 @@ export interface StreamItem {
   at: number;
   callId: string;
   data: StatusData | TurnData;
+  /** The data as JSON, made once for every stream that sends the item (dataJson). */
+  json?: string;
+  /** The item as a replay writes it (its own time as the event's id), made once for every stream replaying it. */
+  replayFrame?: string;
 }
+
+/** The item's data as JSON, serialised once however many streams send it. */
+export const dataJson = (item: StreamItem): string => (item.json ??= JSON.stringify(item.data));
 
 export interface StatusData {
   id: string;
@@ -142,7 +165,8 @@ export function parseCallCursor(raw: string | undefined): CallCursor {
 
 /** A call's items after a cursor, each with the cursor after it, and whether the call's stream has ended with them. */
 export interface CallRead {
-  items: { item: StreamItem; cursor: CallCursor }[];
+  /** `frame`: the event as written, made once for every stream of the call. */
+  items: { item: StreamItem; cursor: CallCursor; frame?: string }[];
   ended: boolean;
 }
 
@@ -151,7 +175,7 @@ export interface CallRead {
  * has been sent. Null when the call is not the key's.
  */
 export async function readCall(
-  db: Kysely<Database>,
+  s: StreamStore,
   apiKeyId: string,
   callId: string,
   cursor: CallCursor,
@@ -160,10 +184,11 @@ export async function readCall(
   // The changes are read first, and the record and turns after them, so that each change is shown with the
   // record and turns at least as new as it: a change shown with the record as it was before it would carry none
   // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.
-  const changes = await db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('call_id', '=', callId).execute();
+  const { db } = s;
+  const changes = await run(s, db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('call_id', '=', callId));
   const [call, turns] = await Promise.all([
-    db.selectFrom('calls').select(CALL_FIELDS).where('id', '=', callId).where('api_key_id', '=', apiKeyId).executeTakeFirst(),
-    db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq').execute(),
+    first(s, db.selectFrom('calls').select(CALL_FIELDS).where('id', '=', callId).where('api_key_id', '=', apiKeyId)),
+    run(s, db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq')),
   ]);
   if (!call) return null;
   // Queued first whatever the clocks say (the placing process's clock may run ahead of the worker's).
@@ -196,8 +221,8 @@ export const itemId = (item: StreamItem): string => (item.data as { id: string }
  * The key's items in (from - STREAM_OVERLAP_MS, now], in the order they are sent; those whose ids are in `sent`
  * are left out.
  */
-export async function readKey(db: Kysely<Database>, apiKeyId: string, from: number, now: number, sent: ReadonlySet<string>): Promise<StreamItem[]> {
-  return (await readKeys(db, [apiKeyId], from - STREAM_OVERLAP_MS, now)).items.filter((i) => !sent.has(itemId(i)));
+export async function readKey(s: StreamStore, apiKeyId: string, from: number, now: number, sent: ReadonlySet<string>): Promise<StreamItem[]> {
+  return (await readKeys(s, [apiKeyId], from - STREAM_OVERLAP_MS, now)).items.filter((i) => !sent.has(itemId(i)));
 }
 
 export interface KeyItems {
@@ -214,8 +239,9 @@ export interface KeyItems {
  * The items of the keys `apiKeyIds` in (after, now], in the order they are sent. With `limit`, a page: about that
  * many items of each kind at most, ending at a whole millisecond (`cut`), so the next page, from `cut`, misses none.
  */
-export async function readKeys(db: Kysely<Database>, apiKeyIds: readonly string[], after: number, now: number, limit?: number): Promise<KeyItems> {
+export async function readKeys(s: StreamStore, apiKeyIds: readonly string[], after: number, now: number, limit?: number): Promise<KeyItems> {
   if (apiKeyIds.length === 0) return { items: [], cut: null };
+  const { db } = s;
   const keys = [...apiKeyIds];
   // As for one call (readCall): the changes first, then the records and turns, at least as new as they are.
   const window = async (from: number, to: number, n: number | undefined) => {
@@ -234,8 +260,8 @@ export async function readKeys(db: Kysely<Database>, apiKeyIds: readonly string[
       created = created.limit(n);
       turns = turns.limit(n);
     }
-    const c = await changes.execute();
-    const [cr, t] = await Promise.all([created.execute(), turns.execute()]);
+    const c = await run(s, changes);
+    const [cr, t] = await Promise.all([run(s, created), run(s, turns)]);
     return { changes: c, created: cr, turns: t };
   };
   let read = await window(after, now, limit);
@@ -262,7 +288,7 @@ export async function readKeys(db: Kysely<Database>, apiKeyIds: readonly string[
   const turns = read.turns.filter((t) => within(Number(t.heard_at)));
   const missing = [...new Set([...changes.map((c) => c.call_id), ...turns.map((t) => t.call_id)])].filter((id) => !calls.has(id));
   for (let i = 0; i < missing.length; i += 500) {
-    for (const c of await db.selectFrom('calls').select(CALL_FIELDS).where('id', 'in', missing.slice(i, i + 500)).execute()) calls.set(c.id, c);
+    for (const c of await run(s, db.selectFrom('calls').select(CALL_FIELDS).where('id', 'in', missing.slice(i, i + 500)))) calls.set(c.id, c);
   }
   const items: StreamItem[] = [
     ...read.created.filter((c) => within(Number(c.created_at))).map((c) => statusItem(c, 'queued', Number(c.created_at))),
@@ -270,4 +296,29 @@ export async function readKeys(db: Kysely<Database>, apiKeyIds: readonly string[
     ...turns.filter((t) => heardBy(calls.get(t.call_id)!, t, now)).map((t) => turnItem(calls.get(t.call_id)!, t)),
   ];
   return { items: items.sort(bySendOrder), cut };
+}
+
+/**
+ * Where a key's replay after `after` starts when it may send at most `max` items of each kind: after the newest
+ * `max` status changes, calls placed and turns heard, or `after` itself when it has fewer.
+ */
+export async function replayStart(s: StreamStore, apiKeyId: string, after: number, max: number): Promise<number> {
+  const { db } = s;
+  const [change, call, turn] = await Promise.all([
+    first(s, db.selectFrom('call_status_changes').select('at').where('api_key_id', '=', apiKeyId).where('at', '>', after).orderBy('at', 'desc').offset(max).limit(1)),
+    first(s, db.selectFrom('calls').select('created_at as at').where('api_key_id', '=', apiKeyId).where('created_at', '>', after).orderBy('created_at', 'desc').offset(max).limit(1)),
+    first(
+      s,
+      db
+      .selectFrom('call_turns')
+      .innerJoin('calls', 'calls.id', 'call_turns.call_id')
+      .select('call_turns.heard_at as at')
+      .where('calls.api_key_id', '=', apiKeyId)
+      .where('call_turns.heard_at', '>', after)
+      .orderBy('call_turns.heard_at', 'desc')
+      .offset(max)
+      .limit(1),
+    ),
+  ]);
+  return Math.max(after, ...[change, call, turn].map((r) => (r ? Number(r.at) : after)));
 }

@@ -5,9 +5,9 @@
 import type { Context } from 'koa';
 import { ApiError, callNotFound } from '../../errors/api-error.js';
 import { releaseStreamLease, takeStreamLease } from '../../store/stream-leases.js';
-import { CallStream, KeyStream, REPLAY_HORIZON_MS, type LiveStreamDeps } from '../../streams/live-streams.js';
+import { CallStream, KeyStream, REPLAY_HORIZON_MS, REPLAY_MAX_ITEMS, type LiveStreamDeps } from '../../streams/live-streams.js';
 import type { StreamHub } from '../../streams/stream-hub.js';
-import { parseCallCursor } from '../../streams/stream-reads.js';
+import { parseCallCursor, replayStart, STREAM_OVERLAP_MS } from '../../streams/stream-reads.js';
 import type { AppDeps } from '../app-deps.js';
 import { chargeRequest, type ApiCaller } from '../key-gate.js';
 import type { ValidatedRequest } from '../request-validator.js';
@@ -83,18 +83,21 @@ export function streamHandlers(deps: AppDeps, hub: StreamHub) {
       if (refuseWhileClosing(ctx)) return;
       const { key } = ctx.state.caller as ApiCaller;
       const now = clock.now();
-      // Resumed: after the time in the last id (the reads keep an overlap before it); new: from now.
+      // Resumed: after the time in the last id, less the overlap the reads keep; new: the last few seconds. A replay
+      // goes back at most 24 hours and REPLAY_MAX_ITEMS of each kind.
       const resumed = /^\d{1,15}$/.exec(req.headers['last-event-id']?.trim() ?? '');
-      const asked = resumed ? Number(resumed[0]) : now;
-      const from = Math.max(asked, now - REPLAY_HORIZON_MS);
+      const asked = (resumed ? Number(resumed[0]) : now) - STREAM_OVERLAP_MS;
+      const after = resumed ? await replayStart(store, key.id, Math.max(asked, now - REPLAY_HORIZON_MS), REPLAY_MAX_ITEMS) : asked;
       const sse = new SseResponse(config.streamStallMs);
       const leaseId = await lease(ctx);
-      const stream = new KeyStream(live, sse, key.id, leaseId, from);
+      const stream = new KeyStream(live, sse, key.id, leaseId, after);
       closeWith(sse, stream, leaseId);
       sse.attach(ctx);
       if (!hub.add(stream)) return;
-      if (from > asked) {
-        sse.note(`replay starts at ${new Date(from).toISOString()}, 24 hours back; older changes are on GET /v1/agent/calls and each call's events`);
+      if (after > asked) {
+        sse.note(
+          `replay starts at ${new Date(after).toISOString()}: at most 24 hours and the last ${REPLAY_MAX_ITEMS} calls, statuses and turns back; older changes are on GET /v1/agent/calls and each call's events`,
+        );
       }
       stream.wake();
     },
