@@ -362,8 +362,9 @@ export const streamCall = <ThrowOnError extends boolean = false>(options: Option
  * `Last-Event-ID` replays from 5 seconds before it, so nothing is lost across a reconnect but an event near the
  * cut may come again: deduplicate on the data's own `id`.
  *
- * Replay goes back at most 24 hours: a `Last-Event-ID` older than that (or `0`) replays from 24 hours ago, and
- * the stream says so in a comment line; older changes are read with listCalls, getCall and listCallEvents.
+ * Replay goes back at most 24 hours and at most the newest 1,000 calls placed, 1,000 status changes and 1,000
+ * turns: a `Last-Event-ID` older than that (or `0`) replays from where the first limit falls, and the stream
+ * says so in a comment line; older changes are read with listCalls, getCall and listCallEvents.
  * Replay is written a page at a time at the client's pace. Opening a stream counts against the key's request
  * window, a key holds at most `SVC_STREAMS_PER_KEY` open streams (429 `too_many_streams` above it), a client
  * that reads nothing for `SVC_STREAM_STALL_MS` has its stream closed (it resumes with its `Last-Event-ID`; an
