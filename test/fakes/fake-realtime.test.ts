@@ -179,7 +179,7 @@ describe('fake realtime server', () => {
     });
 
     it('beta: refuses a GA-shaped update with an error and stays open', async () => {
-      const c = await open({ script: [] , protocol: 'beta' }, { 'OpenAI-Beta': 'realtime=v1' });
+      const c = await open({ script: [], protocol: 'beta' }, { 'OpenAI-Beta': 'realtime=v1' });
       c.send({ type: 'session.update', session: PCMU_SESSION });
       await c.got('error');
       expect(c.of('error')[0].error).to.include({ code: 'unknown_parameter', param: 'session.type' });
