@@ -1,6 +1,18 @@
 // A WebSocket client playing Twilio's side of a bidirectional Media Stream: connected, start (with the stream's
-// custom parameters), media frames of 8 kHz mu-law (20 ms, 160 bytes each, with Twilio's timestamps), stop; it
-// collects what the bridge sends back (media, mark, clear) and, like Twilio, echoes each mark once "played".
+// custom parameters), media frames of 8 kHz mu-law (20 ms, 160 bytes each, with Twilio's timestamps), dtmf, stop;
+// it collects what the bridge sends back (media, mark, clear) and, like Twilio, echoes each mark once "played".
+//
+// Written from Twilio's Media Streams WebSocket messages reference
+// (https://www.twilio.com/docs/voice/media-streams/websocket-messages):
+// - A mark comes back once the audio sent before it has played. With `playback: 'real-time'` the peer plays the
+//   audio it is sent at the line's rate (8 kHz mu-law: 8 bytes a millisecond, queued behind what is still
+//   playing) and echoes each mark when the audio before it has finished, plus up to `jitterMs` of network delay
+//   (seeded, so a run repeats; marks still come back in order). `playback: 'instant'` (the default) echoes each
+//   mark on arrival, for tests that are not about timing.
+// - `clear` empties the audio buffer: what has not played is dropped, and the marks still pending come back at
+//   once, in order.
+// - `dtmf` messages carry the key the callee pressed: { event: 'dtmf', streamSid, sequenceNumber,
+//   dtmf: { track: 'inbound_track', digit } }.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import { WebSocket, type RawData } from 'ws';
@@ -28,6 +40,88 @@ export function muLawTone(bytes: number, hz: number, amplitude = 8000): Buffer {
   return out;
 }
 
+/** G.711 A-law of one 16-bit linear sample. */
+export function linearToALaw(sample: number): number {
+  let s = Math.max(-32768, Math.min(32767, Math.round(sample))) >> 3;
+  let mask = 0xd5;
+  if (s < 0) {
+    mask = 0x55;
+    s = -s - 1;
+  }
+  let segment = 0;
+  while (segment < 8 && s >= 0x20 << segment) segment++;
+  if (segment >= 8) return 0x7f ^ mask;
+  const mantissa = segment < 2 ? (s >> 1) & 0x0f : (s >> segment) & 0x0f;
+  return ((segment << 4) | mantissa) ^ mask;
+}
+
+/** The time the peer's playback runs on: the real one, or a test's. */
+export interface PlaybackClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realClock: PlaybackClock = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+/** A clock a test moves by hand: timers fire, in order, as `advance` passes them. */
+export class ManualClock implements PlaybackClock {
+  private at = 0;
+  private nextId = 0;
+  private timers: Array<{ id: number; due: number; run: () => void }> = [];
+  now(): number {
+    return this.at;
+  }
+  setTimeout(run: () => void, ms: number): number {
+    const id = ++this.nextId;
+    this.timers.push({ id, due: this.at + Math.max(0, ms), run });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((t) => t.id !== handle);
+  }
+  advance(ms: number): void {
+    const end = this.at + ms;
+    for (;;) {
+      const next = this.timers.filter((t) => t.due <= end).sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      if (!next) break;
+      this.timers = this.timers.filter((t) => t !== next);
+      this.at = next.due;
+      next.run();
+    }
+    this.at = end;
+  }
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same jitter. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface MediaPeerOptions {
+  /** 'instant' (the default) echoes marks on arrival; 'real-time' echoes each once the audio before it has played. */
+  playback?: 'instant' | 'real-time';
+  /** Up to this much delay added to each mark's echo in real-time playback (0 unless given). */
+  jitterMs?: number;
+  /** The jitter's seed. */
+  seed?: number;
+  clock?: PlaybackClock;
+}
+
+/** Bytes of 8 kHz mu-law a millisecond. */
+export const BYTES_PER_MS = 8;
+
 type Sent = Record<string, unknown> & { event: string };
 
 export class FakeMediaPeer extends EventEmitter {
@@ -36,31 +130,91 @@ export class FakeMediaPeer extends EventEmitter {
   mediaBytes = 0;
   echoMarks = true;
   closedWith: { code: number; reason: string } | null = null;
+  /** The marks echoed back, in order, with the playback clock's time of each echo. */
+  readonly echoed: Array<{ name: string; at: number }> = [];
+  /** Agent audio dropped unplayed by a clear. */
+  clearedBytes = 0;
   private seq = 0;
   private chunk = 0;
   private timestampMs = 0;
   streamSid = '';
+  private readonly clock: PlaybackClock;
+  private readonly jitter: () => number;
+  /** When the audio queued so far will have played (clock time). */
+  private playsUntil = 0;
+  /** Marks waiting for their audio to play, in order. */
+  private pending: Array<{ mark: unknown; due: number; timer: unknown }> = [];
 
-  private constructor(private readonly ws: WebSocket) {
+  private constructor(
+    private readonly ws: WebSocket,
+    private readonly options: MediaPeerOptions,
+  ) {
     super();
+    this.clock = options.clock ?? realClock;
+    const random = seeded(options.seed ?? 1);
+    this.jitter = () => random() * (options.jitterMs ?? 0);
     ws.on('message', (data: RawData) => {
       const msg = JSON.parse(data.toString()) as Sent;
       this.received.push(msg);
-      if (msg.event === 'media') this.mediaBytes += Buffer.from(String((msg.media as { payload: string }).payload), 'base64').length;
-      if (msg.event === 'mark' && this.echoMarks) this.send({ event: 'mark', streamSid: this.streamSid, mark: msg.mark });
+      if (msg.event === 'media') this.play(Buffer.from(String((msg.media as { payload: string }).payload), 'base64').length);
+      if (msg.event === 'mark' && this.echoMarks) this.markAfterAudio(msg.mark);
+      if (msg.event === 'clear') this.clear();
       this.emit('change');
     });
     ws.on('close', (code: number, reason: Buffer) => {
+      for (const p of this.pending.splice(0)) this.clock.clearTimeout(p.timer);
       this.closedWith = { code, reason: reason.toString() };
       this.emit('change');
     });
   }
 
+  /** Agent audio bytes played so far (all received, in instant playback). */
+  playedBytes(): number {
+    return this.mediaBytes - this.clearedBytes - this.unplayedBytes();
+  }
+
+  private unplayedBytes(): number {
+    if (this.options.playback !== 'real-time') return 0;
+    return Math.max(0, Math.round((this.playsUntil - this.clock.now()) * BYTES_PER_MS));
+  }
+
+  private play(bytes: number): void {
+    this.mediaBytes += bytes;
+    this.playsUntil = Math.max(this.playsUntil, this.clock.now()) + bytes / BYTES_PER_MS;
+  }
+
+  private markAfterAudio(mark: unknown): void {
+    if (this.options.playback !== 'real-time') return this.echo(mark);
+    const last = this.pending.at(-1)?.due ?? 0;
+    const due = Math.max(last, Math.max(this.playsUntil, this.clock.now()) + this.jitter());
+    const entry = { mark, due, timer: null as unknown };
+    entry.timer = this.clock.setTimeout(() => {
+      this.pending = this.pending.filter((p) => p !== entry);
+      this.echo(mark);
+      this.emit('change');
+    }, due - this.clock.now());
+    this.pending.push(entry);
+  }
+
+  private clear(): void {
+    this.clearedBytes += this.unplayedBytes();
+    this.playsUntil = this.clock.now();
+    for (const p of this.pending.splice(0)) {
+      this.clock.clearTimeout(p.timer);
+      this.echo(p.mark);
+    }
+  }
+
+  private echo(mark: unknown): void {
+    this.echoed.push({ name: String((mark as { name?: unknown } | null)?.name), at: this.clock.now() });
+    this.send({ event: 'mark', streamSid: this.streamSid, mark });
+  }
+
   /** Opens the stream; rejects with `HTTP <status>` when the upgrade is refused. */
-  static connect(url: string): Promise<FakeMediaPeer> {
+  static connect(url: string, options: MediaPeerOptions = {}): Promise<FakeMediaPeer> {
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url);
-      ws.once('open', () => resolve(new FakeMediaPeer(ws)));
+      ws.once('open', () => resolve(new FakeMediaPeer(ws, options)));
       ws.once('unexpected-response', (req, res) => {
         req.destroy();
         reject(new Error(`HTTP ${res.statusCode}`));
@@ -99,6 +253,11 @@ export class FakeMediaPeer extends EventEmitter {
       this.send({ event: 'media', streamSid: this.streamSid, media: { track: 'inbound', chunk: String(++this.chunk), timestamp: String(this.timestampMs), payload: frame.toString('base64') } });
       this.timestampMs += frame.length / 8;
     }
+  }
+
+  /** The callee pressed a key, as Twilio reports it. */
+  dtmf(digit: string): void {
+    this.send({ event: 'dtmf', streamSid: this.streamSid, dtmf: { track: 'inbound_track', digit } });
   }
 
   stop(): void {

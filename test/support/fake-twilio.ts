@@ -3,6 +3,24 @@
 // call (Status=completed), recordings fetched as <RecordingUrl>.wav, JSON errors { code, message, more_info,
 // status }. The test drives the line: each callback is POSTed form-encoded to the URL the carrier gave, signed
 // with X-Twilio-Signature exactly as Twilio signs it (the twilio package's getExpectedTwilioSignature).
+//
+// It behaves as Twilio does on bad days:
+// - Status callbacks carry `SequenceNumber`, counted per call from 0 in the order Twilio sent them, and
+//   `statuses()` can deliver them in any order (Twilio does not promise the order of its webhooks; the number is
+//   how the receiver puts them back: https://www.twilio.com/docs/voice/api/call-resource#statuscallback).
+// - Answering machine detection (https://www.twilio.com/docs/voice/answering-machine-detection) is decided, by
+//   `amdFromGreeting()`, from what the callee says when they pick up, described as speech and silence, with the
+//   AMD parameters the client sent on the Create Call request and Twilio's defaults for the rest:
+//   MachineDetectionSpeechThreshold (2,400 ms: speech activity longer than this is a machine),
+//   MachineDetectionSpeechEndThreshold (1,200 ms: the silence that ends speech activity),
+//   MachineDetectionSilenceTimeout (5,000 ms: initial silence after which the verdict is `unknown`) and
+//   MachineDetectionTimeout (30 s: no verdict by then is `unknown`). So a person with a long greeting (a business's
+//   "Thanks for calling Tony's, this is Mark, how can I help you?", about 3 s) is `machine_start`, as on a real
+//   line. With MachineDetection=DetectMessageEnd a machine's verdict waits for the greeting's end:
+//   `machine_end_beep` at a beep, `machine_end_silence` at the speech-end silence, `machine_end_other` when the
+//   greeting runs to the timeout; a person is still `human` at once. The callback's MachineDetectionDuration is
+//   the verdict's time from the pick-up. (Twilio's engine also listens to the audio itself; the thresholds are the
+//   part a client can see and tune, and what the fake models.)
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +49,82 @@ export type RestFailure = { status: number; code: number; message: string; retry
 /** Twilio's throttling answer: the request was never processed and is safe to retry. */
 export const TOO_MANY_REQUESTS: RestFailure = { status: 429, code: 20429, message: 'Too Many Requests' };
 
+/** What the callee's end of the line does from the pick-up: speech and silence in ms, and a voicemail beep. */
+export type GreetingPart = { speech: number } | { silence: number } | { beep: true };
+
+export interface AmdSettings {
+  mode: 'Enable' | 'DetectMessageEnd';
+  timeoutMs: number;
+  speechThresholdMs: number;
+  speechEndThresholdMs: number;
+  silenceTimeoutMs: number;
+}
+
+export interface AmdVerdict {
+  answeredBy: 'human' | 'machine_start' | 'machine_end_beep' | 'machine_end_silence' | 'machine_end_other' | 'unknown';
+  /** When Twilio decides, in ms from the pick-up (the callback's MachineDetectionDuration). */
+  atMs: number;
+}
+
+/** The AMD settings of a Create Call request (Twilio's defaults where absent), or null without MachineDetection. */
+export function amdSettings(params: Record<string, string[]>): AmdSettings | null {
+  const mode = params.MachineDetection?.[0];
+  if (mode !== 'Enable' && mode !== 'DetectMessageEnd') return null;
+  const num = (name: string, fallback: number) => {
+    const v = Number(params[name]?.[0]);
+    return params[name] && Number.isFinite(v) ? v : fallback;
+  };
+  return {
+    mode,
+    timeoutMs: num('MachineDetectionTimeout', 30) * 1000,
+    speechThresholdMs: num('MachineDetectionSpeechThreshold', 2400),
+    speechEndThresholdMs: num('MachineDetectionSpeechEndThreshold', 1200),
+    silenceTimeoutMs: num('MachineDetectionSilenceTimeout', 5000),
+  };
+}
+
+/** The verdict Twilio's thresholds give for a greeting (after its last part the line is silent). */
+export function decideAmd(settings: AmdSettings, greeting: GreetingPart[]): AmdVerdict {
+  const { mode, timeoutMs, speechThresholdMs, speechEndThresholdMs, silenceTimeoutMs } = settings;
+  let t = 0;
+  /** Where the current speech activity began, and where its last speech ended. */
+  let activityStart: number | null = null;
+  let lastSpeechEnd = 0;
+  /** A machine heard, its verdict waiting for the greeting's end (DetectMessageEnd). */
+  let machine = false;
+  const verdict = (answeredBy: AmdVerdict['answeredBy'], atMs: number): AmdVerdict =>
+    atMs > timeoutMs ? { answeredBy: machine ? 'machine_end_other' : 'unknown', atMs: timeoutMs } : { answeredBy, atMs };
+  const machineHeard = (atMs: number): AmdVerdict | null => {
+    if (mode === 'Enable') return verdict('machine_start', atMs);
+    if (atMs > timeoutMs) return verdict('unknown', atMs);
+    machine = true;
+    return null;
+  };
+  for (const part of [...greeting, { silence: Number.POSITIVE_INFINITY }]) {
+    if ('beep' in part) {
+      if (mode === 'DetectMessageEnd') return verdict('machine_end_beep', t);
+      return verdict('machine_start', t);
+    }
+    if ('speech' in part) {
+      activityStart ??= t;
+      if (!machine && t + part.speech - activityStart >= speechThresholdMs) {
+        const decided = machineHeard(activityStart + speechThresholdMs);
+        if (decided) return decided;
+      }
+      t += part.speech;
+      lastSpeechEnd = t;
+      continue;
+    }
+    if (activityStart === null) {
+      if (t + part.silence >= silenceTimeoutMs) return verdict('unknown', silenceTimeoutMs);
+    } else if (part.silence >= speechEndThresholdMs) {
+      return verdict(machine ? 'machine_end_silence' : 'human', lastSpeechEnd + speechEndThresholdMs);
+    }
+    t += part.silence;
+  }
+  return verdict('unknown', timeoutMs);
+}
+
 export class FakeTwilio {
   readonly calls: FakeCall[] = [];
   /** Every REST request, as `METHOD path`, with whether its Basic credentials were right. */
@@ -48,7 +142,8 @@ export class FakeTwilio {
   private readonly inFlight = new Set<Promise<unknown>>();
   private hangUpWaiters: Array<() => void> = [];
   private readonly recordings = new Map<string, Buffer>();
-  private sequence = 0;
+  /** Each call's next status callback SequenceNumber. */
+  private readonly sequences = new Map<string, number>();
 
   private constructor(
     private readonly server: Server,
@@ -87,21 +182,37 @@ export class FakeTwilio {
   async status(sid: string, callStatus: string, extra: Record<string, string> = {}): Promise<CallbackResult> {
     const call = this.call(sid);
     call.status = callStatus;
-    return this.send(first(call, 'StatusCallback'), {
-      ...this.common(call),
-      CallStatus: callStatus,
-      CallbackSource: 'call-progress-events',
-      SequenceNumber: String(this.sequence++),
-      Timestamp: new Date().toUTCString(),
-      ...(callStatus === 'completed' ? { CallDuration: '42', Duration: '1' } : {}),
-      ...extra,
-    });
+    return this.send(first(call, 'StatusCallback'), this.statusParams(call, callStatus, extra));
+  }
+
+  /**
+   * Status callbacks for each of `statuses`, numbered (SequenceNumber) in that order, delivered one after another
+   * in `order` (indexes into `statuses`; as listed unless given). The call's status is the last one listed.
+   */
+  async statuses(sid: string, statuses: string[], order: number[] = statuses.map((_, i) => i)): Promise<CallbackResult[]> {
+    const call = this.call(sid);
+    const numbered = statuses.map((s) => this.statusParams(call, s, {}));
+    if (statuses.length > 0) call.status = statuses[statuses.length - 1];
+    const results: CallbackResult[] = [];
+    for (const i of order) results.push(await this.send(first(call, 'StatusCallback'), numbered[i]));
+    return results;
   }
 
   /** The asynchronous answering-machine verdict to AsyncAmdStatusCallback. */
-  async amd(sid: string, answeredBy: string): Promise<CallbackResult> {
+  async amd(sid: string, answeredBy: string, durationMs = 2300): Promise<CallbackResult> {
     const call = this.call(sid);
-    return this.send(first(call, 'AsyncAmdStatusCallback'), { AccountSid: this.accountSid, CallSid: sid, AnsweredBy: answeredBy, MachineDetectionDuration: '2300' });
+    return this.send(first(call, 'AsyncAmdStatusCallback'), { AccountSid: this.accountSid, CallSid: sid, AnsweredBy: answeredBy, MachineDetectionDuration: String(Math.round(durationMs)) });
+  }
+
+  /**
+   * The verdict Twilio's detection gives the callee's greeting, with the AMD settings the call was created with,
+   * sent to AsyncAmdStatusCallback; null (and nothing sent) when the call was created without MachineDetection.
+   */
+  async amdFromGreeting(sid: string, greeting: GreetingPart[]): Promise<(AmdVerdict & { callback: CallbackResult }) | null> {
+    const settings = amdSettings(this.call(sid).params);
+    if (!settings) return null;
+    const verdict = decideAmd(settings, greeting);
+    return { ...verdict, callback: await this.amd(sid, verdict.answeredBy, verdict.atMs) };
   }
 
   /** The last recording callback sent, to send again as Twilio may. */
@@ -146,6 +257,20 @@ export class FakeTwilio {
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private statusParams(call: FakeCall, callStatus: string, extra: Record<string, string>): Record<string, string> {
+    const sequence = this.sequences.get(call.sid) ?? 0;
+    this.sequences.set(call.sid, sequence + 1);
+    return {
+      ...this.common(call),
+      CallStatus: callStatus,
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: String(sequence),
+      Timestamp: new Date().toUTCString(),
+      ...(callStatus === 'completed' ? { CallDuration: '42', Duration: '1' } : {}),
+      ...extra,
+    };
   }
 
   private common(call: FakeCall): Record<string, string> {
