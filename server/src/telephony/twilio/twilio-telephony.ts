@@ -15,14 +15,15 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
   const rest = configuredTwilioRest(config);
   const secret = config.twilioAuthToken!;
   const jobDeps: TwilioJobDeps = { ...deps, rest };
+  const carrier = new TwilioCarrier(store.db, {
+    rest,
+    publicBaseUrl: config.publicBaseUrl,
+    mediaSecret: secret,
+    timeLimitSec: config.maxCallDurationSec + TIME_LIMIT_GRACE_SEC,
+    hangUp: (sid) => hangUpDurably(jobDeps, null, sid),
+  });
   return {
-    carrier: new TwilioCarrier(store.db, {
-      rest,
-      publicBaseUrl: config.publicBaseUrl,
-      mediaSecret: secret,
-      timeLimitSec: config.maxCallDurationSec + TIME_LIMIT_GRACE_SEC,
-      hangUp: (sid) => hangUpDurably(jobDeps, null, sid),
-    }),
+    carrier,
     routes: twilioCallbacks(deps, rest),
     jobs: twilioJobHandlers(jobDeps),
     attach: (server) =>
@@ -33,6 +34,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
             agent: configuredRealtimeAgent(config, store.db),
             streamSecret: secret,
             hangUp: ({ callId, callSid }) => hangUpDurably(jobDeps, callId, callSid),
+            transfer: ({ callSid, to }) => carrier.transfer(callSid, to),
             logger: logger.child({ part: 'media' }),
           }),
   };
