@@ -52,3 +52,5 @@ export interface LineSession extends LineListener {
 export interface LineAgent {
   join(brief: LineBrief, line: LiveLine, logger: Logger): LineSession;
 }
+
+export const joinsLines = (agent: object): agent is LineAgent => typeof (agent as Partial<LineAgent>).join === 'function';
