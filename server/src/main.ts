@@ -9,7 +9,7 @@ import { DEFAULT_IRSF_PATH, IrsfList } from './calls/irsf.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { BatchRunner } from './batches/batch-runner.js';
-import { createEngine } from './engine/default-engine.js';
+import { configuredAgent, createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
 import { createHttpServer } from './http/http-server.js';
 import { countAddress } from './http/key-gate.js';
@@ -47,8 +47,10 @@ async function main(): Promise<void> {
     logger.warn('SVC_WEBHOOK_ALLOW_PRIVATE is on: webhook URLs may be http and point at loopback or private addresses. Never use this in production.');
   }
   const runsWorkers = config.role !== 'api';
-  const telephony = configuredTelephony({ config, store, clock: systemClock, logger });
-  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), telephony.carrier) : null;
+  // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
+  const agent = configuredAgent(config, store);
+  const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
+  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), { carrier: telephony.carrier, agent }) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
   // Batches release their calls on their own loop: a batch step is short, so a few run at once.

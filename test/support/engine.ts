@@ -26,6 +26,8 @@ export interface EngineParts {
 
 export interface EngineServer extends TestServer {
   engine: CallEngine;
+  /** The engine's agent, to share with the telephony as the composition root does. */
+  agent: AnyAgent;
   /** Steps the call (ticking the engine, moving the clock to when it is next due) until it is terminal. */
   drive(callId: string, maxSteps?: number, afterTick?: () => Promise<unknown>): Promise<CallRow>;
   /** Every status the call passed through, as seen between ticks. */
@@ -39,12 +41,13 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
   const clock = srv.clock;
   const defaults = defaultEngineParts(config, store);
   const logger = parts.logger ?? pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+  const agent = parts.agent ?? defaults.agent;
   const engine = new CallEngine({
     store,
     clock,
     logger,
     carrier: typeof parts.carrier === 'function' ? parts.carrier({ config, store, clock, logger }) : (parts.carrier ?? new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 })),
-    agent: parts.agent ?? defaults.agent,
+    agent,
     analyst: parts.analyst ?? defaults.analyst,
     settings: { ...engineSettings(config), ...parts.settings },
   });
@@ -52,6 +55,7 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
   return {
     ...srv,
     engine,
+    agent,
     row,
     async drive(callId, maxSteps = 50, afterTick) {
       for (let i = 0; i < maxSteps; i++) {

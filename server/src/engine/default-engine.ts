@@ -1,5 +1,6 @@
 // The engine as configured: the sandbox carrier, the scripted agent with its simulated callee, the rule-based
-// analyst — all offline, the defaults `npm start` runs with.
+// analyst — all offline, the defaults `npm start` runs with. The agent is built here once (configuredAgent) and
+// main.ts gives the same one to the telephony, whose media streams it joins when it is live.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -26,7 +27,7 @@ function configuredAnalyst(config: Config): Analyst {
 }
 
 /** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
-function configuredAgent(config: Config, store: Store): AnyAgent {
+export function configuredAgent(config: Config, store: Store): AnyAgent {
   if (config.agent !== 'realtime') return sandboxAgent();
   return configuredRealtimeAgent(config, store.db);
 }
@@ -38,14 +39,15 @@ function sandboxAgent(): Agent {
   return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
 }
 
-/** The engine as configured; `carrier` is the configured telephony's unless given (main.ts shares its own). */
-export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, carrier: Carrier = configuredTelephony({ config, store, clock, logger }).carrier): CallEngine {
+/** The engine as configured; the carrier and agent are built here unless given (main.ts shares its own). */
+export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, parts: { carrier?: Carrier; agent?: AnyAgent } = {}): CallEngine {
   return new CallEngine({
     store,
     clock,
     logger,
-    carrier,
-    ...defaultEngineParts(config, store),
+    carrier: parts.carrier ?? configuredTelephony({ config, store, clock, logger }).carrier,
+    agent: parts.agent ?? configuredAgent(config, store),
+    analyst: configuredAnalyst(config),
     settings: engineSettings(config),
   });
 }

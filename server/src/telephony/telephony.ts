@@ -10,6 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import type { Store } from '../store/store.js';
+import type { AnyAgent } from '../voice-agent/agent.js';
 import type { Carrier } from './carrier.js';
 
 /** What a carrier's wing is built with. */
@@ -18,6 +19,11 @@ export interface TelephonyDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /**
+   * The agent, built once by the composition root and shared with the engine: a live one joins the lines the
+   * carrier's media streams carry (needed only by `attach`).
+   */
+  agent?: AnyAgent;
 }
 
 /** Something attached to the HTTP server, closed on shutdown. */

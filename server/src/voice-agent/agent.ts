@@ -1,8 +1,9 @@
 // The Agent port: who speaks for the caller. Two kinds:
 // - a scripted agent holds the whole conversation the moment the call is answered and returns it turn by turn
 //   (the default: the scripted agent talking to the sandbox's simulated callee);
-// - a live agent talks on the line as the call happens (the realtime speech agent over the carrier's media
-//   stream); the engine waits for the line to end, or hangs up at the call's limit, then reads what was said.
+// - a live agent talks on the line as the call happens: it joins the call's live line (telephony/live-line.ts,
+//   LineAgent), which the carrier's media stream carries; the engine waits for the line to end, or hangs up at the
+//   call's limit, then reads what was said (LiveAgent). The realtime speech agent is both, one object.
 import type { CallBrief, TimedTurn, Turn } from './conversation.js';
 
 export interface Agent {

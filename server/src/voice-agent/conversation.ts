@@ -43,6 +43,14 @@ export function briefOf(row: CallRow): CallBrief {
   };
 }
 
+/** What an agent on a live line is told: the brief, and whether it mirrors whoever answers (language `auto`). */
+export type LineBrief = CallBrief & { mirrorLanguage?: boolean };
+
+/** What a call's row tells the agent that joins its line. */
+export function lineBriefOf(row: CallRow): LineBrief {
+  return { ...briefOf(row), mirrorLanguage: row.language_source === 'auto' };
+}
+
 export const SPEAKER_LABEL: Record<Speaker, string> = { agent: 'Agent', callee: 'Callee' };
 
 /** The transcript as the call record carries it: one turn per line, `Speaker: text`. */

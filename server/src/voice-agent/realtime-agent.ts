@@ -1,24 +1,28 @@
-// The realtime speech agent (SVC_AGENT=realtime): a live agent. The media bridge opens a session with the model
-// for each answered call and the session writes the turns as they are heard; the engine reads them back when
-// the line ends. The two sides share only the store, so the bridge and the engine may run in different processes.
+// The realtime speech agent (SVC_AGENT=realtime): a live agent. It joins each answered call's line (the carrier's
+// media stream, telephony/live-line.ts) with a session with the model, which writes the turns as they are heard;
+// the engine reads them back when the line ends. One agent serves both, built once (main.ts); the two sides
+// share only the store, so the line and the engine may run in different processes.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
-import type { TimedTurn } from './conversation.js';
+import type { LineAgent, LiveLine } from '../telephony/live-line.js';
+import type { LineBrief, TimedTurn } from './conversation.js';
 import type { LiveAgent } from './agent.js';
 import { appendTurn, recordedTurns } from './recorded-turns.js';
-import type { LineBrief } from './realtime-instructions.js';
 import { realtimeProtocol } from './realtime-protocol.js';
-import { RealtimeSession, type AgentLine, type RealtimeConnection } from './realtime-session.js';
+import { RealtimeSession, type RealtimeConnection } from './realtime-session.js';
+import { CALL_TOOLS, type ToolRegistry } from './tools.js';
+import { TurnLedger } from './turn-ledger.js';
 
-export class RealtimeAgent implements LiveAgent {
+export class RealtimeAgent implements LiveAgent, LineAgent {
   readonly name = 'realtime';
   readonly live = true as const;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly connection: RealtimeConnection,
+    private readonly tools: ToolRegistry = CALL_TOOLS,
   ) {}
 
   turns(callId: string): Promise<TimedTurn[]> {
@@ -31,13 +35,14 @@ export class RealtimeAgent implements LiveAgent {
   }
 
   /** Connects the model to an answered call's line. */
-  open(brief: LineBrief, line: AgentLine, logger: Logger): RealtimeSession {
+  join(brief: LineBrief, line: LiveLine, logger: Logger): RealtimeSession {
     const { callId } = brief;
+    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId);
     const optOut = async () => {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
     };
-    return new RealtimeSession(brief, line, (seq, turn) => appendTurn(this.db, callId, seq, turn), this.connection, logger, optOut);
+    return new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut);
   }
 }
 

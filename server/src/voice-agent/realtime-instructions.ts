@@ -1,40 +1,9 @@
-// What the realtime model is told to do on a call: its instructions (objective, context, language, and each
-// requested field by name and meaning), the end_call tool it hangs up with and the record_opt_out tool it
-// records a callee's request not to be called again with. How they are sent is the
-// interface's (realtime-protocol.ts).
-import type { CallBrief } from './conversation.js';
+// What the realtime model is told to do on a call: its instructions (objective, context, language, each requested
+// field by name and meaning, and when to call its tools, tools.ts). How they are sent is the interface's
+// (realtime-protocol.ts).
+import type { LineBrief } from './conversation.js';
 import { fieldLabel, fieldType, type FieldType } from './field-label.js';
-
-export const END_CALL_TOOL = 'end_call';
-
-/** The end_call function as the model is offered it (the same in both interfaces). */
-export const END_CALL_FUNCTION = {
-  type: 'function',
-  name: END_CALL_TOOL,
-  description: 'Hang up the phone call. Call it only after you have said goodbye.',
-  parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
-} as const;
-
-export const OPT_OUT_TOOL = 'record_opt_out';
-
-/**
- * The record_opt_out function: the callee asked not to be called again. The service answers it (the function's
- * output), and the model goes on to apologise and end the call; the number goes on the do-not-call list as the
- * call ends.
- */
-export const OPT_OUT_FUNCTION = {
-  type: 'function',
-  name: OPT_OUT_TOOL,
-  description:
-    'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
-  parameters: { type: 'object', properties: {}, required: [] },
-} as const;
-
-/** The tools the model is offered, in both interfaces. */
-export const TOOLS = [END_CALL_FUNCTION, OPT_OUT_FUNCTION];
-
-/** A call placed with language `auto` mirrors whoever answers: the brief's language is only where it starts. */
-export type LineBrief = CallBrief & { mirrorLanguage?: boolean };
+import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
 
 const TYPE_HINT: Record<FieldType, string> = { boolean: 'yes or no', number: 'a number', string: 'a short answer' };
 

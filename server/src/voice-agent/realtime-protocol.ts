@@ -16,7 +16,9 @@
 // response.audio.delta, response.audio.done and response.audio_transcript.done; model gpt-4o-realtime-preview.
 //
 // Either way the phone line's 8 kHz mu-law goes to the model and comes back untouched: no transcoding.
-import { realtimeInstructions, TOOLS, transcriptionLanguage, type LineBrief } from './realtime-instructions.js';
+import type { LineBrief } from './conversation.js';
+import { realtimeInstructions, transcriptionLanguage } from './realtime-instructions.js';
+import { CALL_TOOLS, type OfferedTool } from './tools.js';
 
 export type RealtimeProtocolName = 'ga' | 'beta';
 
@@ -26,8 +28,8 @@ export interface RealtimeProtocol {
   readonly headers: Readonly<Record<string, string>>;
   /** The server events that carry the model's audio, end an item's audio, and carry the transcript of what it said. */
   readonly events: { readonly audioDelta: string; readonly audioDone: string; readonly audioTranscriptDone: string };
-  /** The session.update that sets the call up. */
-  sessionUpdate(brief: LineBrief): { type: 'session.update'; session: Record<string, unknown> };
+  /** The session.update that sets the call up, offering the model `tools` (the call's tools unless told). */
+  sessionUpdate(brief: LineBrief, tools?: readonly OfferedTool[]): { type: 'session.update'; session: Record<string, unknown> };
 }
 
 /** What the transcriber is asked for: a model, and the language when it is known. */
@@ -40,7 +42,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
   name: 'ga',
   headers: {},
   events: { audioDelta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', audioTranscriptDone: 'response.output_audio_transcript.done' },
-  sessionUpdate: (brief) => ({
+  sessionUpdate: (brief, tools = CALL_TOOLS.offered) => ({
     type: 'session.update',
     session: {
       type: 'realtime',
@@ -54,7 +56,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
         },
         output: { format: { type: 'audio/pcmu' }, voice: brief.voice },
       },
-      tools: TOOLS,
+      tools,
       tool_choice: 'auto',
     },
   }),
@@ -64,7 +66,7 @@ export const BETA_PROTOCOL: RealtimeProtocol = {
   name: 'beta',
   headers: { 'OpenAI-Beta': 'realtime=v1' },
   events: { audioDelta: 'response.audio.delta', audioDone: 'response.audio.done', audioTranscriptDone: 'response.audio_transcript.done' },
-  sessionUpdate: (brief) => ({
+  sessionUpdate: (brief, tools = CALL_TOOLS.offered) => ({
     type: 'session.update',
     session: {
       modalities: ['audio', 'text'],
@@ -74,7 +76,7 @@ export const BETA_PROTOCOL: RealtimeProtocol = {
       output_audio_format: 'g711_ulaw',
       input_audio_transcription: transcription('whisper-1', brief),
       turn_detection: { type: 'server_vad' },
-      tools: TOOLS,
+      tools,
       tool_choice: 'auto',
     },
   }),

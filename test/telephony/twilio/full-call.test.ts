@@ -66,7 +66,7 @@ forEachStore('a full call on Twilio with the realtime agent', (kind) => {
       const env = { ...fake.env(), SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_PROTOCOL: protocol, SVC_REALTIME_API_KEY: 'sk-realtime-test-key-0123456789', SVC_DATA_DIR: dataDir };
       // The carrier, agent, analyst and bridge exactly as configured; only the clock and the ticking are the test's.
       srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier });
-      bridge = configuredTelephony({ ...srv.deps, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }) }).attach!(srv.httpServer)!;
+      bridge = configuredTelephony({ ...srv.deps, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), agent: srv.agent }).attach!(srv.httpServer)!;
       const dispatcher = createWebhookDispatcher({ store: srv.deps.store, clock: srv.clock, config: srv.deps.config });
       const jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger: pino({ level: 'silent' }), handlers: configuredTelephony({ ...srv.deps, logger: pino({ level: 'silent' }) }).jobs! });
       const alice = await srv.tenant();

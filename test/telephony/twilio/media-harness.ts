@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
 import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
 import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
-import type { EndReason } from '../../../server/src/voice-agent/realtime-session.js';
+import type { AgentHangUp } from '../../../server/src/telephony/live-line.js';
 import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
@@ -28,7 +28,7 @@ export interface BridgeHarness {
   bridge: MediaBridge;
   alice: TestTenant;
   /** Every hang-up the bridge asked the carrier for. */
-  hangUps: Array<{ callId: string; callSid: string; reason: Exclude<EndReason, 'line_ended'> }>;
+  hangUps: Array<{ callId: string; callSid: string; reason: AgentHangUp }>;
   /** Resolves at the next hang-up. */
   nextHangUp(): Promise<void>;
   /** Places a call and lets the engine dial it; returns its id. */

@@ -47,7 +47,7 @@ forEachStore('a realtime call on the Twilio carrier', (kind) => {
     const env = { ...twilio.env(), SVC_DATA_DIR: dataDir, SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_API_KEY: KEY };
     srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier });
     const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
-    bridge = configuredTelephony({ ...srv.deps, logger: logger }).attach!(srv.httpServer)!;
+    bridge = configuredTelephony({ ...srv.deps, logger: logger, agent: srv.agent }).attach!(srv.httpServer)!;
     const alice = await srv.tenant();
     const res = await alice.api.post('/v1/agent/calls', {
       body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] },

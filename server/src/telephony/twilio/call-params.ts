@@ -15,6 +15,11 @@ export function voicemailTwiml(text: string, language: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Response><Say language="${xml(language)}">${xml(text)}</Say><Hangup/></Response>`;
 }
 
+/** A transfer as TwiML: the callee is dialled through to `to` (E.164), from the call's own caller id. */
+export function transferTwiml(to: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><Response><Dial>${xml(to)}</Dial></Response>`;
+}
+
 /** The service's callback addresses for one call, under the public base URL. */
 function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
   const base = publicBaseUrl.replace(/\/+$/, '');

@@ -1,40 +1,30 @@
 // The media bridge: the WebSocket Twilio opens for an answered call (<Connect><Stream>), joined to the agent.
 // A stream is accepted only for a call that is dialling or in progress; its `start` must name the call's
 // carrier ref as callSid and carry the call's token, or the socket is closed (1008) before any audio flows.
-// Callee audio goes to the agent; the agent's audio, marks and clears go back to Twilio.
+// Once it is, the stream is a live line (twilio-line.ts) and the agent joins it (telephony/live-line.ts).
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { LIVE_STATUSES } from '../../calls/call-status.js';
-import { briefOf } from '../../voice-agent/conversation.js';
-import type { LineBrief } from '../../voice-agent/realtime-instructions.js';
-import type { AgentLine, EndReason } from '../../voice-agent/realtime-session.js';
+import { lineBriefOf } from '../../voice-agent/conversation.js';
 import type { Database } from '../../store/schema.js';
 import type { CallRow } from '../../store/calls-repo.js';
-import { parseTwilioMessage, twilioClear, twilioMark, twilioMedia } from './media-messages.js';
+import type { AgentHangUp, LineAgent, LineSession } from '../live-line.js';
+import { parseTwilioMessage } from './media-messages.js';
 import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from './media-stream.js';
-
-/** What the bridge needs of a session with the agent (RealtimeSession is one). */
-export interface AgentSession {
-  hear(payload: string, timestampMs: number | null): void;
-  marked(name: string): void;
-  lineEnded(): Promise<EndReason>;
-  readonly done: Promise<EndReason>;
-}
-
-export interface StreamAgent {
-  open(brief: LineBrief, line: AgentLine, logger: Logger): AgentSession;
-}
+import { deliver, TwilioLine } from './twilio-line.js';
 
 export interface MediaBridgeDeps {
   db: Kysely<Database>;
-  agent: StreamAgent;
+  agent: LineAgent;
   /** The secret the stream tokens are made with (see mediaStreamToken); shared with the carrier. */
   streamSecret: string;
   /** Ends the call on the carrier (the agent said goodbye, or lost its model). */
-  hangUp(call: { callId: string; callSid: string; reason: Exclude<EndReason, 'line_ended'> }): Promise<void>;
+  hangUp(call: { callId: string; callSid: string; reason: AgentHangUp }): Promise<void>;
+  /** Hands the call over to another number on the carrier; without it, a transfer fails. */
+  transfer?(call: { callId: string; callSid: string; to: string }): Promise<void>;
   logger: Logger;
   /** How long an accepted socket may wait for a valid `start` before it is closed. */
   startTimeoutMs?: number;
@@ -50,7 +40,7 @@ const POLICY_VIOLATION = 1008;
 
 export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaBridge {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const sessions = new Map<string, AgentSession>();
+  const sessions = new Map<string, LineSession>();
   const log = deps.logger;
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -88,8 +78,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
 
   function accept(ws: WebSocket, row: CallRow): void {
     const callId = row.id;
-    let session: AgentSession | null = null;
-    let streamSid = '';
+    let session: LineSession | null = null;
     const startTimer = setTimeout(() => ws.close(POLICY_VIOLATION, 'no start'), deps.startTimeoutMs ?? 10_000);
     const send = (data: string) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(data);
@@ -109,15 +98,15 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
           log.warn({ callId, streamSid: msg.streamSid }, 'media stream refused: the call already has one');
           return ws.close(POLICY_VIOLATION, 'stream already open');
         }
-        streamSid = msg.streamSid;
+        const streamSid = msg.streamSid;
         const callSid = msg.callSid;
-        const line: AgentLine = {
-          play: (payload) => send(twilioMedia(streamSid, payload)),
-          mark: (name) => send(twilioMark(streamSid, name)),
-          clear: () => send(twilioClear(streamSid)),
+        const line = new TwilioLine({
+          streamSid,
+          send,
           hangUp: (reason) => deps.hangUp({ callId, callSid, reason }),
-        };
-        const s = deps.agent.open({ ...briefOf(row), mirrorLanguage: row.language_source === 'auto' }, line, log.child({ callId }));
+          transfer: (to) => (deps.transfer ? deps.transfer({ callId, callSid, to }) : Promise.reject(new Error('this line cannot transfer'))),
+        });
+        const s = deps.agent.join(lineBriefOf(row), line, log.child({ callId }));
         session = s;
         sessions.set(callId, s);
         log.info({ callId, streamSid, encoding: msg.encoding }, 'media stream started');
@@ -128,14 +117,11 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
         });
         return;
       }
-      if (!session) return;
-      if (msg.event === 'media') session.hear(msg.payload, msg.timestampMs);
-      else if (msg.event === 'mark') session.marked(msg.name);
-      else if (msg.event === 'stop') void session.lineEnded();
+      if (session) deliver(msg, session);
     });
     ws.on('close', () => {
       clearTimeout(startTimer);
-      void session?.lineEnded();
+      void session?.ended();
     });
     ws.on('error', (err: NodeJS.ErrnoException) => log.warn({ callId, code: err.code ?? null }, 'media stream socket error'));
   }
@@ -148,7 +134,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
     async close() {
       server.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.terminate();
-      await Promise.all([...sessions.values()].map((s) => s.lineEnded()));
+      await Promise.all([...sessions.values()].map((s) => s.ended()));
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

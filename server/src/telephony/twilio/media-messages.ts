@@ -6,6 +6,8 @@ export type TwilioInbound =
   /** `timestampMs`: the chunk's position in the stream, in ms from its start, when Twilio gives it. */
   | { event: 'media'; payload: string; timestampMs: number | null }
   | { event: 'mark'; name: string }
+  /** A key the callee pressed (bidirectional streams only). */
+  | { event: 'dtmf'; digit: string }
   | { event: 'stop' };
 
 type Json = Record<string, unknown>;
@@ -48,6 +50,10 @@ export function parseTwilioMessage(data: string): TwilioInbound | null {
     case 'mark': {
       const name = str(isObject(msg.mark) ? msg.mark.name : null);
       return name === null ? null : { event: 'mark', name };
+    }
+    case 'dtmf': {
+      const digit = str(isObject(msg.dtmf) ? msg.dtmf.digit : null);
+      return digit === null || !/^[0-9*#A-D]$/i.test(digit) ? null : { event: 'dtmf', digit };
     }
     case 'stop':
       return { event: 'stop' };

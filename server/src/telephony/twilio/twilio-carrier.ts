@@ -10,12 +10,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { CarrierRefused, CarrierThrottled, type AnsweredBy, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
-import { createCallParams, voicemailTwiml } from './call-params.js';
+import { createCallParams, transferTwiml, voicemailTwiml } from './call-params.js';
 import { readTwilioEvents } from './line-events.js';
 import { TwilioRest, TwilioRestError } from './twilio-rest.js';
 
 /** Twilio's AMD gives up after 30 s by default (MachineDetectionTimeout) and says "unknown"; a little past that. */
 export const AMD_WAIT_MS = 35_000;
+
+const E164 = /^\+[1-9][0-9]{1,14}$/;
 
 /** Resumable state on the call row: how many inbox events were read and what they said so far. */
 export interface TwilioLineState {
@@ -124,5 +126,11 @@ export class TwilioCarrier implements Carrier {
   /** Has Twilio say the message on the live call, then hang up (TwiML Say and Hangup replace the media stream). */
   async leaveMessage(ref: string, _state: unknown, message: { text: string; language: string }): Promise<void> {
     await this.options.rest.updateTwiml(ref, voicemailTwiml(message.text, message.language));
+  }
+
+  /** Hands the live call over to `to` (E.164): a <Dial> replaces the media stream, so the agent's part ends. */
+  async transfer(ref: string, to: string): Promise<void> {
+    if (!E164.test(to)) throw new RangeError('a transfer goes to an E.164 number');
+    await this.options.rest.updateTwiml(ref, transferTwiml(to));
   }
 }

@@ -1,8 +1,9 @@
 // The Twilio wing (SVC_CARRIER=twilio): the carrier over Twilio's REST API, the signed callbacks it reports on
 // (/twilio/...), the jobs that keep a hang-up or a recording's download going (twilio-jobs.ts), and, with the
 // realtime agent (SVC_AGENT=realtime), the media bridge on the API's own port, whose stream tokens are signed with
-// the Twilio auth token (the carrier puts them in the TwiML) and whose hang-ups are the carrier's own.
-import { configuredRealtimeAgent } from '../../voice-agent/realtime-agent.js';
+// the Twilio auth token (the carrier puts them in the TwiML) and whose hang-ups and transfers are the carrier's own.
+// The agent that joins the streams is the one the composition root built (TelephonyDeps.agent).
+import { joinsLines } from '../live-line.js';
 import type { Telephony, TelephonyDeps } from '../telephony.js';
 import { twilioCallbacks } from './callbacks.js';
 import { attachMediaBridge } from './media-bridge.js';
@@ -15,25 +16,29 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
   const rest = configuredTwilioRest(config);
   const secret = config.twilioAuthToken!;
   const jobDeps: TwilioJobDeps = { ...deps, rest };
+  const carrier = new TwilioCarrier(store.db, {
+    rest,
+    publicBaseUrl: config.publicBaseUrl,
+    mediaSecret: secret,
+    timeLimitSec: config.maxCallDurationSec + TIME_LIMIT_GRACE_SEC,
+    hangUp: (sid) => hangUpDurably(jobDeps, null, sid),
+  });
   return {
-    carrier: new TwilioCarrier(store.db, {
-      rest,
-      publicBaseUrl: config.publicBaseUrl,
-      mediaSecret: secret,
-      timeLimitSec: config.maxCallDurationSec + TIME_LIMIT_GRACE_SEC,
-      hangUp: (sid) => hangUpDurably(jobDeps, null, sid),
-    }),
+    carrier,
     routes: twilioCallbacks(deps, rest),
     jobs: twilioJobHandlers(jobDeps),
-    attach: (server) =>
-      config.agent !== 'realtime'
-        ? null
-        : attachMediaBridge(server, {
-            db: store.db,
-            agent: configuredRealtimeAgent(config, store.db),
-            streamSecret: secret,
-            hangUp: ({ callId, callSid }) => hangUpDurably(jobDeps, callId, callSid),
-            logger: logger.child({ part: 'media' }),
-          }),
+    attach: (server) => {
+      if (config.agent !== 'realtime') return null;
+      const { agent } = deps;
+      if (!agent || !joinsLines(agent)) throw new Error('the media bridge needs the live agent the composition root built (TelephonyDeps.agent)');
+      return attachMediaBridge(server, {
+        db: store.db,
+        agent,
+        streamSecret: secret,
+        hangUp: ({ callId, callSid }) => hangUpDurably(jobDeps, callId, callSid),
+        transfer: ({ callSid, to }) => carrier.transfer(callSid, to),
+        logger: logger.child({ part: 'media' }),
+      });
+    },
   };
 }

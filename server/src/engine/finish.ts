@@ -1,0 +1,61 @@
+// The end of an answered call: what was said (the script, or what the live agent recorded), what its recording is
+// rendered from, the analysis of a completed call, the opt-out and the batch's count, all in the transaction that
+// ends it.
+import { optOutEntry } from '../accounts/do-not-call.js';
+import { countTowardStop } from '../batches/batch-stop.js';
+import type { ExtractedValues } from '../generated/types.gen.js';
+import type { NewRow } from '../jobs/job-queue.js';
+import { recordingRequestJson } from '../recording/recorder.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { Executor } from '../store/store.js';
+import { isLive } from '../voice-agent/agent.js';
+import { briefOf, formatTranscript, recordTurns, type TimedTurn } from '../voice-agent/conversation.js';
+import { settleTurns } from '../voice-agent/recorded-turns.js';
+import type { EngineEvent } from './call-state.js';
+import type { StepContext, Talk } from './step-context.js';
+
+/** The turns' rows settled to what was said, in the transaction that ends the call (voice-agent/recorded-turns.ts). */
+export const settled = (callId: string, said: readonly TimedTurn[], connectedMs: number) => (ex: Executor, written: CallRow) =>
+  settleTurns(ex, callId, said, connectedMs, written.ended_at ?? written.updated_at);
+
+/**
+ * Ends an answered call: the transcript of what was said, what its recording is rendered from, and for a completed
+ * call the analysis.
+ */
+export async function finish(ctx: StepContext, row: CallRow, talk: Talk, e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
+  const { agent, analyst, carrier } = ctx.deps;
+  const turns = isLive(agent) ? await agent.turns(row.id) : talk.turns;
+  const said = turns.filter((t) => t.startMs < e.connectedMs);
+  const transcript = said.length ? formatTranscript(said) : null;
+  // A carrier that records the line stores its recording on the call itself; otherwise the call keeps what its
+  // recording is rendered from when first asked for (recording/call-recordings.ts).
+  const recording = carrier.recordsCalls ? {} : { recording_request_json: recordingRequestJson({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' }) };
+  let summary: string | null = null;
+  let extracted: string | null = null;
+  let evidence: string | null = null;
+  // The callee asked not to be called again: by the live agent's tool during the call, or in the analyst's reading.
+  let optOut = isLive(agent) && (await agent.optedOut(row.id));
+  let values: ExtractedValues | null = null;
+  if (e.type === 'conversation_over') {
+    const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
+    if (analysis.degraded) ctx.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
+    if (analysis.dropped) ctx.deps.logger.warn({ callId: row.id, analyst: analyst.name, fields: analysis.dropped }, 'values dropped: their quotes are not in the turns they were said in');
+    summary = analysis.summary;
+    extracted = analysis.extracted === null ? null : JSON.stringify(analysis.extracted);
+    evidence = analysis.evidence === null ? null : JSON.stringify(analysis.evidence);
+    optOut ||= analysis.optOut;
+    values = analysis.extracted;
+  }
+  const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
+  // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
+  const listing: NewRow[] = optOut ? [optOutEntry(row, ctx.deps.clock.now())] : [];
+  const set = { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
+  // A batch's completed call counts toward its stop condition in the transaction that completes it.
+  const batchId = row.batch_id;
+  const countStop = batchId !== null && e.type === 'conversation_over' ? (ex: Executor) => countTowardStop(ex, batchId, values, ctx.deps.clock.now()) : undefined;
+  const settle = settled(row.id, said, e.connectedMs);
+  await ctx.apply(row, e, set, null, false, listing, async (ex, written) => {
+    await settle(ex, written);
+    await countStop?.(ex);
+  });
+}

@@ -1,0 +1,128 @@
+// A dialled call's line: the carrier's news read and applied event by event (the answer, a machine's greeting,
+// the end), the conversation planned at the answer, and the line taken down where the conversation, a cancel, the
+// voicemail message or the watchdog ends it.
+import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
+import type { EndReason } from '../analysis/analyst.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { LineEvent } from '../telephony/carrier.js';
+import { isLive } from '../voice-agent/agent.js';
+import { briefOf, timeTurns } from '../voice-agent/conversation.js';
+import { scriptedTurnRows } from '../voice-agent/recorded-turns.js';
+import { finish } from './finish.js';
+import type { EngineState, StepContext, Talk } from './step-context.js';
+import { finishVoicemail, planMessage } from './voicemail.js';
+
+/** One look at a dialled call's line: its news applied, then the line taken down or the call next due. */
+export async function followLine(ctx: StepContext, row: CallRow): Promise<void> {
+  const { carrier, clock, settings } = ctx.deps;
+  const now = clock.now();
+  if (row.carrier_ref === null) {
+    await ctx.apply(row, { type: 'interrupted', at: now }, {}, null);
+    return;
+  }
+  const state = JSON.parse(row.engine_state ?? '{}') as EngineState;
+  const lineBefore = state.line;
+  const news = await carrier.check(row.carrier_ref, state.line, now);
+  state.line = news.state;
+  const canceledAt = row.cancel_requested_at;
+  let current = row;
+  for (const e of news.events) {
+    if (state.talk && e.at >= state.talk.endsAt) break; // the conversation ended first; the engine hung up
+    if (canceledAt !== null && e.at >= canceledAt) break; // the client canceled first; the engine hangs up
+    const done = await onLineEvent(ctx, current, state, e, lineBefore);
+    if (done === 'terminal') return;
+    current = done;
+  }
+  if (state.voicemail && current.status === 'dialing') {
+    // Leaving a message: hung up when it is over, or where a cancel cut it (then it was not left).
+    const vm = state.voicemail;
+    const cut = canceledAt !== null && canceledAt < vm.endsAt ? canceledAt : null;
+    if (now >= (cut ?? vm.endsAt)) {
+      await carrier.hangUp(current.carrier_ref!, state.line, now);
+      const connectedMs = cut === null ? vm.talkMs : Math.max(0, Math.round((cut - vm.pickedUpAt) / carrier.timeScale));
+      await finishVoicemail(ctx, current, state, connectedMs, cut === null);
+      return;
+    }
+  }
+  if (canceledAt !== null && current.status === 'dialing' && !state.voicemail) {
+    // Never answered before the cancel: the line is taken down and the call was never connected.
+    await carrier.hangUp(current.carrier_ref!, state.line, now);
+    await ctx.apply(current, { type: 'canceled', at: now }, { engine_state: JSON.stringify(state) }, null);
+    return;
+  }
+  if (canceledAt !== null && current.status === 'in_progress' && state.talk && canceledAt < state.talk.endsAt) {
+    // Answered before the cancel: the conversation is cut where the cancel came, and ends as the client's.
+    const talkMs = Math.max(0, Math.min(state.talk.talkMs, Math.round((canceledAt - state.talk.answeredAt) / carrier.timeScale)));
+    state.talk = { ...state.talk, talkMs, endsAt: canceledAt, reason: 'canceled' };
+  }
+  if (current.status === 'in_progress' && state.talk && now >= state.talk.endsAt) {
+    // The carrier ends the line, or keeps trying durably: a step that fails here is stepped again.
+    await carrier.hangUp(current.carrier_ref!, state.line, now);
+    await finish(ctx, current, state.talk, { type: 'conversation_over', at: now, connectedMs: state.talk.talkMs });
+    return;
+  }
+  // A machine taking a message has answered: the carrier is not silent, and the message has its own end.
+  const watchdogAt = current.status === 'dialing' && !state.voicemail ? current.dial_attempted_at! + Math.round(settings.watchdogSec * 1000 * carrier.timeScale) : Infinity;
+  if (current.status === 'dialing' && now >= watchdogAt) {
+    await carrier.hangUp(current.carrier_ref!, state.line, now);
+    await ctx.apply(current, { type: 'carrier_silent', at: now }, { engine_state: JSON.stringify(state) }, null);
+    return;
+  }
+  const next = Math.min(news.nextCheckAt ?? Infinity, state.talk?.endsAt ?? Infinity, state.voicemail?.endsAt ?? Infinity, watchdogAt);
+  await ctx.commit(current, now, { set: { engine_state: JSON.stringify(state) }, nextRunAt: Number.isFinite(next) ? next : now + settings.idlePollMs });
+}
+
+/**
+ * Applies one line event; returns the updated row, or 'terminal' when the call ended. The answer is committed
+ * with the line as it was before this look, so a worker carrying on after this step was cut short reads again
+ * what came after the answer (a drop); the answer it then reads again is ignored.
+ */
+async function onLineEvent(ctx: StepContext, row: CallRow, state: EngineState, e: LineEvent, lineBefore: unknown): Promise<CallRow | 'terminal'> {
+  if (e.kind === 'answered') {
+    if (row.status !== 'dialing') return row;
+    state.talk = await planTalk(ctx, row, e.at);
+    // A scripted conversation's turns are written now, each to be heard on the streams as its end is reached.
+    const turns = scriptedTurnRows(row.id, state.talk.turns, e.at, ctx.deps.carrier.timeScale).map((values) => ({ into: 'call_turns' as const, values, keepExisting: ['call_id', 'seq'] }));
+    return ctx.apply(row, { type: 'answered', at: e.at, by: e.by }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true, turns);
+  }
+  if (e.kind === 'greeting_ended') {
+    if (row.status !== 'dialing' || state.voicemail) return row;
+    if (row.voicemail_message === null) {
+      await ctx.apply(row, { type: 'ended', at: e.at, outcome: 'voicemail', by: 'machine' }, { engine_state: JSON.stringify(state) }, null);
+      return 'terminal';
+    }
+    state.voicemail = await planMessage(ctx, row, state, e);
+    return row;
+  }
+  if (e.kind === 'ended') {
+    if (row.status !== 'dialing') return row; // the line ended after the conversation: nothing more to say
+    await ctx.apply(row, { type: 'ended', at: e.at, outcome: e.outcome, error: e.error, by: e.by }, { engine_state: JSON.stringify(state) }, null);
+    return 'terminal';
+  }
+  if (row.status !== 'in_progress' || !state.talk) return row;
+  const connectedMs = Math.max(0, Math.min(state.talk.talkMs, Math.round((e.at - state.talk.answeredAt) / ctx.deps.carrier.timeScale)));
+  if (e.kind === 'hung_up') {
+    await finish(ctx, row, { ...state.talk, talkMs: connectedMs, reason: 'hung_up' }, { type: 'conversation_over', at: e.at, connectedMs });
+  } else {
+    await finish(ctx, row, state.talk, { type: 'dropped', at: e.at, connectedMs });
+  }
+  return 'terminal';
+}
+
+/**
+ * At the answer: how long the call may talk — the maximum duration or the minute allowance left — and, for a
+ * scripted agent, the whole conversation, which ends at the script's end or that limit.
+ */
+async function planTalk(ctx: StepContext, row: CallRow, answeredAt: number): Promise<Talk> {
+  const { agent, carrier, settings, store } = ctx.deps;
+  const maxMs = settings.maxCallDurationSec * 1000;
+  const capMs = talkAllowanceMs(await accountAllowance(store.db, row.account_id, answeredAt));
+  const limitMs = Math.min(maxMs, capMs);
+  const limitReason: EndReason = limitMs === maxMs ? 'max_duration' : 'minute_cap';
+  const endsAt = (ms: number) => answeredAt + Math.round(ms * carrier.timeScale);
+  if (isLive(agent)) return { answeredAt, turns: [], talkMs: limitMs, reason: limitReason, endsAt: endsAt(limitMs), live: true };
+  const turns = timeTurns(await agent.converse(briefOf(row)));
+  const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
+  const talkMs = Math.min(scriptMs, limitMs);
+  return { answeredAt, turns, talkMs, reason: scriptMs <= limitMs ? 'hung_up' : limitReason, endsAt: endsAt(talkMs) };
+}

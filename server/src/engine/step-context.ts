@@ -1,0 +1,105 @@
+// What a phase of a call's step works with: the engine's parts, what the engine keeps of a call between steps
+// (engine_state), and the driver's two writes: a commit of the call's row, and a move of the state machine
+// committed with its event (call-engine.ts). The phases (dial.ts, line.ts, voicemail.ts, finish.ts) are plain
+// functions of this context.
+import type { Updateable } from 'kysely';
+import type { Logger } from 'pino';
+import type { Analyst, EndReason } from '../analysis/analyst.js';
+import type { Clock } from '../clock.js';
+import type { CallEventName } from '../generated/types.gen.js';
+import type { NewRow } from '../jobs/job-queue.js';
+import type { Tone } from '../recording/recorder.js';
+import type { CallRow } from '../store/calls-repo.js';
+import type { CallsTable } from '../store/schema.js';
+import type { Executor, Store } from '../store/store.js';
+import type { Carrier } from '../telephony/carrier.js';
+import type { AnyAgent } from '../voice-agent/agent.js';
+import type { TimedTurn } from '../voice-agent/conversation.js';
+import type { EngineEvent } from './call-state.js';
+
+export interface EngineSettings {
+  maxCallDurationSec: number;
+  /** How long a claim lasts; a worker that dies loses its calls to another after this. */
+  leaseMs: number;
+  /** Call-time seconds a dialling call may go without news from the carrier before it is ended. */
+  watchdogSec: number;
+  /** Calls one worker steps at once in each of its lanes (calls to dial, calls on a line). */
+  concurrency: number;
+  /** Longest wait between looks at the store when nothing is due. */
+  idlePollMs: number;
+}
+
+export interface EngineDeps {
+  store: Store;
+  clock: Clock;
+  carrier: Carrier;
+  agent: AnyAgent;
+  analyst: Analyst;
+  logger: Logger;
+  settings: EngineSettings;
+  /** Names this worker's leases; random by default. */
+  owner?: string;
+  /** Jitter source, in [0, 1). */
+  random?: () => number;
+}
+
+/** The conversation once the call is answered: everything needed to finish it after a restart. */
+export interface Talk {
+  answeredAt: number;
+  /** The scripted conversation; a live agent's turns are read from it when the call ends. */
+  turns: TimedTurn[];
+  /** Call-time ms the conversation lasts: the script's length, or where the engine cuts it. */
+  talkMs: number;
+  reason: EndReason;
+  /** Wall-clock ms the conversation ends (for a live agent: when the engine hangs up unless the line ends first). */
+  endsAt: number;
+  live?: boolean;
+}
+
+/** A dial the carrier throttled: when the first was attempted, and how many were. */
+export interface Throttle {
+  since: number;
+  tries: number;
+}
+
+/** A voicemail message being left: planned when the machine's greeting ended; the line is hung up at endsAt. */
+export interface VoicemailDrop {
+  /** Wall-clock ms the machine picked up. */
+  pickedUpAt: number;
+  /** The machine's greeting (when the carrier told it) and the message, in call-time ms from the pick-up. */
+  turns: TimedTurn[];
+  tones: Tone[];
+  /** Call-time ms connected to the machine once the message is over. */
+  talkMs: number;
+  endsAt: number;
+}
+
+export interface EngineState {
+  line: unknown;
+  talk?: Talk;
+  throttle?: Throttle;
+  voicemail?: VoicemailDrop;
+}
+
+/** A step's write: the call's new columns, when it is next due, and the event the change emits. */
+export interface Commit {
+  set: Updateable<CallsTable>;
+  /** When the call is next due; null once terminal. */
+  nextRunAt: number | null;
+  /** Keep the lease (the step continues after this write) or give it up. */
+  keepLease?: boolean;
+  /** The webhook event the change emits, enqueued in the same transaction. */
+  event?: CallEventName | null;
+  /** Rows inserted in the same transaction besides the event (a redial). */
+  also?: NewRow[];
+  /** Statements run in the same transaction after it, given the call as written (a batch's stop condition). */
+  alsoRun?: (ex: Executor, written: CallRow) => Promise<void>;
+}
+
+export interface StepContext {
+  readonly deps: EngineDeps;
+  /** Writes a step's outcome if this worker still holds the call's lease; throws LeaseLost otherwise. */
+  commit(row: CallRow, now: number, c: Commit): Promise<CallRow>;
+  /** Commits a move of the state machine with its fields and event; the lease is kept only while the step goes on. */
+  apply(row: CallRow, e: EngineEvent, extra: Commit['set'], nextRunAt: number | null, keepLease?: boolean, rows?: NewRow[], alsoRun?: Commit['alsoRun']): Promise<CallRow>;
+}

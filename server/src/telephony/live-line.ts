@@ -1,0 +1,56 @@
+// The live line: what an agent sees of an answered call, whichever carrier carries it. Audio goes both ways as
+// 8 kHz mu-law, base64 in each payload (a phone line's own encoding, so nothing is transcoded on the way). The
+// line tells when the audio before a mark has played, drops what has not played yet when asked (the callee is
+// talking over the agent), carries key presses both ways, and is hung up or transferred by the agent.
+//
+// A carrier's adapter (twilio/twilio-line.ts over Twilio's media stream) implements LiveLine and calls the
+// LineListener the agent gives it when it joins; an agent (voice-agent/) implements LineAgent. Neither side knows
+// the other's kind.
+import type { Logger } from 'pino';
+import type { LineBrief } from '../voice-agent/conversation.js';
+
+/** Why an agent's session on a line ended: the agent hung up, lost its model, or the line ended under it. */
+export type LineEnd = 'end_call' | 'agent_lost' | 'line_ended';
+/** The endings where the agent is the one that hangs up. */
+export type AgentHangUp = Exclude<LineEnd, 'line_ended'>;
+
+/** The agent's handle on the line. */
+export interface LiveLine {
+  /** Plays base64 8 kHz mu-law to the callee, after whatever was played before it. */
+  play(payload: string): void;
+  /** Asks to be told (LineListener.marked) once everything played before this mark has been heard. */
+  mark(name: string): void;
+  /** Drops the audio played but not heard yet. */
+  clear(): void;
+  /** Sends key presses to the callee (0-9, *, #, A-D), after the audio played before them. */
+  sendDigits(digits: string): void;
+  /** Ends the call on the carrier. */
+  hangUp(reason: AgentHangUp): Promise<void>;
+  /** Hands the callee over to another number (E.164); the agent's part of the call ends. */
+  transfer(to: string): Promise<void>;
+}
+
+/** What the line tells the agent; the carrier's adapter calls it. */
+export interface LineListener {
+  /** The callee's audio (base64 8 kHz mu-law) at its position in the stream, in ms from its start, when known. */
+  heard(payload: string, timestampMs: number | null): void;
+  /** Everything played before the mark has been heard. */
+  marked(name: string): void;
+  /** The callee pressed a key. */
+  dtmf(digit: string): void;
+  /** The line ended (the callee hung up, or the carrier did); resolves as the session does. */
+  ended(): Promise<LineEnd>;
+}
+
+/** An agent's session on one line. */
+export interface LineSession extends LineListener {
+  /** Resolves once the session is over and every turn it heard is written. */
+  readonly done: Promise<LineEnd>;
+}
+
+/** An agent that talks on live lines: joins each answered call's line as it comes. */
+export interface LineAgent {
+  join(brief: LineBrief, line: LiveLine, logger: Logger): LineSession;
+}
+
+export const joinsLines = (agent: object): agent is LineAgent => typeof (agent as Partial<LineAgent>).join === 'function';

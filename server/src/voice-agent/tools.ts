@@ -1,0 +1,94 @@
+// The tools an agent on a live line may call: each a name, what the model is told of it, its parameters as JSON
+// Schema, and what it does. An agent offers the registry's tools to its model and hands each call to the tool of
+// that name; a tool acts through what the call gives it (ToolContext), so a new tool is one entry here.
+import type { Logger } from 'pino';
+import type { LiveLine } from '../telephony/live-line.js';
+
+export const END_CALL_TOOL = 'end_call';
+export const OPT_OUT_TOOL = 'record_opt_out';
+
+/** A JSON Schema object (a tool's parameters). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+/** What a tool answers the model with: the function's output, as JSON. */
+export type ToolOutput = Record<string, unknown>;
+
+/** What a call gives the tool the model called. */
+export interface ToolContext {
+  callId: string;
+  line: LiveLine;
+  logger: Logger;
+  /** Hangs up once what the agent said so far has been heard. */
+  endCall(): void;
+  /** Records, durably, that the callee asked not to be called again. */
+  recordOptOut(): Promise<void>;
+}
+
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+  /**
+   * Does what the model asked. What it returns goes back to the model as the function's output and the model goes
+   * on; nothing is returned when no answer is due (the call is ending).
+   */
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput | undefined> | undefined;
+}
+
+/** A tool as the model is offered it (the same in both realtime interfaces). */
+export interface OfferedTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export class ToolRegistry {
+  private readonly byName: ReadonlyMap<string, Tool>;
+  /** The tools as the model is offered them, in order. */
+  readonly offered: readonly OfferedTool[];
+
+  constructor(tools: readonly Tool[]) {
+    this.byName = new Map(tools.map((t) => [t.name, t]));
+    this.offered = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters }));
+  }
+
+  find(name: string): Tool | undefined {
+    return this.byName.get(name);
+  }
+}
+
+/** The model hangs up with it, after its goodbye; the goodbye is let play out first. */
+export const END_CALL: Tool = {
+  name: END_CALL_TOOL,
+  description: 'Hang up the phone call. Call it only after you have said goodbye.',
+  parameters: { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] },
+  run(_args, ctx) {
+    ctx.endCall();
+    return undefined;
+  },
+};
+
+/**
+ * The callee asked not to be called again. The opt-out is made durable before the model is answered, so a model
+ * that hangs up at once still leaves it recorded; the model then apologises and ends the call, and the number
+ * goes on the do-not-call list as the call ends.
+ */
+export const RECORD_OPT_OUT: Tool = {
+  name: OPT_OUT_TOOL,
+  description:
+    'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
+  parameters: { type: 'object', properties: {}, required: [] },
+  async run(_args, ctx) {
+    const recorded = await ctx.recordOptOut().then(
+      () => true,
+      (err: Error) => {
+        ctx.logger.error({ callId: ctx.callId, err: err.message }, 'could not record the opt-out; the analyst reads it from the transcript');
+        return false;
+      },
+    );
+    return recorded ? { recorded: true } : { recorded: false, note: 'Say you will pass the request on.' };
+  },
+};
+
+/** The tools of every call. */
+export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT]);

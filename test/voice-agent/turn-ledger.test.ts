@@ -1,0 +1,72 @@
+// The turn ledger: turns timed on the callee's stream from the answer, numbered in the order they began, the
+// agent's written once the line has played it, and cut where the callee talked over it.
+import { expect } from 'chai';
+import { pino } from 'pino';
+import type { TimedTurn } from '../../server/src/voice-agent/conversation.js';
+import { TurnLedger } from '../../server/src/voice-agent/turn-ledger.js';
+
+/** `ms` of mu-law silence, base64 (8 bytes a ms). */
+const audio = (ms: number) => Buffer.alloc(ms * 8, 0xff).toString('base64');
+
+function ledger() {
+  const line: string[] = [];
+  const written: Array<[number, TimedTurn]> = [];
+  const l = new TurnLedger(
+    { play: (p) => void line.push(`play ${Buffer.from(p, 'base64').length}`), mark: (n) => void line.push(`mark ${n}`), clear: () => void line.push('clear') },
+    async (seq, turn) => void written.push([seq, turn]),
+    pino({ level: 'silent' }),
+    'call-1',
+  );
+  return { l, line, written };
+}
+
+describe('the turn ledger', () => {
+  it('times turns on the callee stream and writes the agent turn once the line has played it', async () => {
+    const { l, line, written } = ledger();
+    l.heard(audio(20), 0);
+    l.play('agent-1', audio(60));
+    l.play('agent-1', audio(60)); // 120 ms since the last mark: marked
+    l.play('agent-1', audio(40));
+    l.markSent(); // the item's audio ended
+    l.said('agent-1', 'agent', ' Hello, this is the assistant. ');
+    expect(written).to.deep.equal([]);
+    l.marked('a1');
+    expect(written).to.deep.equal([]); // 40 ms still unplayed
+    l.marked('a2');
+    l.heard(audio(1000), 2000);
+    l.calleeStarted('callee-1', 1500);
+    l.calleeStopped('callee-1', 2900);
+    l.said('callee-1', 'callee', 'Yes?');
+    await l.close();
+    expect(line).to.deep.equal(['play 480', 'play 480', 'mark a1', 'play 320', 'mark a2']);
+    expect(written).to.deep.equal([
+      [0, { speaker: 'agent', text: 'Hello, this is the assistant.', startMs: 20, endMs: 180 }],
+      [1, { speaker: 'callee', text: 'Yes?', startMs: 1500, endMs: 2900 }],
+    ]);
+  });
+
+  it('cuts the agent turn where the callee talked over it, clears the line and drops the rest of the item', async () => {
+    const { l, line, written } = ledger();
+    l.play('agent-1', audio(100)); // marked a1
+    l.play('agent-1', audio(100)); // marked a2
+    l.said('agent-1', 'agent', 'Good morning, I am calling about your parcel.');
+    l.marked('a1');
+    l.calleeStarted('callee-1', 150);
+    expect(l.cutIn()).to.deep.equal({ itemId: 'agent-1', heardMs: 100 });
+    l.play('agent-1', audio(100)); // still in flight from the model: not played
+    l.marked('a2'); // the cleared mark comes back: nothing more was heard
+    expect(l.cutIn()).to.equal(null); // nothing is playing any more
+    await l.close();
+    expect(line).to.deep.equal(['play 800', 'mark a1', 'play 800', 'mark a2', 'clear']);
+    expect(written).to.deep.equal([[0, { speaker: 'agent', text: 'Good morning, I am calling about your parcel.', startMs: 0, endMs: 100 }]]);
+  });
+
+  it('writes, as the session closes, an agent turn whose audio had not all played, and no turn without words', async () => {
+    const { l, written } = ledger();
+    l.play('agent-1', audio(40));
+    l.said('agent-1', 'agent', 'Goodbye.');
+    l.calleeStarted('callee-1', null);
+    await l.close();
+    expect(written).to.deep.equal([[0, { speaker: 'agent', text: 'Goodbye.', startMs: 0, endMs: 40 }]]);
+  });
+});
