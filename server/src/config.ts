@@ -74,7 +74,10 @@ export interface Config {
   /** IRSF prefix list; defaults to the one shipped in server/data. */
   irsfPath: string | null;
   devPlanMinutes: number;
-  /** Who writes the summary and extracts the fields (SVC_ANALYST): the offline rule-based analyst, or an LLM. */
+  /**
+   * Who writes the summary and extracts the fields (SVC_ANALYST): the offline rule-based analyst, or an LLM; the LLM
+   * whenever SVC_LLM_API_KEY is set and SVC_ANALYST is not.
+   */
   analyst: 'rule-based' | 'openai';
   /** The LLM analyst's OpenAI-compatible API root (SVC_LLM_BASE_URL); a local model server's works too. */
   llmBaseUrl: string;
@@ -166,15 +169,17 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
 type LlmSettings = Pick<Config, 'analyst' | 'llmBaseUrl' | 'llmApiKey' | 'llmModel' | 'llmTimeoutMs'>;
 
 // The key is a secret, and the base URL might carry one: no message here repeats either.
+// A configured model key turns the LLM analyst on unless SVC_ANALYST says otherwise: a deployment that has a
+// model reads its calls with it, and SVC_ANALYST=rule-based still keeps the analysis offline.
 function llmSettings(env: NodeJS.ProcessEnv): LlmSettings {
-  const analyst = env.SVC_ANALYST?.trim() || 'rule-based';
+  const llmApiKey = env.SVC_LLM_API_KEY?.trim() || null;
+  const analyst = env.SVC_ANALYST?.trim() || (llmApiKey ? 'openai' : 'rule-based');
   if (analyst !== 'rule-based' && analyst !== 'openai') throw new ConfigError(`SVC_ANALYST must be rule-based or openai, got "${analyst}"`);
   const llmBaseUrl = (env.SVC_LLM_BASE_URL?.trim() || 'https://api.openai.com/v1').replace(/\/+$/, '');
   const url = URL.canParse(llmBaseUrl) ? new URL(llmBaseUrl) : null;
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
     throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL without credentials, such as https://api.openai.com/v1');
   }
-  const llmApiKey = env.SVC_LLM_API_KEY?.trim() || null;
   if (analyst === 'openai' && !llmApiKey) {
     throw new ConfigError('SVC_LLM_API_KEY is required when SVC_ANALYST=openai (for a local model server that checks no key, any value)');
   }
