@@ -6,6 +6,16 @@ import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry
 /** How many times the LLM analyst sends one analysis request (a failed one is tried once more). */
 export const LLM_ATTEMPTS = 2;
 
+/** OpenAI's realtime model ends a session 60 minutes after it opened (its Realtime API docs). */
+export const REALTIME_SESSION_LIMIT_SEC = 3600;
+/**
+ * How old the realtime session may already be when the callee answers: it is opened as the call is dialled, so the
+ * model is ready at the answer, and Twilio rings for 60 s (its Timeout default, plus the few seconds it may add).
+ */
+export const REALTIME_SESSION_HEADROOM_SEC = 120;
+/** The longest call the realtime agent can hold: its session must outlive the call's maximum duration. */
+export const REALTIME_MAX_CALL_DURATION_SEC = REALTIME_SESSION_LIMIT_SEC - REALTIME_SESSION_HEADROOM_SEC;
+
 export interface Config {
   port: number;
   host: string;
@@ -247,6 +257,19 @@ function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
   return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || REALTIME_MODEL[realtimeProtocol], realtimeProtocol, realtimeApiKey };
 }
 
+// A call must never outlive the realtime model's session: past its limit the model closes the socket and the
+// callee would hear nothing until the maximum duration hangs up. A maximum above what the session allows is
+// refused at start rather than cut silently, so the operator's setting is never quietly not what happens.
+function maxCallDurationSec(env: NodeJS.ProcessEnv, agent: Config['agent']): number {
+  const max = int(env, 'SVC_MAX_CALL_DURATION_SEC', 600, 1);
+  if (agent === 'realtime' && max > REALTIME_MAX_CALL_DURATION_SEC) {
+    throw new ConfigError(
+      `SVC_MAX_CALL_DURATION_SEC must be at most ${REALTIME_MAX_CALL_DURATION_SEC} with SVC_AGENT=realtime (the realtime model ends its session ${REALTIME_SESSION_LIMIT_SEC / 60} minutes after it opens, up to ${REALTIME_SESSION_HEADROOM_SEC} s before the answer), got ${max}`,
+    );
+  }
+  return max;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const sandboxTimeScale = positiveNumber(env, 'SVC_SANDBOX_TIME_SCALE', 1);
@@ -257,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const devApiKey = env.SVC_DEV_API_KEY?.trim() || null;
   const llm = llmSettings(env);
+  const realtime = realtimeSettings(env);
   if (devApiKey && !/^svc_ak_[A-Za-z0-9_-]{16,200}$/.test(devApiKey)) {
     throw new ConfigError('SVC_DEV_API_KEY must look like svc_ak_<at least 16 letters, digits, _ or ->');
   }
@@ -287,7 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecretOverlapSec: int(env, 'SVC_WEBHOOK_SECRET_OVERLAP_SEC', 24 * 3600, 0),
     devWebhookSecret: devWebhookSecret(env),
     idempotencyTtlSec: int(env, 'SVC_IDEMPOTENCY_TTL_SEC', 24 * 3600, 1),
-    maxCallDurationSec: int(env, 'SVC_MAX_CALL_DURATION_SEC', 600, 1),
+    maxCallDurationSec: maxCallDurationSec(env, realtime.agent),
     role: role(env),
     sandboxTimeScale,
     sandboxDialLatencyMs: int(env, 'SVC_SANDBOX_DIAL_LATENCY_MS', Math.round(300 * sandboxTimeScale), 0),
@@ -301,7 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,
-    ...realtimeSettings(env),
+    ...realtime,
     ...twilioSettings(env, production),
   };
 }
