@@ -57,6 +57,8 @@ export interface PlaceCallOptions extends RequestOptions {
 export interface RecordingOptions extends RequestOptions {
   /** A single byte range, e.g. `bytes=0-1023`. */
   range?: string;
+  /** 2 for the two-channel rendition (agent and callee apart), where the carrier made one; 1, the default, for the one-channel recording. */
+  channels?: 1 | 2;
 }
 
 export interface Recording {
@@ -249,10 +251,11 @@ export class SvcClient {
   }
 
   async getCallRecording(id: string, options: RecordingOptions = {}): Promise<Recording> {
-    const { signal, range } = options;
+    const { signal, range, channels } = options;
     const headers = range === undefined ? undefined : { Range: range };
+    const query = channels === undefined ? undefined : { channels };
     const answer = await this.send<GetCallRecordingResponse>(
-      () => getCallRecording({ client: this.client, path: { id }, headers, signal, parseAs: 'blob' }),
+      () => getCallRecording({ client: this.client, path: { id }, query, headers, signal, parseAs: 'blob' }),
       signal,
       'other',
     );

@@ -6,6 +6,16 @@ import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry
 /** How many times the LLM analyst sends one analysis request (a failed one is tried once more). */
 export const LLM_ATTEMPTS = 2;
 
+/** OpenAI's realtime model ends a session 60 minutes after it opened (its Realtime API docs). */
+export const REALTIME_SESSION_LIMIT_SEC = 3600;
+/**
+ * How old the realtime session may already be when the callee answers: it is opened as the call is dialled, so the
+ * model is ready at the answer, and Twilio rings for 60 s (its Timeout default, plus the few seconds it may add).
+ */
+export const REALTIME_SESSION_HEADROOM_SEC = 120;
+/** The longest call the realtime agent can hold: its session must outlive the call's maximum duration. */
+export const REALTIME_MAX_CALL_DURATION_SEC = REALTIME_SESSION_LIMIT_SEC - REALTIME_SESSION_HEADROOM_SEC;
+
 export interface Config {
   port: number;
   host: string;
@@ -74,7 +84,10 @@ export interface Config {
   /** IRSF prefix list; defaults to the one shipped in server/data. */
   irsfPath: string | null;
   devPlanMinutes: number;
-  /** Who writes the summary and extracts the fields (SVC_ANALYST): the offline rule-based analyst, or an LLM. */
+  /**
+   * Who writes the summary and extracts the fields (SVC_ANALYST): the offline rule-based analyst, or an LLM; the LLM
+   * whenever SVC_LLM_API_KEY is set and SVC_ANALYST is not.
+   */
   analyst: 'rule-based' | 'openai';
   /** The LLM analyst's OpenAI-compatible API root (SVC_LLM_BASE_URL); a local model server's works too. */
   llmBaseUrl: string;
@@ -166,15 +179,17 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
 type LlmSettings = Pick<Config, 'analyst' | 'llmBaseUrl' | 'llmApiKey' | 'llmModel' | 'llmTimeoutMs'>;
 
 // The key is a secret, and the base URL might carry one: no message here repeats either.
+// A configured model key turns the LLM analyst on unless SVC_ANALYST says otherwise: a deployment that has a
+// model reads its calls with it, and SVC_ANALYST=rule-based still keeps the analysis offline.
 function llmSettings(env: NodeJS.ProcessEnv): LlmSettings {
-  const analyst = env.SVC_ANALYST?.trim() || 'rule-based';
+  const llmApiKey = env.SVC_LLM_API_KEY?.trim() || null;
+  const analyst = env.SVC_ANALYST?.trim() || (llmApiKey ? 'openai' : 'rule-based');
   if (analyst !== 'rule-based' && analyst !== 'openai') throw new ConfigError(`SVC_ANALYST must be rule-based or openai, got "${analyst}"`);
   const llmBaseUrl = (env.SVC_LLM_BASE_URL?.trim() || 'https://api.openai.com/v1').replace(/\/+$/, '');
   const url = URL.canParse(llmBaseUrl) ? new URL(llmBaseUrl) : null;
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
     throw new ConfigError('SVC_LLM_BASE_URL must be an http or https URL without credentials, such as https://api.openai.com/v1');
   }
-  const llmApiKey = env.SVC_LLM_API_KEY?.trim() || null;
   if (analyst === 'openai' && !llmApiKey) {
     throw new ConfigError('SVC_LLM_API_KEY is required when SVC_ANALYST=openai (for a local model server that checks no key, any value)');
   }
@@ -242,6 +257,19 @@ function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
   return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || REALTIME_MODEL[realtimeProtocol], realtimeProtocol, realtimeApiKey };
 }
 
+// A call must never outlive the realtime model's session: past its limit the model closes the socket and the
+// callee would hear nothing until the maximum duration hangs up. A maximum above what the session allows is
+// refused at start rather than cut silently, so the operator's setting is never quietly not what happens.
+function maxCallDurationSec(env: NodeJS.ProcessEnv, agent: Config['agent']): number {
+  const max = int(env, 'SVC_MAX_CALL_DURATION_SEC', 600, 1);
+  if (agent === 'realtime' && max > REALTIME_MAX_CALL_DURATION_SEC) {
+    throw new ConfigError(
+      `SVC_MAX_CALL_DURATION_SEC must be at most ${REALTIME_MAX_CALL_DURATION_SEC} with SVC_AGENT=realtime (the realtime model ends its session ${REALTIME_SESSION_LIMIT_SEC / 60} minutes after it opens, up to ${REALTIME_SESSION_HEADROOM_SEC} s before the answer), got ${max}`,
+    );
+  }
+  return max;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
   const sandboxTimeScale = positiveNumber(env, 'SVC_SANDBOX_TIME_SCALE', 1);
@@ -252,6 +280,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const devApiKey = env.SVC_DEV_API_KEY?.trim() || null;
   const llm = llmSettings(env);
+  const realtime = realtimeSettings(env);
   if (devApiKey && !/^svc_ak_[A-Za-z0-9_-]{16,200}$/.test(devApiKey)) {
     throw new ConfigError('SVC_DEV_API_KEY must look like svc_ak_<at least 16 letters, digits, _ or ->');
   }
@@ -282,7 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookSecretOverlapSec: int(env, 'SVC_WEBHOOK_SECRET_OVERLAP_SEC', 24 * 3600, 0),
     devWebhookSecret: devWebhookSecret(env),
     idempotencyTtlSec: int(env, 'SVC_IDEMPOTENCY_TTL_SEC', 24 * 3600, 1),
-    maxCallDurationSec: int(env, 'SVC_MAX_CALL_DURATION_SEC', 600, 1),
+    maxCallDurationSec: maxCallDurationSec(env, realtime.agent),
     role: role(env),
     sandboxTimeScale,
     sandboxDialLatencyMs: int(env, 'SVC_SANDBOX_DIAL_LATENCY_MS', Math.round(300 * sandboxTimeScale), 0),
@@ -296,7 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     irsfPath: env.SVC_IRSF_PATH?.trim() || null,
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,
-    ...realtimeSettings(env),
+    ...realtime,
     ...twilioSettings(env, production),
   };
 }

@@ -1,5 +1,5 @@
-// The LLM analyst's settings: SVC_ANALYST picks it, its key is required and never repeated in an error, and
-// the engine's lease is long enough to hold a call through both analysis attempts.
+// The LLM analyst's settings: SVC_ANALYST picks it (a model key alone turns it on), its key is required and never
+// repeated in an error, and the engine's lease is long enough to hold a call through both analysis attempts.
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../server/src/config.js';
 
@@ -37,6 +37,23 @@ describe('LLM analyst settings', () => {
       llmModel: 'llama3.1',
       llmTimeoutMs: 5000,
     });
+  });
+
+  it('a model key alone turns the LLM analyst on, with its lease', () => {
+    const c = loadConfig({ SVC_LLM_API_KEY: KEY });
+    expect({ analyst: c.analyst, llmApiKey: c.llmApiKey, engineLeaseMs: c.engineLeaseMs }).to.deep.equal({ analyst: 'openai', llmApiKey: KEY, engineLeaseMs: 70_000 });
+    // A blank key is no key, and a blank SVC_ANALYST is no setting.
+    expect(loadConfig({ SVC_LLM_API_KEY: '  ' }).analyst).to.equal('rule-based');
+    expect(loadConfig({ SVC_LLM_API_KEY: KEY, SVC_ANALYST: ' ' }).analyst).to.equal('openai');
+  });
+
+  it('SVC_ANALYST=rule-based keeps the rule-based analyst and its lease even with a model key', () => {
+    const c = loadConfig({ SVC_LLM_API_KEY: KEY, SVC_ANALYST: 'rule-based' });
+    expect({ analyst: c.analyst, llmApiKey: c.llmApiKey, engineLeaseMs: c.engineLeaseMs }).to.deep.equal({ analyst: 'rule-based', llmApiKey: KEY, engineLeaseMs: 30_000 });
+  });
+
+  it('the realtime agent\'s key does not turn the LLM analyst on', () => {
+    expect(loadConfig({ SVC_REALTIME_API_KEY: 'sk-realtime-0123456789' }).analyst).to.equal('rule-based');
   });
 
   it('SVC_ANALYST=openai without SVC_LLM_API_KEY is refused', () => {

@@ -73,7 +73,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         [['--account', 'nobody'], 1, 'no account with id or name "nobody" (svc accounts list shows them)'],
         [['--account', 'acme', '--default-caller-id', '+1415'], 2, '--default-caller-id must be a valid E.164 number such as +14155550100, got "+1415"'],
         [['--account', 'acme', '--default-caller-id', '+14155550199'], 1, `account "acme" does not own +14155550199; add it first: svc numbers add --account `],
-        [['--account', 'acme', '--default-voice', 'robot'], 2, '--default-voice must be one of alloy, ash, ballad, coral, echo, sage, shimmer, verse, got "robot"'],
+        [['--account', 'acme', '--default-voice', 'robot'], 2, '--default-voice must be one of alloy, ash, ballad, coral, echo, sage, shimmer, verse, marin, cedar, got "robot"'],
         [['--account', 'acme', '--rate-limit', '0'], 2, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
         [['--account', 'acme', '--rate-limit'], 2, '--rate-limit needs a value (write --rate-limit=<value> for one that starts with "-")'],
       ];

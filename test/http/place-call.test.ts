@@ -94,7 +94,16 @@ forEachStore('placing a call', (kind) => {
 
   it('lists the valid voices when the voice is unknown', async () => {
     const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, voice: 'gravel' } });
-    for (const v of ['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse']) expect(res.body.message).to.include(v);
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ error: 'invalid_voice', message: 'Unknown voice "gravel"; valid voices: alloy, ash, ballad, coral, echo, sage, shimmer, verse, marin, cedar.' });
+  });
+
+  it('takes the current voices marin and cedar, any case, spelled as the catalogue spells them', async () => {
+    for (const [asked, stored] of [['marin', 'marin'], ['Cedar', 'cedar'], ['alloy', 'alloy']]) {
+      const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, voice: asked } });
+      expect(res.status, asked).to.equal(202);
+      expect((await alice.api.get(`/v1/agent/calls/${res.body.callId}`)).body.voice, asked).to.equal(stored);
+    }
   });
 
   describe('precedence', () => {

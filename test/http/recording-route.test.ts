@@ -196,6 +196,41 @@ forEachStore('recording route', (kind) => {
     expect((again.body as Buffer).equals(wav)).to.equal(true);
   });
 
+  it('serves the two-channel rendition stored beside a carrier recording at ?channels=2, whole or by range; channels=1 and none serve the v1 file', async () => {
+    const stored = await recordedCall();
+    const dual = Buffer.concat([wav.subarray(0, 44), Buffer.from('two channels')]);
+    expect(await writeRecording(srv.deps.config, path.split('/')[4]!, dual, 2)).to.equal(stored.replace(/\.wav$/, '.2ch.wav'));
+    for (const query of ['', '?channels=1']) {
+      const res = await alice.api.get(path + query);
+      expect(res.status, query).to.equal(200);
+      expect((res.body as Buffer).equals(wav), query).to.equal(true);
+    }
+    const res = await alice.api.get(`${path}?channels=2`);
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-length')]).to.deep.equal([200, 'audio/wav', String(dual.length)]);
+    expect((res.body as Buffer).equals(dual)).to.equal(true);
+    const part = await alice.api.get(`${path}?channels=2`, { headers: { range: 'bytes=44-' } });
+    expect([part.status, part.headers.get('content-range'), (part.body as Buffer).toString()]).to.deep.equal([206, `bytes 44-${dual.length - 1}/${dual.length}`, 'two channels']);
+  });
+
+  it('answers ?channels=2 with 404 not_found for a sandbox call, whose recording has one channel', async () => {
+    const id = await sandboxCall();
+    const res = await alice.api.get(`/v1/agent/calls/${id}/recording?channels=2`);
+    expect(res.status).to.equal(404);
+    expect(res.body).to.deep.equal({ error: 'not_found', message: `Call ${id} has no two-channel recording.` });
+    expect((await alice.api.get(`/v1/agent/calls/${id}/recording`)).status).to.equal(200);
+  });
+
+  it('answers a channels other than 1 or 2, or given twice, with 400 invalid_channels', async () => {
+    await recordedCall();
+    for (const query of ['channels=3', 'channels=0', 'channels=two', 'channels=1.5', 'channels=']) {
+      const res = await alice.api.get(`${path}?${query}`);
+      expect(res.status, query).to.equal(400);
+      expect(res.body, query).to.deep.equal({ error: 'invalid_channels', message: "getCallRecording's `channels` is not 1 or 2 given once." });
+    }
+    const twice = await alice.api.get(`${path}?channels=1&channels=2`);
+    expect([twice.status, twice.body.error]).to.deep.equal([400, 'invalid_channels']);
+  });
+
   it('answers without a key with 401 unauthorized', async () => {
     await recordedCall();
     const res = await srv.anon.get(path, { headers: { range: 'bytes=0-43' } });

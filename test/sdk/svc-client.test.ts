@@ -193,6 +193,19 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(Buffer.from(await part.audio.arrayBuffer()).toString()).to.equal('RIFF');
     });
 
+    it('downloads the two-channel rendition with channels: 2, sending ?channels=2', async () => {
+      mkdirSync(join(dataDir, 'recordings'), { recursive: true });
+      writeFileSync(join(dataDir, 'recordings', 'sdk.wav'), Buffer.from('RIFF one channel'));
+      writeFileSync(join(dataDir, 'recordings', 'sdk.2ch.wav'), Buffer.from('RIFF two channels'));
+      const row = await insertTestCall(srv.deps.store, alice, { recording_path: 'recordings/sdk.wav' });
+      const two = await svc.getCallRecording(row.id, { channels: 2 });
+      expect(rec.sent.at(-1)!.path).to.equal(`/v1/agent/calls/${row.id}/recording?channels=2`);
+      expect(Buffer.from(await two.audio.arrayBuffer()).toString()).to.equal('RIFF two channels');
+      const one = await svc.getCallRecording(row.id);
+      expect(rec.sent.at(-1)!.path).to.equal(`/v1/agent/calls/${row.id}/recording`);
+      expect(Buffer.from(await one.audio.arrayBuffer()).toString()).to.equal('RIFF one channel');
+    });
+
     it('answers a call without a recording with 404 not_found', async () => {
       const row = await insertTestCall(srv.deps.store, alice);
       const e = await apiError(svc.getCallRecording(row.id));

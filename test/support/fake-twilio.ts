@@ -1,6 +1,7 @@
 // A fake of Twilio's REST API (2010-04-01) and of its callbacks, written from Twilio's documented wire protocol:
 // Calls.json create (form-encoded, HTTP Basic auth, repeated StatusCallbackEvent), the call update that ends a
-// call (Status=completed), recordings fetched as <RecordingUrl>.wav, JSON errors { code, message, more_info,
+// call (Status=completed), recordings fetched as <RecordingUrl>.wav (RequestedChannels=1 downmixed, =2 each party on
+// its own channel, neither: as the call asked with RecordingChannels), JSON errors { code, message, more_info,
 // status }. The test drives the line: each callback is POSTed form-encoded to the URL the carrier gave, signed
 // with X-Twilio-Signature exactly as Twilio signs it (the twilio package's getExpectedTwilioSignature).
 //
@@ -25,6 +26,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+import { decodePcm16Wav, encodeWav } from '../../server/src/recording/encode-wav.js';
 
 export const FAKE_ACCOUNT_SID = `AC${'0123456789abcdef'.repeat(2)}`;
 export const FAKE_AUTH_TOKEN = 'fake-twilio-auth-token-0123456789';
@@ -133,15 +135,15 @@ export class FakeTwilio {
   failNextCreate: RestFailure | null = null;
   /** The next call update (a hang-up) answers this error instead. */
   failNextUpdate: RestFailure | null = null;
-  /** The next creates, updates and recording downloads answer these errors instead, one each, in order. */
+  /** The next creates, updates and recording downloads answer these errors instead, one each, in order (null: answered as usual). */
   createFailures: RestFailure[] = [];
   updateFailures: RestFailure[] = [];
-  recordingFailures: RestFailure[] = [];
+  recordingFailures: (RestFailure | null)[] = [];
   /** As Twilio does, follow the hang-up of an answered call with its `completed` status callback. */
   completeOnHangUp = false;
   private readonly inFlight = new Set<Promise<unknown>>();
   private hangUpWaiters: Array<() => void> = [];
-  private readonly recordings = new Map<string, Buffer>();
+  private readonly recordings = new Map<string, { call: FakeCall; mono: Buffer; dual: Buffer }>();
   /** Each call's next status callback SequenceNumber. */
   private readonly sequences = new Map<string, number>();
 
@@ -218,11 +220,15 @@ export class FakeTwilio {
   /** The last recording callback sent, to send again as Twilio may. */
   lastRecordingCallback: { url: string; params: Record<string, string> } | null = null;
 
-  /** Stores the call's recording and tells RecordingStatusCallback it is ready. */
-  async recordingReady(sid: string, wav: Buffer): Promise<CallbackResult> {
+  /**
+   * Stores the call's recording, its one-channel rendition `wav` and its two-channel one `dual` (by default `wav` on
+   * both channels; Twilio keeps call recordings in two channels and downmixes on request), and tells
+   * RecordingStatusCallback it is ready.
+   */
+  async recordingReady(sid: string, wav: Buffer, dual: Buffer = bothChannels(wav)): Promise<CallbackResult> {
     const call = this.call(sid);
     const recordingSid = `RE${randomBytes(16).toString('hex')}`;
-    this.recordings.set(recordingSid, wav);
+    this.recordings.set(recordingSid, { call, mono: wav, dual });
     const url = first(call, 'RecordingStatusCallback');
     const params = {
       AccountSid: this.accountSid,
@@ -231,7 +237,7 @@ export class FakeTwilio {
       RecordingUrl: `${this.baseUrl}/2010-04-01/Accounts/${this.accountSid}/Recordings/${recordingSid}`,
       RecordingStatus: 'completed',
       RecordingDuration: '42',
-      RecordingChannels: '1',
+      RecordingChannels: call.params.RecordingChannels?.[0] === 'dual' ? '2' : '1',
       RecordingSource: 'OutboundAPI',
       RecordingStartTime: new Date().toUTCString(),
     };
@@ -304,7 +310,9 @@ export class FakeTwilio {
       return;
     }
     const recording = new RegExp(`^${root}/Recordings/(RE[0-9a-f]{32})\\.wav$`).exec(url.pathname);
-    const wav = recording && req.method === 'GET' ? this.recordings.get(recording[1]) : undefined;
+    const stored = recording && req.method === 'GET' ? this.recordings.get(recording[1]) : undefined;
+    const channels = url.searchParams.get('RequestedChannels') ?? (stored?.call.params.RecordingChannels?.[0] === 'dual' ? '2' : '1');
+    const wav = stored && (channels === '2' ? stored.dual : stored.mono);
     const recordingFailure = wav && this.recordingFailures.shift();
     if (recordingFailure) return error(res, recordingFailure);
     if (wav) {
@@ -376,4 +384,12 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 function error(res: ServerResponse, f: RestFailure): void {
   if (f.retryAfter !== undefined) res.setHeader('retry-after', f.retryAfter);
   json(res, f.status, { code: f.code, message: f.message, more_info: `https://www.twilio.com/docs/errors/${f.code}`, status: f.status });
+}
+
+/** A mono PCM WAV's samples on both channels of a two-channel one. */
+function bothChannels(mono: Buffer): Buffer {
+  const { sampleRate, samples } = decodePcm16Wav(mono);
+  const interleaved = new Int16Array(samples.length * 2);
+  samples.forEach((v, i) => interleaved.set([v, v], i * 2));
+  return encodeWav(interleaved, sampleRate, 2);
 }

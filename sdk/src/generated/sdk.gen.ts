@@ -237,6 +237,11 @@ export const cancelCall = <ThrowOnError extends boolean = false>(options: Option
  * disk is full, the renderer failed) the answer is 503 `recording_unavailable` with Retry-After; the call keeps
  * what its recording is made from, so a later request gets it.
  *
+ * `channels=2` asks for the two-channel rendition instead: the agent and the callee each on a channel of their
+ * own, where the carrier made one (Twilio: the channel order is Twilio's dual-channel recording's). A call with
+ * none (a sandbox call, a Twilio call recorded before it was offered) gives 404 `not_found`. Without
+ * `channels`, or with `channels=1`, the recording is the one-channel file `recordingUrl` has always served.
+ *
  */
 export const getCallRecording = <ThrowOnError extends boolean = false>(options: Options<GetCallRecordingData, ThrowOnError>) => (options.client ?? client).get<GetCallRecordingResponses, GetCallRecordingErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],

@@ -9,9 +9,12 @@ export interface AgentCatalogue {
   languages: readonly string[];
 }
 
-/** The default (scripted sandbox) agent's catalogue; its voice names match the realtime agent's. */
+/**
+ * The agents' catalogue: the voice names are the realtime model's built-in voices (OpenAI's Realtime API: marin and
+ * cedar came with the GA model and are the ones it recommends), and the sandbox's scripted agent takes the same names.
+ */
 export const DEFAULT_AGENT_CATALOGUE: AgentCatalogue = {
-  voices: ['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse'],
+  voices: ['alloy', 'ash', 'ballad', 'coral', 'echo', 'sage', 'shimmer', 'verse', 'marin', 'cedar'],
   defaultVoice: 'alloy',
   languages: DEFAULT_LANGUAGES,
 };

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -77,7 +77,7 @@ export type PlaceCallRequest = {
      */
     callerId?: string | null;
     /**
-     * Voice name the AI uses. Default, the key's voice, then the platform default. Must be a voice of the configured agent.
+     * Voice name the AI uses. Default, the key's voice, then the platform default (`alloy`). Must be a voice of the configured agent, matched case-insensitively; the agents offer `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`, `shimmer`, `verse`, `marin` and `cedar` (OpenAI's realtime voices; `marin` and `cedar` sound best on the GA model).
      */
     voice?: string | null;
     /**
@@ -1725,11 +1725,22 @@ export type GetCallRecordingData = {
          */
         id: string;
     };
-    query?: never;
+    query?: {
+        /**
+         * `1` (the default) for the one-channel recording, both parties mixed; `2` for the two-channel rendition, each party on its own channel, where the carrier made one. Anything else gives 400 `invalid_channels`.
+         */
+        channels?: 1 | 2;
+    };
     url: '/v1/agent/calls/{id}/recording';
 };
 
 export type GetCallRecordingErrors = {
+    /**
+     * The `channels` query parameter is not 1 or 2.
+     */
+    400: ApiError & {
+        error?: 'invalid_channels';
+    };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
      */

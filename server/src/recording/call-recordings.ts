@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { CallRow } from '../store/calls-repo.js';
 import type { Recorder, RecordingRequest } from './recorder.js';
-import { recordingFile, writeRecording, type RecordingDirs } from './write-recording.js';
+import { recordingFile, twoChannelPath, writeRecording, type RecordingChannels, type RecordingDirs } from './write-recording.js';
 
 export interface RecordingFile {
   path: string;
@@ -25,8 +25,12 @@ export class CallRecordings {
     private readonly dirs: RecordingDirs,
   ) {}
 
-  /** The call's recording, rendered first if it has not been; null when the call has none (yet). */
-  async fileOf(call: Pick<CallRow, 'id' | 'recording_path' | 'recording_request_json'>): Promise<RecordingFile | null> {
+  /**
+   * The call's recording, rendered first if it has not been; null when the call has none (yet). The two-channel
+   * rendition is a carrier's only (stored beside its v1 recording): the sandbox renders one channel.
+   */
+  async fileOf(call: Pick<CallRow, 'id' | 'recording_path' | 'recording_request_json'>, channels: RecordingChannels = 1): Promise<RecordingFile | null> {
+    if (channels === 2) return call.recording_path === null ? null : existing(resolve(this.dirs.dataDir, twoChannelPath(call.recording_path)));
     if (call.recording_path !== null) return existing(resolve(this.dirs.dataDir, call.recording_path));
     if (call.recording_request_json === null) return null;
     const rendered = await existing(recordingFile(this.dirs, call.id));

@@ -1,12 +1,15 @@
-// PCM 16-bit mono WAV: the canonical 44-byte RIFF header written here, and a reader for espeak-ng's output.
+// PCM 16-bit WAV: the canonical 44-byte RIFF header written here, and a reader for espeak-ng's (mono) output.
 
 import { endianness } from 'node:os';
 
 const HEADER_BYTES = 44;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
-/** A complete RIFF/WAVE file: `fmt ` (PCM, 1 channel, 16 bits) and one `data` chunk, little-endian. */
-export function encodeWav(samples: Int16Array, sampleRate: number): Buffer {
+/**
+ * A complete RIFF/WAVE file: `fmt ` (PCM, 16 bits, mono unless `channels` says more, its samples then interleaved)
+ * and one `data` chunk, little-endian.
+ */
+export function encodeWav(samples: Int16Array, sampleRate: number, channels = 1): Buffer {
   const dataBytes = samples.length * 2;
   const wav = Buffer.alloc(HEADER_BYTES + dataBytes);
   wav.write('RIFF', 0, 'ascii');
@@ -15,10 +18,10 @@ export function encodeWav(samples: Int16Array, sampleRate: number): Buffer {
   wav.write('fmt ', 12, 'ascii');
   wav.writeUInt32LE(16, 16);
   wav.writeUInt16LE(1, 20); // PCM
-  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt16LE(channels, 22);
   wav.writeUInt32LE(sampleRate, 24);
-  wav.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  wav.writeUInt16LE(2, 32); // block align
+  wav.writeUInt32LE(sampleRate * 2 * channels, 28); // byte rate
+  wav.writeUInt16LE(2 * channels, 32); // block align
   wav.writeUInt16LE(16, 34);
   wav.write('data', 36, 'ascii');
   wav.writeUInt32LE(dataBytes, 40);

@@ -11,15 +11,23 @@ export interface RecordingDirs {
   recordingsDir: string;
 }
 
-/** `<recordingsDir>/<callId>.wav`: where a call's recording is written. */
-export function recordingFile(dirs: RecordingDirs, callId: string): string {
+/** Which rendition of a recording: the v1 one (mono, the call's `recordingUrl`), or the agent and callee apart. */
+export type RecordingChannels = 1 | 2;
+
+/** `<recordingsDir>/<callId>.wav` (or `<callId>.2ch.wav`, the two-channel one): where a call's recording is written. */
+export function recordingFile(dirs: RecordingDirs, callId: string, channels: RecordingChannels = 1): string {
   if (!/^[A-Za-z0-9_-]{1,128}$/.test(callId)) throw new Error(`unsafe call id for a file name: ${JSON.stringify(callId)}`);
-  return join(resolve(dirs.recordingsDir), `${callId}.wav`);
+  return join(resolve(dirs.recordingsDir), `${callId}${channels === 2 ? '.2ch' : ''}.wav`);
 }
 
-/** Writes `<recordingsDir>/<callId>.wav` atomically (a reader never sees half a file) and returns its stored path. */
-export async function writeRecording(dirs: RecordingDirs, callId: string, wav: Buffer): Promise<string> {
-  const file = recordingFile(dirs, callId);
+/** The two-channel rendition's stored path beside the v1 recording's (`….wav` → `….2ch.wav`). */
+export function twoChannelPath(storedPath: string): string {
+  return storedPath.replace(/\.wav$/, '.2ch.wav');
+}
+
+/** Writes the recording file atomically (a reader never sees half a file) and returns its stored path. */
+export async function writeRecording(dirs: RecordingDirs, callId: string, wav: Buffer, channels: RecordingChannels = 1): Promise<string> {
+  const file = recordingFile(dirs, callId, channels);
   await mkdir(dirname(file), { recursive: true });
   const partial = `${file}.${randomBytes(6).toString('hex')}.part`;
   try {

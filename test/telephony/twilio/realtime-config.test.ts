@@ -44,6 +44,19 @@ describe('realtime agent settings', () => {
     }
   });
 
+  it('keep the maximum call duration within the model’s 60-minute session, less the ringing', () => {
+    const live = { ...TWILIO, SVC_AGENT: 'realtime', SVC_REALTIME_API_KEY: KEY };
+    expect(loadConfig(live).maxCallDurationSec).to.equal(600);
+    expect(loadConfig({ ...live, SVC_MAX_CALL_DURATION_SEC: '3480' }).maxCallDurationSec).to.equal(3480);
+    for (const max of ['3481', '3600', '7200']) {
+      expect(configError({ ...live, SVC_MAX_CALL_DURATION_SEC: max })).to.equal(
+        `SVC_MAX_CALL_DURATION_SEC must be at most 3480 with SVC_AGENT=realtime (the realtime model ends its session 60 minutes after it opens, up to 120 s before the answer), got ${max}`,
+      );
+    }
+    // The scripted agent has no session to outlive.
+    expect(loadConfig({ SVC_MAX_CALL_DURATION_SEC: '7200' }).maxCallDurationSec).to.equal(7200);
+  });
+
   it('make the engine’s agent the live realtime agent', () => {
     const config = loadConfig({ ...TWILIO, SVC_AGENT: 'realtime', SVC_REALTIME_API_KEY: KEY });
     const { agent } = defaultEngineParts(config, { db: {} } as Store);

@@ -1,7 +1,8 @@
-// getCallRecording: the call's WAV file, whole or one byte range. A carrier's recording is the file its download
-// stored; a sandbox call's is rendered at the first request for it (recording/call-recordings.ts). A render that
-// fails (a full disk, the recorder's thread lost) is 503 recording_unavailable: the call keeps what the recording is
-// rendered from, so a retry renders it.
+// getCallRecording: the call's WAV file, whole or one byte range; with channels=2 its two-channel rendition, which
+// only a carrier's recording has. A carrier's recording is the file its download stored; a sandbox call's is
+// rendered at the first request for it (recording/call-recordings.ts). A render that fails (a full disk, the
+// recorder's thread lost) is 503 recording_unavailable: the call keeps what the recording is rendered from, so a
+// retry renders it.
 import type { Context } from 'koa';
 import { createReadStream } from 'node:fs';
 import { findCallForKey } from '../../store/calls-repo.js';
@@ -35,13 +36,14 @@ export function recordingHandler({ store, recordings, logger }: AppDeps & { reco
     const { key } = ctx.state.caller as ApiCaller;
     const row = await findCallForKey(store, key.id, req.path.id);
     if (!row) throw callNotFound(req.path.id);
-    const file = await recordings.fileOf(row).catch((err: unknown) => {
+    const channels = req.query.channels === 2 ? 2 : 1;
+    const file = await recordings.fileOf(row, channels).catch((err: unknown) => {
       logger.error({ err, reqId: ctx.state.reqId, callId: row.id }, 'the recording could not be rendered');
       throw new ApiError(503, 'recording_unavailable', `The recording of call ${row.id} could not be made ready just now; retry in a few seconds.`, {
         'Retry-After': String(RENDER_RETRY_AFTER_SEC),
       });
     });
-    if (!file) throw new ApiError(404, 'not_found', `Call ${row.id} has no recording.`);
+    if (!file) throw new ApiError(404, 'not_found', channels === 2 ? `Call ${row.id} has no two-channel recording.` : `Call ${row.id} has no recording.`);
     ctx.set('Accept-Ranges', 'bytes');
     ctx.type = 'audio/wav';
     const rangeHeader = req.headers.range;

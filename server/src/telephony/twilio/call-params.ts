@@ -50,6 +50,8 @@ export function createCallParams(request: DialRequest, publicBaseUrl: string, me
     // Twilio ends the call itself this long after it is placed, should every hang-up of ours fail.
     TimeLimit: String(timeLimitSec),
     Record: 'true',
+    // Each party on its own channel; the v1 recording is fetched downmixed to one (RequestedChannels=1).
+    RecordingChannels: 'dual',
     RecordingStatusCallback: urls.recording,
     RecordingStatusCallbackMethod: 'POST',
     RecordingStatusCallbackEvent: 'completed',

@@ -16,6 +16,8 @@ export interface TwilioLineEvent {
   event: LineEvent;
   /** A machine's verdict given when its greeting ended (DetectMessageEnd's machine_end_*). */
   greetingEnded?: boolean;
+  /** A `completed` status callback's CallDuration: seconds from the pick-up to the end. */
+  callDurationSec?: number;
 }
 
 /**
@@ -65,18 +67,35 @@ export function amdLineEvent(params: TwilioParams, at: number): LineEvent | null
 
 /** What the inbox keeps of a callback: where it came from and the fields that decided it (no credentials). */
 export function callbackPayload(source: TwilioSource, params: TwilioParams) {
-  const keep = ['CallSid', 'CallStatus', 'AnsweredBy', 'MachineDetectionDuration', 'CallDuration', 'SipResponseCode', 'ErrorCode'];
+  const keep = ['CallSid', 'CallStatus', 'SequenceNumber', 'AnsweredBy', 'MachineDetectionDuration', 'CallDuration', 'SipResponseCode', 'ErrorCode'];
   return { source, params: Object.fromEntries(keep.filter((k) => params[k] !== undefined).map((k) => [k, params[k]])) };
 }
 
-/** The inbox's events for a call after the first `seen`, in arrival order, each with its source. */
+/**
+ * The inbox's events for a call after the first `seen`, each with its source: in arrival order, except that the
+ * status callbacks among them are put in their SequenceNumber order. Twilio fires them in order but sends each as
+ * its own request, so a `completed` can arrive before the `in-progress` fired ahead of it. Verdicts (which carry no
+ * SequenceNumber) keep their places.
+ */
 export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: number): Promise<TwilioLineEvent[]> {
-  return (await readInbox(db, ref, seen)).map(({ event, payload }) => {
+  const read = (await readInbox(db, ref, seen)).map(({ event, payload }) => {
     const kept = payload as { source?: TwilioSource; params?: TwilioParams } | null;
     const source = kept?.source ?? 'status';
+    const params = kept?.params ?? {};
     // A verdict's event carries who answered, from the callback it was made of.
-    const by = source === 'amd' ? answeredByOf(kept?.params?.AnsweredBy) : null;
-    const greetingEnded = source === 'amd' && (kept?.params?.AnsweredBy ?? '').startsWith('machine_end_');
-    return { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event, ...(greetingEnded ? { greetingEnded } : {}) };
+    const by = source === 'amd' ? answeredByOf(params.AnsweredBy) : null;
+    const greetingEnded = source === 'amd' && (params.AnsweredBy ?? '').startsWith('machine_end_');
+    const duration = source === 'status' && event.kind === 'hung_up' ? wholeNumber(params.CallDuration) : null;
+    const e: TwilioLineEvent = { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event, ...(greetingEnded ? { greetingEnded } : {}) };
+    if (duration !== null) e.callDurationSec = duration;
+    return { e, sequence: source === 'status' ? wholeNumber(params.SequenceNumber) : null };
   });
+  const slots = read.flatMap((r, i) => (r.sequence === null ? [] : [i]));
+  const inSequence = slots.map((i) => read[i]!).sort((a, b) => a.sequence! - b.sequence!);
+  slots.forEach((slot, k) => (read[slot] = inSequence[k]!));
+  return read.map((r) => r.e);
+}
+
+function wholeNumber(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
 }

@@ -5,6 +5,8 @@
 // Answering-machine detection is asynchronous, so the pick-up is held back until the verdict: a human (or
 // "unknown") lets the answer through, dated at the pick-up; a machine or a fax ends the call as voicemail and
 // the carrier hangs the line up. Should no verdict come, the answer goes through AMD_WAIT_MS after the pick-up.
+// Status callbacks may arrive out of the order Twilio fired them: they are read in SequenceNumber order
+// (line-events.ts), and a completed read before any pick-up still completes the call.
 // A call that leaves a voicemail message instead hears of the machine when its greeting ends (greeting_ended);
 // the carrier then has Twilio say the message and hang up (leaveMessage).
 import type { Kysely } from 'kysely';
@@ -79,7 +81,7 @@ export class TwilioCarrier implements Carrier {
     const news = await readTwilioEvents(this.db, ref, s.seen);
     s.seen += news.length;
     const events: LineEvent[] = [];
-    for (const { source, event, greetingEnded } of news) {
+    for (const { source, event, greetingEnded, callDurationSec } of news) {
       if (s.done) break;
       if (source === 'amd') {
         s.by ??= event.kind === 'answered' || event.kind === 'ended' ? event.by : undefined;
@@ -88,10 +90,13 @@ export class TwilioCarrier implements Carrier {
         if (greetingEnded && s.leaveMessage) s.greetingEndedAt ??= event.at;
       } else if (event.kind === 'answered') {
         s.pickedUpAt ??= event.at;
-      } else if (s.pickedUpAt === undefined) {
+      } else if (s.pickedUpAt === undefined && event.kind !== 'hung_up') {
         events.push(event); // busy, no-answer, failed, canceled: the call never connected
         s.done = true;
       } else {
+        // Twilio's completed means answered and ended normally. One that overtook its in-progress (none read yet, or
+        // one that arrived after it, so its arrival is not its time) dates the pick-up by its CallDuration.
+        if (s.pickedUpAt === undefined || s.pickedUpAt > event.at) s.pickedUpAt = event.at - (callDurationSec ?? 0) * 1000;
         s.downAt ??= event.at;
         s.dropped ??= event.kind !== 'hung_up';
       }

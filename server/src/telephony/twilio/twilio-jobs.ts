@@ -4,9 +4,9 @@
 //   on a back-off until Twilio accepts it or reports the line ended (its `completed` callback). A call never stays
 //   up silently: should every try fail, the TimeLimit the call was created with (call-params.ts) ends it at the
 //   maximum duration, and the job stops trying there;
-// - fetching a recording: its callback only enqueues the job, which fetches the WAV on a back-off for 90 minutes
-//   (Twilio may say 404 for a moment, throttle or be down) and sets the call's recording once it is stored; until
-//   then the call has no recordingUrl.
+// - fetching a recording: its callback only enqueues the job, which fetches the WAV (one channel, and the two-channel
+//   rendition beside it) on a back-off for 90 minutes (Twilio may say 404 for a moment, throttle or be down) and sets
+//   the call's recording once it is stored; until then the call has no recordingUrl.
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
@@ -100,19 +100,30 @@ export function twilioJobHandlers(deps: TwilioJobDeps): Record<string, JobHandle
     }
   };
 
+  // Not there yet (404), throttled, down or unreachable: tried again; anything else will not get better.
+  const passing = (err: unknown) => isRetryable(err) || (err instanceof TwilioRestError && err.status === 404);
+
+  // Both renditions are fetched: the v1 recording downmixed to one channel (what recordingUrl has always served)
+  // and the two-channel one, written first so that a call with a recording has both. A two-channel rendition
+  // Twilio refuses outright (a 4xx that will not get better) leaves the call with its v1 recording alone.
   const fetchRecording: JobHandler = async (payload, job) => {
     const p = payload as RecordingPayload;
     let wav: Buffer;
+    let twoChannels: Buffer | null;
     try {
-      wav = await rest.fetchRecording(p.recordingUrl);
+      wav = await rest.fetchRecording(p.recordingUrl, 1);
+      twoChannels = await rest.fetchRecording(p.recordingUrl, 2).catch((err: unknown) => {
+        if (passing(err)) throw err;
+        deps.logger.warn({ callId: p.callId, recordingSid: p.recordingSid, err: (err as Error).message }, 'two-channel recording refused; keeping the one-channel recording');
+        return null;
+      });
     } catch (err) {
-      // Not there yet (404), throttled, down or unreachable: tried again; anything else will not get better.
-      const passing = isRetryable(err) || (err instanceof TwilioRestError && err.status === 404);
       const now = clock.now();
-      if (!passing) return { failed: (err as Error).message };
+      if (!passing(err)) return { failed: (err as Error).message };
       if (now - p.since >= RECORDING_WINDOW_MS) return { failed: `no recording after ${RECORDING_WINDOW_MS / 60_000} minutes: ${(err as Error).message}` };
       return { retryAt: now + backoffMs(RECORDING_BACKOFF, job.attempts + 1, random, retryAfterOf(err)), error: (err as Error).message };
     }
+    if (twoChannels) await writeRecording(deps.config, p.callId, twoChannels, 2);
     const path = await writeRecording(deps.config, p.callId, wav);
     await store.db.updateTable('calls').set({ recording_path: path }).where('id', '=', p.callId).execute();
     return { done: true };

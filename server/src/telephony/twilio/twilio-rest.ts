@@ -77,10 +77,13 @@ export class TwilioRest {
     return URL.canParse(url) && new URL(url).origin === api.origin;
   }
 
-  /** The recording as WAV: the recording's URL with `.wav` appended, fetched with the account's credentials. */
-  async fetchRecording(recordingUrl: string): Promise<Buffer> {
+  /**
+   * The recording as WAV: the recording's URL with `.wav` appended, fetched with the account's credentials, in one
+   * channel (both parties mixed) or two (each party apart): Twilio's RequestedChannels.
+   */
+  async fetchRecording(recordingUrl: string, channels: 1 | 2): Promise<Buffer> {
     if (!this.isApiUrl(recordingUrl)) throw new Error('the recording URL is not on the configured Twilio API');
-    const res = await this.fetch(`${recordingUrl}.wav`, { headers: { Authorization: this.authorization }, signal: AbortSignal.timeout(this.timeoutMs) });
+    const res = await this.fetch(`${recordingUrl}.wav?RequestedChannels=${channels}`, { headers: { Authorization: this.authorization }, signal: AbortSignal.timeout(this.timeoutMs) });
     if (!res.ok) throw await restError(res);
     return Buffer.from(await res.arrayBuffer());
   }

@@ -1,0 +1,104 @@
+// Twilio records each party on its own channel (RecordingChannels=dual). The recording job fetches the v1
+// recording downmixed to one channel (RequestedChannels=1), as recordingUrl has always served it, and the
+// two-channel rendition (RequestedChannels=2) beside it, served at ?channels=2.
+import { expect } from 'chai';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
+import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
+import { encodeWav } from '../../../server/src/recording/encode-wav.js';
+import { createJobRunner, type JobRunner } from '../../../server/src/jobs/job-runner.js';
+import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { FakeTwilio } from '../../support/fake-twilio.js';
+import type { TestTenant } from '../../support/server.js';
+import { forEachStore } from '../../support/stores.js';
+
+const MONO = encodeWav(Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))), 8000);
+/** The agent on the first channel, the callee silent on the second. */
+const DUAL = encodeWav(Int16Array.from({ length: 16_000 }, (_, i) => (i % 2 === 0 ? Math.round(8000 * Math.sin(i / 10)) : 0)), 8000, 2);
+
+forEachStore('two-channel recordings on the Twilio carrier', (kind) => {
+  let fake: FakeTwilio;
+  let srv: EngineServer;
+  let alice: TestTenant;
+  let dataDir: string;
+  let jobs: JobRunner;
+
+  beforeEach(async () => {
+    fake = await FakeTwilio.start();
+    dataDir = await mkdtemp(join(tmpdir(), 'svc-twilio-dual-'));
+    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId), optedOut: async () => false };
+    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
+    const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+    jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger, handlers: configuredTelephony({ ...srv.deps, logger }).jobs!, random: () => 0.5 });
+    alice = await srv.tenant();
+  });
+  afterEach(async () => {
+    await srv?.close();
+    await fake.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** A call answered, completed, and its recording reported ready by Twilio. */
+  async function completedCall(): Promise<{ id: string; sid: string }> {
+    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } });
+    await srv.engine.tick();
+    const id = res.body.callId as string;
+    const sid = (await srv.row(id)).carrier_ref!;
+    expect(fake.call(sid).params.RecordingChannels).to.deep.equal(['dual']);
+    await fake.status(sid, 'in-progress');
+    srv.clock.advance(1000);
+    await fake.amd(sid, 'human');
+    await srv.engine.tick();
+    srv.clock.advance(10_000);
+    await fake.status(sid, 'completed');
+    expect((await srv.drive(id)).status).to.equal('completed');
+    expect((await fake.recordingReady(sid, MONO, DUAL)).status).to.equal(204);
+    return { id, sid };
+  }
+
+  it('stores both renditions: recordingUrl serves the one-channel file as before, ?channels=2 the two-channel one', async () => {
+    const { id } = await completedCall();
+    expect(await jobs.tick()).to.equal(1);
+    expect((await srv.row(id)).recording_path).to.equal(`recordings/${id}.wav`);
+    expect((await readdir(join(dataDir, 'recordings'))).sort()).to.deep.equal([`${id}.2ch.wav`, `${id}.wav`]);
+    const call = (await alice.api.get(`/v1/agent/calls/${id}`)).body;
+    expect(call.recordingUrl).to.equal(`${srv.baseUrl}/v1/agent/calls/${id}/recording`);
+    const v1 = await alice.api.get(call.recordingUrl.slice(srv.baseUrl.length));
+    expect([v1.status, v1.headers.get('content-type')]).to.deep.equal([200, 'audio/wav']);
+    expect((v1.body as Buffer).equals(MONO), 'the one-channel file, as Twilio downmixes it').to.equal(true);
+    const two = await alice.api.get(`/v1/agent/calls/${id}/recording?channels=2`);
+    expect(two.status).to.equal(200);
+    expect((two.body as Buffer).equals(DUAL)).to.equal(true);
+    expect((two.body as Buffer).readUInt16LE(22), 'channels in the fmt chunk').to.equal(2);
+  });
+
+  it('keeps the one-channel recording when Twilio refuses the two-channel rendition outright', async () => {
+    const { id } = await completedCall();
+    fake.recordingFailures = [null, { status: 400, code: 20001, message: 'Invalid RequestedChannels' }];
+    expect(await jobs.tick()).to.equal(1);
+    const [job] = await srv.deps.store.db.selectFrom('jobs').selectAll().execute();
+    expect(job).to.include({ kind: 'twilio.fetch_recording', state: 'done' });
+    expect(await readdir(join(dataDir, 'recordings'))).to.deep.equal([`${id}.wav`]);
+    expect(((await alice.api.get(`/v1/agent/calls/${id}/recording`)).body as Buffer).equals(MONO)).to.equal(true);
+    const two = await alice.api.get(`/v1/agent/calls/${id}/recording?channels=2`);
+    expect(two.status).to.equal(404);
+    expect(two.body).to.deep.equal({ error: 'not_found', message: `Call ${id} has no two-channel recording.` });
+  });
+
+  it('tries both again when the two-channel rendition is not ready yet, and stores nothing before both are', async () => {
+    const { id } = await completedCall();
+    fake.recordingFailures = [null, { status: 404, code: 20404, message: 'The requested resource was not found' }];
+    expect(await jobs.tick()).to.equal(1);
+    const [job] = await srv.deps.store.db.selectFrom('jobs').selectAll().execute();
+    expect(job).to.include({ state: 'pending', last_error: 'Twilio answered 404 (code 20404): The requested resource was not found' });
+    expect((await srv.row(id)).recording_path).to.equal(null);
+    srv.clock.ms = job.run_at!;
+    expect(await jobs.tick()).to.equal(1);
+    expect((await readdir(join(dataDir, 'recordings'))).sort()).to.deep.equal([`${id}.2ch.wav`, `${id}.wav`]);
+    expect((await srv.row(id)).recording_path).to.equal(`recordings/${id}.wav`);
+  });
+});
