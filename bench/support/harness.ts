@@ -20,7 +20,9 @@ export interface Running {
 }
 
 export async function startTarget(t: Target): Promise<Running> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', SERVE], { env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF=<dir> writes each target's CPU profile there as it exits, to see where its time goes.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', SERVE], { env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     const rl = createInterface({ input: proc.stdout! });
     rl.on('line', (line) => {
