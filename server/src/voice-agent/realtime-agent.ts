@@ -18,6 +18,8 @@ import { TurnLedger } from './turn-ledger.js';
 export class RealtimeAgent implements LiveAgent, LineAgent {
   readonly name = 'realtime';
   readonly live = true as const;
+  /** The sessions on lines in this process, by call. */
+  private readonly sessions = new Map<string, RealtimeSession>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -25,7 +27,13 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     private readonly tools: ToolRegistry = CALL_TOOLS,
   ) {}
 
-  turns(callId: string): Promise<TimedTurn[]> {
+  /**
+   * What was said. A session in this process still keeping the callee's last words (the line ended under it) is
+   * waited for, bounded by its own wait, so the words said as the callee hung up are in.
+   */
+  async turns(callId: string): Promise<TimedTurn[]> {
+    const session = this.sessions.get(callId);
+    if (session?.keepingLastWords) await session.done;
     return recordedTurns(this.db, callId);
   }
 
@@ -42,7 +50,12 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
     };
-    return new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut);
+    const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut);
+    this.sessions.set(callId, session);
+    void session.done.then(() => {
+      if (this.sessions.get(callId) === session) this.sessions.delete(callId);
+    });
+    return session;
   }
 }
 

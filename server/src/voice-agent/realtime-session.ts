@@ -4,15 +4,15 @@
 import type { Logger } from 'pino';
 import { WebSocket, type RawData } from 'ws';
 import type { LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
+import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
 import type { LineBrief } from './conversation.js';
 import type { RealtimeProtocol } from './realtime-protocol.js';
+import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
-/** The mark that follows the goodbye: once it comes back, the goodbye has been heard. */
-const GOODBYE_MARK = 'end_call';
 
 export interface RealtimeConnection {
   url: string;
@@ -20,8 +20,12 @@ export interface RealtimeConnection {
   apiKey: string;
   /** The interface the server speaks: GA (the default) or beta. */
   protocol: RealtimeProtocol;
-  /** How long after end_call the goodbye may keep playing before the line is hung up anyway. */
+  /** After end_call, how long the goodbye may take beyond its own length before the line is hung up anyway (closing.ts). */
   endGraceMs?: number;
+  /** After the callee hangs up, how long their last words may take to be transcribed (closing.ts). */
+  lastWordsMs?: number;
+  /** When a silent line is prompted, and then hung up (silence-watch.ts). */
+  silence?: SilenceBounds;
 }
 
 type Json = Record<string, unknown>;
@@ -46,9 +50,12 @@ export class RealtimeSession implements LineSession {
   private readonly tool: ToolContext;
   /** The function calls run, by call_id: the model's function call is reported by two events. */
   private readonly toolCalls = new Set<string>();
-  private ending = false;
+  private readonly goodbye: Goodbye;
+  private readonly lastWords = new LastWords();
+  private readonly silence: SilenceWatch;
+  /** The line ended under the session: no more audio comes, and nothing is hung up. */
+  private lineEnded = false;
   private over = false;
-  private endTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly brief: LineBrief,
@@ -61,7 +68,12 @@ export class RealtimeSession implements LineSession {
     recordOptOut: () => Promise<void>,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut };
+    this.tool = { callId: brief.callId, line, logger, endCall: () => this.goodbye.request(), recordOptOut };
+    this.goodbye = new Goodbye(
+      { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
+      conn.endGraceMs ?? DEFAULT_END_GRACE_MS,
+    );
+    this.silence = new SilenceWatch(conn.silence ?? DEFAULT_SILENCE, { prompt: () => this.promptSilence(), hangUp: () => this.silent() });
     const url = new URL(conn.url);
     url.searchParams.set('model', conn.model);
     // Compression is not offered: base64 audio gains little from it and would cost CPU on every frame.
@@ -77,28 +89,41 @@ export class RealtimeSession implements LineSession {
     this.ws.on('error', (err: NodeJS.ErrnoException) => this.logger.warn({ callId: brief.callId, code: err.code ?? null }, 'realtime socket error'));
     this.ws.on('close', (code: number) => {
       if (this.over) return;
+      if (this.lineEnded) return void this.finish('line_ended');
       this.logger.warn({ callId: brief.callId, code }, 'realtime socket closed mid-call; hanging up with the transcript so far');
       void this.finish('agent_lost');
     });
   }
 
+  /** Whether the line has ended and the session is keeping the callee's last words (done resolves once it has). */
+  get keepingLastWords(): boolean {
+    return this.lineEnded && !this.over;
+  }
+
   heard(payload: string, timestampMs: number | null): void {
-    if (this.ending) return;
+    if (this.over || this.goodbye.ending || this.lineEnded) return;
     this.ledger.heard(payload, timestampMs);
     this.send({ type: 'input_audio_buffer.append', audio: payload });
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing);
   }
 
   marked(name: string): void {
-    if (name === GOODBYE_MARK) void this.finish('end_call');
-    else this.ledger.marked(name);
+    if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
   }
 
   /** Keys the callee presses are not passed on: the model hears the line's audio, tones included. */
   dtmf(_digit: string): void {}
 
-  /** The line ended (the callee hung up, or the carrier did): close the model's socket. */
+  /**
+   * The line ended (the callee hung up, or the carrier did): the callee's turn in progress is committed and every
+   * turn heard is given a bounded time to be transcribed, then the model's socket is closed.
+   */
   ended(): Promise<LineEnd> {
-    void this.finish('line_ended');
+    if (this.lineEnded || this.over) return this.done;
+    this.lineEnded = true;
+    if (this.ws.readyState === WebSocket.OPEN && this.lastWords.speaking) this.send({ type: 'input_audio_buffer.commit' });
+    const waiting = this.ws.readyState === WebSocket.OPEN ? this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) : Promise.resolve();
+    void waiting.then(() => this.finish('line_ended'));
     return this.done;
   }
 
@@ -121,6 +146,7 @@ export class RealtimeSession implements LineSession {
     switch (e.type) {
       case 'input_audio_buffer.speech_started': {
         if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
+        if (itemId) this.lastWords.started(itemId);
         // The callee talks over the agent: its audio is stopped where the callee heard it, and so is its item.
         const cut = this.ledger.cutIn();
         if (cut) this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
@@ -128,13 +154,28 @@ export class RealtimeSession implements LineSession {
       }
       case 'input_audio_buffer.speech_stopped':
         if (itemId) this.ledger.calleeStopped(itemId, num(e.audio_end_ms));
+        if (itemId) this.lastWords.stopped(itemId);
+        break;
+      case 'input_audio_buffer.committed':
+        if (itemId) this.lastWords.committed(itemId);
         break;
       case 'conversation.item.input_audio_transcription.completed':
         if (itemId) this.ledger.said(itemId, 'callee', str(e.transcript));
+        if (itemId) this.lastWords.transcribed(itemId);
+        if (str(e.transcript)?.trim()) this.silence.calleeSpoke();
+        break;
+      case 'conversation.item.input_audio_transcription.failed':
+        if (itemId) this.lastWords.transcribed(itemId);
+        break;
+      case 'response.created':
+        this.goodbye.responseStarted();
+        break;
+      case 'response.done':
+        this.goodbye.responseDone();
         break;
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
-        if (itemId && delta !== null && !this.ending) this.ledger.play(itemId, delta);
+        if (itemId && delta !== null && !this.over && this.goodbye.takesAudio) this.ledger.play(itemId, delta);
         break;
       }
       case this.conn.protocol.events.audioDone:
@@ -169,25 +210,28 @@ export class RealtimeSession implements LineSession {
       (output) => {
         if (output === undefined || callId === null) return;
         this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
-        if (!this.ending) this.send({ type: 'response.create' });
+        if (!this.goodbye.ending) this.send({ type: 'response.create' });
       },
       (err: Error) => this.logger.error({ callId: this.brief.callId, tool: tool.name, err: err.message }, 'tool failed'),
     );
   }
 
-  /** The model called end_call: let its goodbye play out (the line's mark says when), then hang up. */
-  private endCall(): void {
-    if (this.ending) return;
-    this.ending = true;
-    this.line.mark(GOODBYE_MARK);
-    this.endTimer = setTimeout(() => void this.finish('end_call'), this.conn.endGraceMs ?? 5000);
+  /** The line has been silent (silence-watch.ts): the model is asked, as the system, to check once. */
+  private promptSilence(): void {
+    if (this.goodbye.ending) return;
+    this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: SILENCE_PROMPT }] } });
+    this.send({ type: 'response.create' });
+  }
+
+  private silent(): void {
+    this.logger.info({ callId: this.brief.callId }, 'the line stayed silent after the prompt; hanging up');
+    void this.finish('silence');
   }
 
   private async finish(reason: LineEnd): Promise<void> {
     if (this.over) return;
     this.over = true;
-    this.ending = true;
-    if (this.endTimer) clearTimeout(this.endTimer);
+    this.goodbye.stop();
     if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000);
     else if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
