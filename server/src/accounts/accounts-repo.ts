@@ -27,6 +27,10 @@ export interface NewKey {
   rateLimit?: number | null;
   /** The key's default calling window; null for none. */
   callingWindow?: CallingWindow | null;
+  /** On whose behalf the key's calls are made, by default; null for none. */
+  onBehalfOf?: string | null;
+  /** False: the key's calls say nothing of the recording unless a placement asks; null or true: the notice. */
+  recordingNotice?: boolean | null;
 }
 
 export interface CreatedKey {
@@ -56,6 +60,8 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
     default_voice: input.defaultVoice ?? null,
     rate_limit: input.rateLimit ?? null,
     calling_window_json: input.callingWindow ? JSON.stringify(input.callingWindow) : null,
+    on_behalf_of: input.onBehalfOf ?? null,
+    recording_notice: input.recordingNotice === undefined || input.recordingNotice === null ? null : input.recordingNotice ? 1 : 0,
     webhook_secret: input.webhookSecret ?? newWebhookSecret(),
     previous_webhook_secret: null,
     previous_secret_expires_at: null,

@@ -224,6 +224,8 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
     batch_id: null,
     created_at: now,
+    on_behalf_of: call.onBehalfOf,
+    recording_notice: call.recordingNotice ? 1 : 0,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);
   return stored;

@@ -23,6 +23,10 @@ export interface ApiKeysTable {
   rate_limit: number | null;
   /** The key's default calling window (JSON, the contract's CallingWindow); null for none. */
   calling_window_json: string | null;
+  /** On whose behalf the key's calls are made, by default; null for none. */
+  on_behalf_of: string | null;
+  /** 0 when the key's calls say nothing of the recording by default; null or 1 for the notice. */
+  recording_notice: number | null;
   webhook_secret: string;
   previous_webhook_secret: string | null;
   previous_secret_expires_at: number | null;
@@ -103,6 +107,10 @@ export interface CallsTable {
   opt_out: Generated<number>;
   /** The batch the call belongs to; null for a call placed on its own. */
   batch_id: string | null;
+  /** On whose behalf the agent calls; null for "a customer". */
+  on_behalf_of: string | null;
+  /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */
+  recording_notice: Generated<number>;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */
