@@ -11,11 +11,15 @@ forEachStore('migration 027 (bounded attempts)', (kind) => {
   beforeEach(async () => {
     ts = await freshStore(kind);
     const db = ts.store.db;
-    // The store as 026 left it.
+    // The store as 026 left it (the later migrations undone).
     await db.schema.dropTable('stream_leases').execute();
     await db.schema.dropTable('webhook_attempts_omitted').execute();
     await db.schema.alterTable('webhook_events').dropColumn('last_redelivery_requested_at').execute();
-    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases')`.execute(db);
+    for (const column of ['on_behalf_of', 'recording_notice']) {
+      await db.schema.alterTable('calls').dropColumn(column).execute();
+      await db.schema.alterTable('api_keys').dropColumn(column).execute();
+    }
+    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases', '029_caller_disclosure')`.execute(db);
   });
   afterEach(() => ts.drop());
 
