@@ -21,7 +21,6 @@ import { FakeTwilio } from '../../support/fake-twilio.js';
 import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
 
-const GREETING = "Thanks for calling Tony's, this is Mark, how can I help you?";
 const AMD_PARAMS = ['MachineDetection', 'AsyncAmd', 'AsyncAmdStatusCallback', 'AsyncAmdStatusCallbackMethod'];
 
 forEachStore('machine detection on the Twilio carrier', (kind) => {
