@@ -32,6 +32,13 @@ forEachStore('media bridge', (kind) => {
       'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
     parameters: { type: 'object', properties: {}, required: [] },
   };
+  const VOICEMAIL = {
+    type: 'function',
+    name: 'voicemail_detected',
+    description:
+      'Call it, and say nothing, when what you hear is an answering machine or voicemail greeting (asks to leave a message, says nobody can take the call, a beep) rather than a person. Never call it for a person, even one who greets you at length.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  };
 
   /** The first connection's session.update, once the session has asked for the first response. */
   async function openedSession(): Promise<{ headers: Record<string, unknown>; url: string; session: Record<string, unknown> }> {
@@ -69,7 +76,7 @@ forEachStore('media bridge', (kind) => {
       tool_choice: 'auto',
     });
     expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
     expectInstructions(session);
   });
 
@@ -88,7 +95,7 @@ forEachStore('media bridge', (kind) => {
       turn_detection: { type: 'server_vad' },
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
     expectInstructions(session);
   });
 
