@@ -66,4 +66,4 @@ export async function finish(ctx: StepContext, row: CallRow, talk: Talk, ended: 
 
 /** The summary of a call whose agent failed: what happened, in place of an analysis. */
 export const agentFailedSummary = (objective: string) =>
-  `Objective: ${objective}. The call failed: the AI agent's speech model could not be reached or stopped answering, so the callee heard a short apology and the call was hung up. No fields were extracted; the transcript holds what was said before.`;
+  `Objective: ${objective.trim().replace(/[.!?]+$/, '')}. The call failed: the AI agent's speech model could not be reached or stopped answering, so the callee heard a short apology and the call was hung up. No fields were extracted; the transcript holds what was said before.`;

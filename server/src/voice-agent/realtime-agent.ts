@@ -100,7 +100,6 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     };
     return new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, {
       warm: this.warmLinks?.take(callId),
-      history: async () => (await recordedTurns(this.db, callId)).map((t) => ({ speaker: t.speaker, text: t.text })),
       // Only this column, as for the opt-out.
       recordFailure: async () => {
         await this.db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();

@@ -49,8 +49,6 @@ export const sessionUpdateFor = (conn: RealtimeConnection, brief: LineBrief, too
 export interface SessionLifecycle {
   /** A link warmed while the phone rang, if this process holds one (null when it failed). */
   warm?: Promise<RealtimeLink | null>;
-  /** The turns written so far, to carry the conversation on into a new session. */
-  history(): Promise<Array<{ speaker: Speaker; text: string }>>;
   /** Records, durably, that the model could not go on (the engine ends the call agent_unavailable). */
   recordFailure(): Promise<void>;
   /** The apology in the call's language. */
@@ -72,7 +70,6 @@ function argumentsOf(v: unknown): Record<string, unknown> {
 }
 
 const NO_LIFECYCLE: SessionLifecycle = {
-  history: async () => [],
   recordFailure: async () => undefined,
   apology: () => Promise.reject(new Error('no apology')),
 };
@@ -99,6 +96,8 @@ export class RealtimeSession implements LineSession {
   private retries = 0;
   private reconnected = false;
   private failure: Promise<void> | null = null;
+  /** What was said in this session, item by item in the order each began, to carry it on into a new session. */
+  private readonly said = new Map<string, { speaker: Speaker; text: string | null }>();
 
   constructor(
     private readonly brief: LineBrief,
@@ -153,14 +152,14 @@ export class RealtimeSession implements LineSession {
   }
 
   /** Puts a confirmed link to work: what the callee said meanwhile goes up, and the agent greets or carries on. */
-  private async attach(link: RealtimeLink, carryOn: boolean): Promise<void> {
+  private attach(link: RealtimeLink, carryOn: boolean): void {
     if (this.ending) return link.close();
     link.listen(
       (e) => this.onEvent(e),
       (code) => void this.dropped(code),
     );
     if (carryOn) {
-      const said = await this.lifecycle.history().catch(() => []);
+      const said = [...this.said.values()].filter((t): t is { speaker: Speaker; text: string } => t.text !== null);
       for (const t of said) link.send({ type: 'conversation.item.create', item: this.conn.protocol.historyItem(t.speaker, t.text) });
       // The callee spoke last: the agent owes an answer. Otherwise it waits for the callee, as it was.
       if (said.length > 0 && said[said.length - 1]!.speaker === 'callee') link.send({ type: 'response.create' });
@@ -191,6 +190,7 @@ export class RealtimeSession implements LineSession {
     switch (e.type) {
       case 'input_audio_buffer.speech_started':
         if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
+        if (itemId) this.heardOf(itemId, 'callee', null);
         if (this.greetTimer) clearTimeout(this.greetTimer);
         this.greetTimer = null;
         this.bargeIn.started();
@@ -203,6 +203,7 @@ export class RealtimeSession implements LineSession {
         break;
       case 'conversation.item.input_audio_transcription.completed':
         if (itemId) this.ledger.said(itemId, 'callee', str(e.transcript));
+        if (itemId) this.heardOf(itemId, 'callee', str(e.transcript));
         break;
       case 'response.created':
         this.responseActive = true;
@@ -215,6 +216,7 @@ export class RealtimeSession implements LineSession {
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
         if (itemId && delta !== null && !this.ending) this.ledger.play(itemId, delta);
+        if (itemId) this.heardOf(itemId, 'agent', null);
         break;
       }
       case this.conn.protocol.events.audioDone:
@@ -223,6 +225,7 @@ export class RealtimeSession implements LineSession {
       case this.conn.protocol.events.audioTranscriptDone:
         this.ledger.markSent();
         if (itemId) this.ledger.said(itemId, 'agent', str(e.transcript));
+        if (itemId) this.heardOf(itemId, 'agent', str(e.transcript));
         break;
       case 'response.function_call_arguments.done':
         this.functionCalled(str(e.name), str(e.call_id), e.arguments);
@@ -242,6 +245,14 @@ export class RealtimeSession implements LineSession {
         break;
       }
     }
+  }
+
+  /** Keeps an item's place in the conversation from when it began, and its words once known. */
+  private heardOf(itemId: string, speaker: Speaker, text: string | null): void {
+    const t = this.said.get(itemId);
+    const words = text?.trim() || null;
+    if (!t) this.said.set(itemId, { speaker, text: words });
+    else if (words) t.text = words;
   }
 
   /** The callee has talked over the agent for long enough: its audio is stopped where they heard it. */
@@ -283,7 +294,7 @@ export class RealtimeSession implements LineSession {
     this.logger.warn({ callId: this.brief.callId, code }, 'realtime socket closed mid-call; opening a new session with the conversation so far');
     try {
       const link = await openConfirmedLink(this.conn, sessionUpdateFor(this.conn, this.brief, this.tools), this.logger.child({ callId: this.brief.callId }), 1);
-      await this.attach(link, true);
+      this.attach(link, true);
     } catch {
       void this.giveUp(`socket closed (${code}) and no new session`);
     }
