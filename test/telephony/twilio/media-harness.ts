@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
+import { RealtimeAgent, type RealtimeAgentOptions } from '../../../server/src/voice-agent/realtime-agent.js';
 import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { AgentHangUp } from '../../../server/src/telephony/live-line.js';
 import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
@@ -28,6 +28,8 @@ export interface BridgeHarness {
   db: Kysely<Database>;
   realtime: FakeRealtime;
   bridge: MediaBridge;
+  /** The realtime agent the bridge joins streams with. */
+  agent: RealtimeAgent;
   alice: TestTenant;
   /** Every hang-up the bridge asked the carrier for. */
   hangUps: Array<{ callId: string; callSid: string; reason: AgentHangUp }>;
@@ -53,6 +55,8 @@ export interface BridgeOptions {
   realtimeOptions?: Omit<FakeRealtimeOptions, 'script' | 'protocol'>;
   /** The realtime connection's settings; by default the agent greets at once and the server cuts it off at once. */
   connection?: Partial<RealtimeConnection>;
+  /** The agent's options (an internal URL makes it warm sessions). */
+  agentOptions?: RealtimeAgentOptions;
 }
 
 export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise<BridgeHarness> {
@@ -72,7 +76,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
     greetAfterMs: 0,
     turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
     ...opts.connection,
-  });
+  }, undefined, opts.agentOptions);
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {
@@ -96,6 +100,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
     db,
     realtime,
     bridge,
+    agent: realtimeAgent,
     alice,
     hangUps,
     nextHangUp: () => new Promise<void>((resolve) => waiters.push(resolve)),
