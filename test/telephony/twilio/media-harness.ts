@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { RealtimeAgent, type RealtimeAgentOptions } from '../../../server/src/voice-agent/realtime-agent.js';
+import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
 import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { AgentHangUp } from '../../../server/src/telephony/live-line.js';
 import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
@@ -55,8 +55,8 @@ export interface BridgeOptions {
   realtimeOptions?: Omit<FakeRealtimeOptions, 'script' | 'protocol'>;
   /** The realtime connection's settings; by default the agent greets at once and the server cuts it off at once. */
   connection?: Partial<RealtimeConnection>;
-  /** The agent's options (an internal URL makes it warm sessions). */
-  agentOptions?: RealtimeAgentOptions;
+  /** The agent warms sessions (prepare), recording the test server's address as the holder's internal URL. */
+  warm?: { holdMs?: number };
 }
 
 export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise<BridgeHarness> {
@@ -76,7 +76,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
     greetAfterMs: 0,
     turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
     ...opts.connection,
-  }, undefined, opts.agentOptions);
+  }, undefined, opts.warm ? { internalUrl: srv.baseUrl, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), warmHoldMs: opts.warm.holdMs } : {});
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {

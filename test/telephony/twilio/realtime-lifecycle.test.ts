@@ -4,14 +4,19 @@
 // the call with the apology and agent_unavailable; the greeting waits for the callee; a cough does not cut the
 // agent off; a session warmed while the phone rings serves the answer.
 import { expect } from 'chai';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { apologyFor } from '../../../server/src/voice-agent/apology.js';
 import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
+import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
+import { realtimeProtocol } from '../../../server/src/voice-agent/realtime-protocol.js';
+import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { DEFAULT_TURN_TAKING } from '../../../server/src/voice-agent/turn-taking.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
 import { forEachStore } from '../../support/stores.js';
-import { callSidOf, startBridge, STREAM_SECRET, type BridgeHarness } from './media-harness.js';
+import { callSidOf, REALTIME_KEY, startBridge, STREAM_SECRET, type BridgeHarness } from './media-harness.js';
 
 const GREETING = 'Hello, I am an AI assistant calling for a customer. Is the shop open on Sunday?';
 const APOLOGY = 'I am sorry, we have a technical problem and have to end this call. Goodbye.';
@@ -176,12 +181,12 @@ forEachStore('the realtime session lifecycle', (kind) => {
       h = await startBridge(kind, {
         script: [{ agent: GREETING }, WAIT],
         realtimeOptions: { sessionCreatedDelayMs: 800, handshakeDelayMs: 300 },
-        agentOptions: { internalUrl: 'http://127.0.0.1:1', logger: pino({ level: 'silent' }) },
+        warm: {},
       });
       const id = await h.placeCall();
       await h.agent.prepare(id);
       await h.agent.prepare(id); // a second status callback (ringing after initiated) warms nothing more
-      expect((await h.srv.row(id)).agent_host).to.equal('http://127.0.0.1:1');
+      expect((await h.srv.row(id)).agent_host).to.equal(h.srv.baseUrl);
       await h.realtime.until(() => h.realtime.connections[0]?.sent.some((e) => e.type === 'session.updated') ?? false);
       const confirmedBefore = h.realtime.connections[0]!.sent.length;
       const peer = await h.stream(id);
@@ -193,7 +198,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
 
     it('a warm session never taken is closed when the call ends', async () => {
-      h = await startBridge(kind, { script: [WAIT], agentOptions: { internalUrl: 'http://127.0.0.1:1', logger: pino({ level: 'silent' }) } });
+      h = await startBridge(kind, { script: [WAIT], warm: {} });
       const id = await h.placeCall();
       await h.agent.prepare(id);
       await h.realtime.until(() => h.realtime.connections[0]?.sent.some((e) => e.type === 'session.updated') ?? false);
@@ -203,7 +208,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
 
     it('a warm session never taken is closed after its bound', async () => {
-      h = await startBridge(kind, { script: [WAIT], agentOptions: { internalUrl: 'http://127.0.0.1:1', logger: pino({ level: 'silent' }), warmHoldMs: 300 } });
+      h = await startBridge(kind, { script: [WAIT], warm: { holdMs: 300 } });
       const id = await h.placeCall();
       await h.agent.prepare(id);
       await h.realtime.until(() => h.realtime.connections[0]?.closed ?? false);
@@ -211,3 +216,56 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
   });
 });
+
+forEachStore('a media stream relayed to the process holding the warm session', (kind) => {
+  let h: BridgeHarness;
+  let other: { server: Server; bridge: MediaBridge; url: string; agent: RealtimeAgent } | null = null;
+  afterEach(async () => {
+    await other?.bridge.close();
+    await new Promise<void>((resolve) => (other ? other.server.close(() => resolve()) : resolve()));
+    other = null;
+    await h?.close();
+  });
+
+  /** A second api process's bridge on the same store, with an agent of its own that warms nothing. */
+  async function otherProcess(): Promise<NonNullable<typeof other>> {
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const agent = new RealtimeAgent(h.db, { url: h.realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol('ga'), apiKey: REALTIME_KEY, greetAfterMs: 0, turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 } });
+    const bridge = attachMediaBridge(server, { db: h.db, agent, streamSecret: STREAM_SECRET, logger: pino({ level: 'silent' }), internalUrl: url, hangUp: async () => undefined });
+    return { server, bridge, url, agent };
+  }
+
+  it('relays a stream that lands on another process to the holder, whose warm session serves it', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }, WAIT], warm: {} });
+    other = await otherProcess();
+    const id = await h.placeCall();
+    await h.agent.prepare(id);
+    expect((await h.srv.row(id)).agent_host).to.equal(h.srv.baseUrl);
+    await h.realtime.until(() => h.realtime.connections[0]?.sent.some((e) => e.type === 'session.updated') ?? false);
+    const peer = await FakeMediaPeer.connect(mediaStreamUrl(other.url, id));
+    peer.start({ callSid: callSidOf(id), token: mediaStreamToken(STREAM_SECRET, id) });
+    await peer.until(() => peer.mediaBytes === 1600);
+    peer.speak(muLawTone(2 * FRAME_BYTES, 300));
+    await h.realtime.until(() => h.realtime.connections[0]!.appendedBytes === 2 * FRAME_BYTES);
+    expect(h.realtime.connections).to.have.length(1);
+    peer.stop();
+    await h.bridge.settled();
+    expect((await recordedTurns(h.db, id)).map((t) => t.text)).to.deep.equal([GREETING]);
+  });
+
+  it('serves the stream with a fresh session when the holder cannot be reached', async () => {
+    h = await startBridge(kind, { script: [{ agent: GREETING }, WAIT] });
+    other = await otherProcess();
+    const id = await h.placeCall();
+    await h.db.updateTable('calls').set({ agent_host: 'http://127.0.0.1:9' }).where('id', '=', id).execute();
+    const peer = await FakeMediaPeer.connect(mediaStreamUrl(other.url, id));
+    peer.start({ callSid: callSidOf(id), token: mediaStreamToken(STREAM_SECRET, id) });
+    await peer.until(() => peer.mediaBytes === 1600);
+    expect(h.realtime.connections).to.have.length(1);
+    expect(types0(h)).to.deep.equal(['session.update', 'response.create']);
+  });
+});
+
+const types0 = (h: BridgeHarness) => h.realtime.connections[0]!.received.map((e) => e.type).filter((t) => t !== 'input_audio_buffer.append');
