@@ -15,9 +15,12 @@ forEachStore('migration 027 (bounded attempts)', (kind) => {
     await db.schema.dropTable('stream_leases').execute();
     await db.schema.alterTable('calls').dropColumn('agent_host').execute();
     await db.schema.alterTable('calls').dropColumn('agent_failure').execute();
+    await db.schema.alterTable('calls').dropColumn('machine_detection').execute();
+    await db.schema.alterTable('calls').dropColumn('voicemail_detected_at').execute();
+    await db.schema.alterTable('api_keys').dropColumn('machine_detection').execute();
     await db.schema.dropTable('webhook_attempts_omitted').execute();
     await db.schema.alterTable('webhook_events').dropColumn('last_redelivery_requested_at').execute();
-    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases', '029_agent_session')`.execute(db);
+    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases', '029_machine_detection', '030_agent_session')`.execute(db);
   });
   afterEach(() => ts.drop());
 

@@ -108,10 +108,12 @@ export class RealtimeSession implements LineSession {
     private readonly logger: Logger,
     /** Records that the callee asked not to be called again (durably: the engine reads it as the call ends). */
     recordOptOut: () => Promise<void>,
+    /** Records that the line is a voicemail greeting (the voicemail_detected tool; machine-screen.ts). */
+    recordVoicemail?: () => Promise<void>,
     private readonly lifecycle: SessionLifecycle = NO_LIFECYCLE,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut };
+    this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut, recordVoicemail };
     this.bargeIn = new BargeIn((conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs, () => this.cutIn());
     void this.start();
   }

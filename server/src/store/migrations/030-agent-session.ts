@@ -4,7 +4,7 @@
 // brought back (the engine ends the call failed with it).
 import type { Kysely, Migration } from 'kysely';
 
-export const m029AgentSession: Migration = {
+export const m030AgentSession: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('calls').addColumn('agent_host', 'text').execute();
     await db.schema.alterTable('calls').addColumn('agent_failure', 'text').execute();
