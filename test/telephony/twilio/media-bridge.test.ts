@@ -2,6 +2,7 @@
 // the session it asks for, audio both ways, the transcript, hanging up, and the streams it refuses.
 import { expect } from 'chai';
 import { apologyFor } from '../../../server/src/voice-agent/apology.js';
+import { VOICEMAIL_DETECTED } from '../../../server/src/voice-agent/tools.js';
 import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
@@ -33,6 +34,8 @@ forEachStore('media bridge', (kind) => {
       'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
     parameters: { type: 'object', properties: {}, required: [] },
   };
+
+  const VOICEMAIL = { type: 'function', name: VOICEMAIL_DETECTED.name, description: VOICEMAIL_DETECTED.description, parameters: { type: 'object', properties: {}, required: [] } };
 
   /** The first connection's session.update, once the session has asked for the first response. */
   async function openedSession(): Promise<{ headers: Record<string, unknown>; url: string; session: Record<string, unknown> }> {
@@ -79,7 +82,7 @@ forEachStore('media bridge', (kind) => {
       tool_choice: 'auto',
     });
     expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
     expectInstructions(session);
   });
 
@@ -99,7 +102,7 @@ forEachStore('media bridge', (kind) => {
       turn_detection: SERVER_VAD,
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
     expectInstructions(session);
   });
 
