@@ -24,6 +24,8 @@ const LATER_COLUMNS: Partial<CallRow> = {
   recording_request_json: null,
   machine_detection: null,
   voicemail_detected_at: null,
+  agent_host: null,
+  agent_failure: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -77,6 +79,8 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     opt_out: 0,
     batch_id: null,
     recording_request_json: null,
+    agent_host: null,
+    agent_failure: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

@@ -39,6 +39,12 @@
 //   `session_expired` ("Your session hit the maximum duration of 60 minutes.") and closes the socket.
 // - A slow handshake: `handshakeDelayMs` before the upgrade is answered, `sessionCreatedDelayMs` before
 //   `session.created` (client events sent meanwhile wait, in order, as the real server queues them).
+// - A session.update the server fails to apply for its own reasons (`sessionUpdateError`: `server_error`, a rate
+//   limit): the `error` event with the update's `event_id`, nothing changed, the socket open, as for a rejected one.
+// - Server VAD's `interrupt_response` (turn_detection, true by default): when the client sets it false, speech
+//   starting does not cancel the response in progress (the client cancels it with response.cancel if it wants).
+// - Each connection is a new session with the server: `connections[i]` overrides the options for the i-th socket
+//   (its script, a slow session.created, a failing update), so a test can have the first fail and the next work.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -117,6 +123,10 @@ export interface FakeRealtimeOptions {
   handshakeDelayMs?: number;
   /** How long after the upgrade session.created is sent. */
   sessionCreatedDelayMs?: number;
+  /** The error every session.update is answered with instead of being applied. */
+  sessionUpdateError?: RealtimeErrorKind | RealtimeErrorBody;
+  /** Overrides of these options for the first, second, … connection. */
+  connections?: Array<Partial<Omit<FakeRealtimeOptions, 'connections' | 'protocol' | 'handshakeDelayMs'>>>;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimit[] = [
@@ -296,7 +306,8 @@ export class FakeRealtime extends EventEmitter {
     wss.on('connection', (ws, req) => {
       const protocol = options.protocol ?? 'ga';
       const model = new URL(req.url ?? '/', 'ws://x').searchParams.get('model') ?? (protocol === 'ga' ? 'gpt-realtime' : 'gpt-4o-realtime-preview');
-      server.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] }, options);
+      const own = { ...options, ...options.connections?.[server.connections.length] };
+      server.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] }, own);
     });
     return fake;
   }
@@ -329,7 +340,8 @@ export class FakeRealtime extends EventEmitter {
       protocol === 'ga'
         ? { delta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', transcript: 'response.output_audio_transcript.done' }
         : { delta: 'response.audio.delta', audioDone: 'response.audio.done', transcript: 'response.audio_transcript.done' };
-    let ids = 0;
+    // Ids are the server's, unique across its sessions: each connection numbers its items from its own thousand.
+    let ids = (this.connections.length - 1) * 1000;
     let eventIds = 0;
     /** The record_opt_out call waiting for its function_call_output, and whether that output has come. */
     let pendingTool: { callId: string; answered: boolean } | null = null;
@@ -426,7 +438,9 @@ export class FakeRealtime extends EventEmitter {
         speaking = { itemId: `item_callee_${++ids}`, startMs: Math.round(inputMs - bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input)) };
         emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: speaking.startMs, item_id: speaking.itemId });
       }
-      finish('cancelled', { type: 'cancelled', reason: 'turn_detected' });
+      const detection = protocol === 'ga' ? (seen.session.audio as Json | undefined)?.input : seen.session;
+      const turnDetection = isObject(detection) && isObject(detection.turn_detection) ? detection.turn_detection : {};
+      if (turnDetection.interrupt_response !== false) finish('cancelled', { type: 'cancelled', reason: 'turn_detected' });
       return speaking.itemId;
     };
     const speechStopped = (itemId: string) => {
@@ -478,7 +492,9 @@ export class FakeRealtime extends EventEmitter {
     const onClientEvent = (event: Record<string, unknown> & { type: string }) => {
       if (event.type === 'session.update') {
         const problem = sessionShapeProblem(protocol, event.session);
-        if (problem) {
+        if (options.sessionUpdateError) {
+          emitError(options.sessionUpdateError, event.event_id);
+        } else if (problem) {
           emitError({ type: 'invalid_request_error', ...problem }, event.event_id);
           if (options.onBadSession === 'close') {
             seen.refused = problem.message;

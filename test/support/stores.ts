@@ -32,10 +32,11 @@ export interface TestStore {
   drop(): Promise<void>;
 }
 
-export async function freshStore(kind: StoreKind): Promise<TestStore> {
+/** A store of its own, migrated to the latest, or only through the migration named (to test the ones after it). */
+export async function freshStore(kind: StoreKind, through?: string): Promise<TestStore> {
   if (kind === 'sqlite') {
     const store = openStore({ sqlitePath: ':memory:' });
-    await migrate(store);
+    await migrate(store, through);
     return { store, url: ':memory:', drop: () => store.close() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -45,7 +46,7 @@ export async function freshStore(kind: StoreKind): Promise<TestStore> {
   await admin.end();
   const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const store = openStore({ postgresUrl: url, poolSize: 5 });
-  await migrate(store);
+  await migrate(store, through);
   return {
     store,
     url,

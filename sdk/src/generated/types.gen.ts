@@ -477,6 +477,9 @@ export type CallRecord = {
      * watchdog ended the call; `carrier_throttled` the carrier kept refusing the dial as too many requests
      * (Twilio's 429) for as long as the watchdog waits, and nothing was dialled (safe to place again);
      * `call_dropped` the line dropped after the answer (the transcript and recording of what was said are kept);
+     * `agent_unavailable` the AI agent's speech model could not be reached, refused the session or stopped
+     * answering, and could not be brought back: the callee heard a short apology and the call was hung up (the
+     * transcript of what was said before is kept, the summary says so, no fields are extracted);
      * `engine_error` the service could not step the call (its steps kept failing), so it ended it rather than
      * leave it live; what was said, if anything, is kept. On a `canceled` call, undialled:
      * `destination_opted_out` the number was on the do-not-call list when it was due; `over_minute_cap` a

@@ -109,6 +109,10 @@ export interface CallsTable {
   opt_out: Generated<number>;
   /** The batch the call belongs to; null for a call placed on its own. */
   batch_id: string | null;
+  /** The internal URL of the api process holding the call's warmed realtime session; null when none was warmed. */
+  agent_host: string | null;
+  /** `agent_unavailable` once the live agent's model could not go on; the engine ends the call with it. */
+  agent_failure: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

@@ -145,8 +145,10 @@ function ownSchemaOnly(db: Kysely<Database>, schema: string): Kysely<Database> {
   });
 }
 
-export async function migrate(store: Store): Promise<void> {
-  const { error, results } = await (await migrator(store)).migrateToLatest();
+/** Runs the migrations the store lacks: all of them, or up to and including `through` (a migration's name). */
+export async function migrate(store: Store, through?: string): Promise<void> {
+  const m = await migrator(store);
+  const { error, results } = await (through === undefined ? m.migrateToLatest() : m.migrateTo(through));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);

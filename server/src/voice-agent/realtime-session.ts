@@ -1,27 +1,58 @@
 // One call's conversation with the realtime model, on a live line: the callee's audio goes up as
 // input_audio_buffer.append, the model's audio comes down to the line, and the model's events say what was said,
 // which the turn ledger keeps (turn-ledger.ts). The model's function calls go to the call's tools (tools.ts).
+//
+// The session's lifecycle (docs/real-calls.md, "The model's session"): the model's socket is confirmed before
+// anything it says reaches the line (realtime-link.ts), one warmed while the phone rang when there is one; the
+// agent lets the callee speak first and greets after a short silence; a failed response or an error that passes
+// is asked again once, a socket that drops is replaced once and told the conversation so far; past that the
+// callee hears a short apology (apology.ts), the failure is recorded for the engine (the call ends
+// `agent_unavailable`) and the line is hung up.
 import type { Logger } from 'pino';
-import { WebSocket, type RawData } from 'ws';
 import type { LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
-import type { LineBrief } from './conversation.js';
-import type { RealtimeProtocol } from './realtime-protocol.js';
+import type { Apology } from './apology.js';
+import { BargeIn } from './barge-in.js';
+import type { LineBrief, Speaker } from './conversation.js';
+import { errorEventAction, responseDoneAction } from './realtime-failures.js';
+import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
 /** The mark that follows the goodbye: once it comes back, the goodbye has been heard. */
 const GOODBYE_MARK = 'end_call';
+/** The mark that follows the apology. */
+const APOLOGY_MARK = 'svc_apology';
+/** How long the callee may stay silent after the answer before the agent greets them. */
+export const GREETING_WAIT_MS = 1000;
+/** A retried response waits this long first: a rate limit names a wait of a second or two. */
+const RETRY_DELAY_MS = 500;
+/** The apology must be ready this soon, or the line is hung up without it. */
+const APOLOGY_READY_MS = 3000;
 
-export interface RealtimeConnection {
-  url: string;
-  model: string;
-  apiKey: string;
-  /** The interface the server speaks: GA (the default) or beta. */
-  protocol: RealtimeProtocol;
+export interface RealtimeConnection extends LinkTarget {
   /** How long after end_call the goodbye may keep playing before the line is hung up anyway. */
   endGraceMs?: number;
+  /** How long the agent lets the callee speak first (GREETING_WAIT_MS unless told). */
+  greetAfterMs?: number;
+  /** Turn detection, noise reduction and barge-in (DEFAULT_TURN_TAKING unless told). */
+  turnTaking?: TurnTaking;
+}
+
+/** The session.update a call's socket is opened with. */
+export const sessionUpdateFor = (conn: RealtimeConnection, brief: LineBrief, tools: ToolRegistry) =>
+  conn.protocol.sessionUpdate(brief, tools.offered, conn.turnTaking ?? DEFAULT_TURN_TAKING);
+
+/** How the session meets what lies outside the model's socket. */
+export interface SessionLifecycle {
+  /** A link warmed while the phone rang, if this process holds one (null when it failed). */
+  warm?: Promise<RealtimeLink | null>;
+  /** Records, durably, that the model could not go on (the engine ends the call agent_unavailable). */
+  recordFailure(): Promise<void>;
+  /** The apology in the call's language. */
+  apology(language: string): Promise<Apology>;
 }
 
 type Json = Record<string, unknown>;
@@ -38,17 +69,35 @@ function argumentsOf(v: unknown): Record<string, unknown> {
   }
 }
 
+const NO_LIFECYCLE: SessionLifecycle = {
+  recordFailure: async () => undefined,
+  apology: () => Promise.reject(new Error('no apology')),
+};
+
 export class RealtimeSession implements LineSession {
   readonly done: Promise<LineEnd>;
   private resolveDone!: (r: LineEnd) => void;
-  private readonly ws: WebSocket;
-  private readonly queue: string[] = [];
+  private link: RealtimeLink | null = null;
+  /** Callee audio waiting for a confirmed link. */
+  private readonly queue: Json[] = [];
   private readonly tool: ToolContext;
   /** The function calls run, by call_id: the model's function call is reported by two events. */
   private readonly toolCalls = new Set<string>();
+  private readonly bargeIn: BargeIn;
   private ending = false;
   private over = false;
   private endTimer: NodeJS.Timeout | null = null;
+  private greetTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** The model has spoken or been asked to (the greeting is no longer due). */
+  private greeted = false;
+  private responseActive = false;
+  /** Failures retried in a row; a response that completes resets it. */
+  private retries = 0;
+  private reconnected = false;
+  private failure: Promise<void> | null = null;
+  /** What was said in this session, item by item in the order each began, to carry it on into a new session. */
+  private readonly said = new Map<string, { speaker: Speaker; text: string | null }>();
 
   constructor(
     private readonly brief: LineBrief,
@@ -61,37 +110,25 @@ export class RealtimeSession implements LineSession {
     recordOptOut: () => Promise<void>,
     /** Records that the line is a voicemail greeting (the voicemail_detected tool; machine-screen.ts). */
     recordVoicemail?: () => Promise<void>,
+    private readonly lifecycle: SessionLifecycle = NO_LIFECYCLE,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut, recordVoicemail };
-    const url = new URL(conn.url);
-    url.searchParams.set('model', conn.model);
-    // Compression is not offered: base64 audio gains little from it and would cost CPU on every frame.
-    this.ws = new WebSocket(url, { headers: { Authorization: `Bearer ${conn.apiKey}`, ...conn.protocol.headers }, perMessageDeflate: false });
-    this.ws.on('open', () => {
-      this.ws.send(JSON.stringify(conn.protocol.sessionUpdate(brief, tools.offered)));
-      // The agent speaks first: the callee has just picked up.
-      this.ws.send(JSON.stringify({ type: 'response.create' }));
-      for (const m of this.queue.splice(0)) this.ws.send(m);
-    });
-    this.ws.on('message', (data: RawData) => this.onEvent(data));
-    // The error's message may quote the server's reply, never the key; log its code only.
-    this.ws.on('error', (err: NodeJS.ErrnoException) => this.logger.warn({ callId: brief.callId, code: err.code ?? null }, 'realtime socket error'));
-    this.ws.on('close', (code: number) => {
-      if (this.over) return;
-      this.logger.warn({ callId: brief.callId, code }, 'realtime socket closed mid-call; hanging up with the transcript so far');
-      void this.finish('agent_lost');
-    });
+    this.bargeIn = new BargeIn((conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs, () => this.cutIn());
+    void this.start();
   }
 
   heard(payload: string, timestampMs: number | null): void {
     if (this.ending) return;
     this.ledger.heard(payload, timestampMs);
-    this.send({ type: 'input_audio_buffer.append', audio: payload });
+    const append = { type: 'input_audio_buffer.append', audio: payload };
+    if (this.link) this.link.send(append);
+    else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
   }
 
   marked(name: string): void {
     if (name === GOODBYE_MARK) void this.finish('end_call');
+    else if (name === APOLOGY_MARK) void this.finish('agent_lost');
     else this.ledger.marked(name);
   }
 
@@ -104,39 +141,84 @@ export class RealtimeSession implements LineSession {
     return this.done;
   }
 
-  private send(event: Json): void {
-    const data = JSON.stringify(event);
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(data);
-    else if (this.ws.readyState === WebSocket.CONNECTING && this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(data);
+  /** The warm link, else a fresh one (a second socket when the first is not confirmed); else the call gives up. */
+  private async start(): Promise<void> {
+    const warm = this.lifecycle.warm ? await this.lifecycle.warm.catch(() => null) : null;
+    if (warm?.open) return this.attach(warm, false);
+    if (this.lifecycle.warm) this.logger.info({ callId: this.brief.callId }, 'no warm realtime session to take; opening a fresh one');
+    try {
+      this.attach(await openConfirmedLink(this.conn, sessionUpdateFor(this.conn, this.brief, this.tools), this.logger.child({ callId: this.brief.callId })), false);
+    } catch {
+      void this.giveUp('session not confirmed');
+    }
   }
 
-  private onEvent(data: RawData): void {
-    let e: Json;
-    try {
-      const parsed: unknown = JSON.parse(data.toString());
-      if (typeof parsed !== 'object' || parsed === null) return;
-      e = parsed as Json;
-    } catch {
-      return;
+  /** Puts a confirmed link to work: what the callee said meanwhile goes up, and the agent greets or carries on. */
+  private attach(link: RealtimeLink, carryOn: boolean): void {
+    if (this.ending) return link.close();
+    link.listen(
+      (e) => this.onEvent(e),
+      (code) => void this.dropped(code),
+    );
+    if (carryOn) {
+      const said = [...this.said.values()].filter((t): t is { speaker: Speaker; text: string } => t.text !== null);
+      for (const t of said) link.send({ type: 'conversation.item.create', item: this.conn.protocol.historyItem(t.speaker, t.text) });
+      // The callee spoke last: the agent owes an answer. Otherwise it waits for the callee, as it was.
+      if (said.length > 0 && said[said.length - 1]!.speaker === 'callee') link.send({ type: 'response.create' });
+      if (said.length === 0) this.greeted = false;
     }
+    this.link = link;
+    for (const m of this.queue.splice(0)) link.send(m);
+    if (!this.greeted) this.armGreeting();
+  }
+
+  /** The agent greets after a short silence, unless the callee speaks first (then the model answers them). */
+  private armGreeting(): void {
+    if (this.greetTimer) clearTimeout(this.greetTimer);
+    this.greetTimer = setTimeout(() => {
+      this.greetTimer = null;
+      if (this.greeted || this.ending || !this.link) return;
+      this.greeted = true;
+      this.link.send({ type: 'response.create' });
+    }, this.conn.greetAfterMs ?? GREETING_WAIT_MS);
+  }
+
+  private send(event: Json): void {
+    this.link?.send(event);
+  }
+
+  private onEvent(e: Json): void {
     const itemId = str(e.item_id);
     switch (e.type) {
-      case 'input_audio_buffer.speech_started': {
+      case 'input_audio_buffer.speech_started':
         if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
-        // The callee talks over the agent: its audio is stopped where the callee heard it, and so is its item.
-        const cut = this.ledger.cutIn();
-        if (cut) this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
+        if (itemId) this.heardOf(itemId, 'callee', null);
+        if (this.greetTimer) clearTimeout(this.greetTimer);
+        this.greetTimer = null;
+        this.bargeIn.started();
         break;
-      }
       case 'input_audio_buffer.speech_stopped':
         if (itemId) this.ledger.calleeStopped(itemId, num(e.audio_end_ms));
+        this.bargeIn.stopped();
+        // Speech the model does not answer (noise) leaves the greeting due.
+        if (!this.greeted) this.armGreeting();
         break;
       case 'conversation.item.input_audio_transcription.completed':
         if (itemId) this.ledger.said(itemId, 'callee', str(e.transcript));
+        if (itemId) this.heardOf(itemId, 'callee', str(e.transcript));
+        break;
+      case 'response.created':
+        this.responseActive = true;
+        this.greeted = true;
+        break;
+      case 'response.done':
+        this.responseActive = false;
+        this.responseDone(e.response);
         break;
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
         if (itemId && delta !== null && !this.ending) this.ledger.play(itemId, delta);
+        if (itemId) this.heardOf(itemId, 'agent', null);
         break;
       }
       case this.conn.protocol.events.audioDone:
@@ -145,6 +227,7 @@ export class RealtimeSession implements LineSession {
       case this.conn.protocol.events.audioTranscriptDone:
         this.ledger.markSent();
         if (itemId) this.ledger.said(itemId, 'agent', str(e.transcript));
+        if (itemId) this.heardOf(itemId, 'agent', str(e.transcript));
         break;
       case 'response.function_call_arguments.done':
         this.functionCalled(str(e.name), str(e.call_id), e.arguments);
@@ -157,8 +240,65 @@ export class RealtimeSession implements LineSession {
       case 'error': {
         const err = typeof e.error === 'object' && e.error !== null ? (e.error as Json) : {};
         this.logger.warn({ callId: this.brief.callId, type: str(err.type), code: str(err.code), message: str(err.message) }, 'realtime error event');
+        const action = errorEventAction(err);
+        if (action === 'give_up') void this.giveUp(`error ${str(err.code) ?? str(err.type)}`);
+        // A request refused while no response runs: ask again. One that fails a running response ends it `failed`.
+        else if (action === 'retry' && !this.responseActive) this.retry(`error ${str(err.code) ?? str(err.type)}`);
         break;
       }
+    }
+  }
+
+  /** Keeps an item's place in the conversation from when it began, and its words once known. */
+  private heardOf(itemId: string, speaker: Speaker, text: string | null): void {
+    const t = this.said.get(itemId);
+    const words = text?.trim() || null;
+    if (!t) this.said.set(itemId, { speaker, text: words });
+    else if (words) t.text = words;
+  }
+
+  /** The callee has talked over the agent for long enough: its audio is stopped where they heard it. */
+  private cutIn(): void {
+    const cut = this.ledger.cutIn();
+    if (!cut) return;
+    this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
+    // The server leaves its response running when svc decides the barge-in (interrupt_response false).
+    if (this.responseActive && (this.conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs > 0) this.send({ type: 'response.cancel' });
+  }
+
+  private responseDone(response: unknown): void {
+    const status = typeof response === 'object' && response !== null ? (response as Json).status : null;
+    if (status === 'completed') this.retries = 0;
+    const action = responseDoneAction(response);
+    if (action === 'give_up') void this.giveUp(`response ${String(status)}`);
+    else if (action === 'retry') this.retry(`response ${String(status)}`);
+  }
+
+  /** Asks for the response once more, after a short wait; a second failure in a row gives up. */
+  private retry(why: string): void {
+    if (this.ending || this.retryTimer) return;
+    if (this.retries >= 1) return void this.giveUp(`${why}, again`);
+    this.retries++;
+    this.logger.warn({ callId: this.brief.callId, why }, 'realtime response failed; asking again');
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.ending && !this.responseActive) this.send({ type: 'response.create' });
+    }, RETRY_DELAY_MS);
+  }
+
+  /** The model's socket closed under the call: one new session carries the conversation on, else the call gives up. */
+  private async dropped(code: number): Promise<void> {
+    this.link = null;
+    this.responseActive = false;
+    if (this.ending) return;
+    if (this.reconnected) return void this.giveUp(`socket closed (${code}), again`);
+    this.reconnected = true;
+    this.logger.warn({ callId: this.brief.callId, code }, 'realtime socket closed mid-call; opening a new session with the conversation so far');
+    try {
+      const link = await openConfirmedLink(this.conn, sessionUpdateFor(this.conn, this.brief, this.tools), this.logger.child({ callId: this.brief.callId }), 1);
+      this.attach(link, true);
+    } catch {
+      void this.giveUp(`socket closed (${code}) and no new session`);
     }
   }
 
@@ -185,13 +325,52 @@ export class RealtimeSession implements LineSession {
     this.endTimer = setTimeout(() => void this.finish('end_call'), this.conn.endGraceMs ?? 5000);
   }
 
+  /**
+   * The model cannot go on: the failure is recorded for the engine, the callee hears the apology (its mark says
+   * when it has played, bounded by its length), and the line is hung up.
+   */
+  private async giveUp(why: string): Promise<void> {
+    if (this.ending) return;
+    this.ending = true;
+    this.clearTimers();
+    this.link?.close();
+    this.link = null;
+    this.logger.warn({ callId: this.brief.callId, why }, 'realtime model unavailable; apologising and hanging up');
+    this.failure = this.lifecycle.recordFailure().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the agent failure'));
+    let apology: Apology;
+    try {
+      apology = await Promise.race([
+        this.lifecycle.apology(this.brief.language),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('apology not ready')), APOLOGY_READY_MS).unref()),
+      ]);
+    } catch (err) {
+      this.logger.warn({ callId: this.brief.callId, err: (err as Error).message }, 'no apology to play');
+      return this.finish('agent_lost');
+    }
+    if (this.over) return;
+    const item = 'svc_apology';
+    for (let at = 0; at < apology.audio.length; at += 160) this.ledger.play(item, apology.audio.subarray(at, at + 160).toString('base64'));
+    this.ledger.said(item, 'agent', apology.text);
+    this.ledger.markSent();
+    this.line.mark(APOLOGY_MARK);
+    this.endTimer = setTimeout(() => void this.finish('agent_lost'), apology.audio.length / 8 + 2000);
+  }
+
+  private clearTimers(): void {
+    for (const t of [this.endTimer, this.greetTimer, this.retryTimer]) if (t) clearTimeout(t);
+    this.endTimer = this.greetTimer = this.retryTimer = null;
+    this.bargeIn.close();
+  }
+
   private async finish(reason: LineEnd): Promise<void> {
     if (this.over) return;
     this.over = true;
     this.ending = true;
-    if (this.endTimer) clearTimeout(this.endTimer);
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000);
-    else if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
+    this.clearTimers();
+    this.link?.close();
+    this.link = null;
+    // The failure is on the call before the carrier hears of the end, so the engine reads it with the turns.
+    await this.failure;
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
     await this.ledger.close();
     if (reason !== 'line_ended') {

@@ -31,6 +31,7 @@ import { m026QueueIndexesOnPostgres } from './026-queue-indexes-on-postgres.js';
 import { m027BoundedRedelivery } from './027-bounded-redelivery.js';
 import { m028StreamLeases } from './028-stream-leases.js';
 import { m029MachineDetection } from './029-machine-detection.js';
+import { m030AgentSession } from './030-agent-session.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '027_bounded_redelivery': m027BoundedRedelivery,
   '028_stream_leases': m028StreamLeases,
   '029_machine_detection': m029MachineDetection,
+  '030_agent_session': m030AgentSession,
 };
 
 export const migrationProvider: MigrationProvider = {
