@@ -22,6 +22,7 @@ const LATER_COLUMNS: Partial<CallRow> = {
   opt_out: 0,
   batch_id: null,
   recording_request_json: null,
+  latency_json: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -73,6 +74,7 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     opt_out: 0,
     batch_id: null,
     recording_request_json: null,
+    latency_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

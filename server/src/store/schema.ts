@@ -103,6 +103,8 @@ export interface CallsTable {
   opt_out: Generated<number>;
   /** The batch the call belongs to; null for a call placed on its own. */
   batch_id: string | null;
+  /** How quickly the live agent answered (JSON, the contract's CallLatency); null for a call no live agent spoke on. */
+  latency_json: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

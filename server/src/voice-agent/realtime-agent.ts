@@ -14,6 +14,8 @@ import { realtimeProtocol } from './realtime-protocol.js';
 import { RealtimeSession, type RealtimeConnection } from './realtime-session.js';
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { TurnLedger } from './turn-ledger.js';
+import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
+import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
   readonly name = 'realtime';
@@ -23,6 +25,8 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     private readonly db: Kysely<Database>,
     private readonly connection: RealtimeConnection,
     private readonly tools: ToolRegistry = CALL_TOOLS,
+    /** Where each call's latencies go as they are measured (the process's histograms, in the service). */
+    private readonly observer: LatencyObserver | null = null,
   ) {}
 
   turns(callId: string): Promise<TimedTurn[]> {
@@ -37,7 +41,11 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   /** Connects the model to an answered call's line. */
   join(brief: LineBrief, line: LiveLine, logger: Logger): RealtimeSession {
     const { callId } = brief;
-    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId);
+    // Like the opt-out, only this column: the record's latency, written as the session ends.
+    const writeLatency = async (latency: CallLatency) => {
+      await this.db.updateTable('calls').set({ latency_json: JSON.stringify(latency) }).where('id', '=', callId).execute();
+    };
+    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.observer), writeLatency });
     const optOut = async () => {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
@@ -48,5 +56,10 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
 
 /** The realtime agent as configured (SVC_REALTIME_URL, _MODEL, _PROTOCOL and _API_KEY). */
 export function configuredRealtimeAgent(config: Config, db: Kysely<Database>): RealtimeAgent {
-  return new RealtimeAgent(db, { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey! });
+  return new RealtimeAgent(
+    db,
+    { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey! },
+    CALL_TOOLS,
+    callLatencyMetrics,
+  );
 }
