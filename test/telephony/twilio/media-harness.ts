@@ -10,7 +10,8 @@ import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js'
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import type { Database } from '../../../server/src/store/schema.js';
-import { FakeMediaPeer } from '../../support/fake-media-peer.js';
+import { FakeMediaPeer, type MediaPeerOptions } from '../../support/fake-media-peer.js';
+import type { LatencyObserver } from '../../../server/src/voice-agent/turn-timing.js';
 import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import { InboxCarrier } from '../../support/inbox-carrier.js';
@@ -34,7 +35,7 @@ export interface BridgeHarness {
   /** Places a call and lets the engine dial it; returns its id. */
   placeCall(body?: Record<string, unknown>): Promise<string>;
   /** Connects a peer and sends connected + start with the call's valid token and call sid. */
-  stream(callId: string, opts?: { token?: string; callSid?: string }): Promise<FakeMediaPeer>;
+  stream(callId: string, opts?: { token?: string; callSid?: string; peer?: MediaPeerOptions }): Promise<FakeMediaPeer>;
   close(): Promise<void>;
 }
 
@@ -47,6 +48,8 @@ export interface BridgeOptions {
   env?: Record<string, string>;
   realtimeUrl?: string;
   startTimeoutMs?: number;
+  /** Where the agent's latencies go as they are measured. */
+  observer?: LatencyObserver;
 }
 
 export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise<BridgeHarness> {
@@ -57,7 +60,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
   const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id), optedOut: (id) => realtimeAgent.optedOut(id) };
   let db!: Kysely<Database>;
   const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: ({ store }) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
-  realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol(protocol), apiKey: REALTIME_KEY, endGraceMs: 60_000 });
+  realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol(protocol), apiKey: REALTIME_KEY, endGraceMs: 60_000 }, undefined, opts.observer ?? null);
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {
@@ -99,7 +102,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
       return res.body.callId as string;
     },
     async stream(callId, o = {}) {
-      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId));
+      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId), o.peer);
       peers.push(peer);
       peer.start({ callSid: o.callSid ?? callSidOf(callId), token: o.token ?? mediaStreamToken(STREAM_SECRET, callId) });
       return peer;
