@@ -39,6 +39,9 @@
 //   `session_expired` ("Your session hit the maximum duration of 60 minutes.") and closes the socket.
 // - A slow handshake: `handshakeDelayMs` before the upgrade is answered, `sessionCreatedDelayMs` before
 //   `session.created` (client events sent meanwhile wait, in order, as the real server queues them).
+// - The model's time to first audio: `firstAudioDelayMs` between a response's `response.created` and its first
+//   output (the model's inference; the Realtime API streams a response's events once it has them). A response
+//   cancelled meanwhile (the caller's speech) sends nothing more.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -117,6 +120,8 @@ export interface FakeRealtimeOptions {
   handshakeDelayMs?: number;
   /** How long after the upgrade session.created is sent. */
   sessionCreatedDelayMs?: number;
+  /** How long after response.created a response's first output comes (0: at once). */
+  firstAudioDelayMs?: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimit[] = [
@@ -366,6 +371,12 @@ export class FakeRealtime extends EventEmitter {
       active = response;
       emit({ type: 'response.created', response: { id: response.id, object: 'realtime.response', status: 'in_progress', status_details: null, output: [] } });
       if (options.rateLimits !== false) emit({ type: 'rate_limits.updated', rate_limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
+      if (options.firstAudioDelayMs) this.later(options.firstAudioDelayMs, () => active === response && output(response));
+      else output(response);
+    };
+
+    // The response's output: the script's steps until it waits for the caller, or ends.
+    const output = (response: { id: string; output: Json[] }) => {
       while (steps.length > 0) {
         const step = steps[0];
         if ('agent' in step) {

@@ -227,7 +227,7 @@ forEachStore('media bridge', (kind) => {
     const truncate = h.realtime.connections[0].received.find((e) => e.type === 'conversation.item.truncate');
     // At the mark's 100 ms, and what the line has played since (the clock's few ms), short of the next mark's 200.
     expect(truncate).to.include({ type: 'conversation.item.truncate', item_id: 'item_agent_2', content_index: 0 });
-    const heardMs = (truncate as { audio_end_ms: number }).audio_end_ms;
+    const heardMs = Number(truncate!.audio_end_ms);
     expect(heardMs).to.be.within(100, 199);
     peer.stop();
     await h.bridge.settled();
