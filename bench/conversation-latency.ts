@@ -20,6 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../test/support/fake-media-peer.js';
 import { FakeRealtime, type RealtimeStep } from '../test/support/fake-realtime.js';
@@ -67,6 +68,9 @@ interface Measures {
   calls: number;
   incomplete: number;
   cpu: number;
+  /** The benchmark's own CPU (peers and model), and its event loop's delay p99 (ms): past a few ms, the figures are the benchmark's. */
+  fakesCpu: number;
+  loopP99: number;
 }
 
 /** One call's conversation on the peer's side, timed. */
@@ -225,6 +229,9 @@ async function level(name: TargetName, n: number): Promise<Measures> {
   const lines = await middle.calls(n);
   const conversations: Conversation[] = [];
   const cpu0 = cpuSeconds(middle.pid);
+  const fakes0 = process.cpuUsage();
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const startedAt = performance.now();
   // One ticker sends every call's frames: each call's frame every 20 ms from its start.
   const next: number[] = [];
@@ -252,6 +259,8 @@ async function level(name: TargetName, n: number): Promise<Measures> {
   while (conversations.some((c) => !c.done) && performance.now() < deadline) await sleep(50);
   const seconds = (performance.now() - startedAt) / 1000;
   const cpu = (cpuSeconds(middle.pid) - cpu0) / seconds;
+  const fakesUsage = process.cpuUsage(fakes0);
+  loop.disable();
   clearInterval(ticker);
   await sleep(300); // the truncations reach the model
   const truncate: number[] = [];
@@ -273,6 +282,8 @@ async function level(name: TargetName, n: number): Promise<Measures> {
     calls: n,
     incomplete: conversations.filter((c) => !c.done).length,
     cpu,
+    fakesCpu: (fakesUsage.user + fakesUsage.system) / 1e6 / seconds,
+    loopP99: loop.percentile(99) / 1e6,
   };
 }
 
@@ -287,7 +298,7 @@ for (let r = 0; r < rounds; r++) {
       (runs.get(key(name, n)) ?? runs.set(key(name, n), []).get(key(name, n))!).push(m);
       const p = (xs: number[], q: number) => (xs.length ? percentile(xs, q).toFixed(1) : '—');
       console.error(
-        `round ${r + 1} ${name} N=${n}: first audio p50 ${p(m.firstAudio, 50)} p99 ${p(m.firstAudio, 99)}; answer p50 ${p(m.answer, 50)} p99 ${p(m.answer, 99)}; clear p50 ${p(m.clear, 50)} p99 ${p(m.clear, 99)}; truncation p99 ${p(m.truncate, 99)} ms; cpu ${(m.cpu * 100).toFixed(0)}%; incomplete ${m.incomplete}; load ${loadavg()[0].toFixed(2)}`,
+        `round ${r + 1} ${name} N=${n}: first audio p50 ${p(m.firstAudio, 50)} p99 ${p(m.firstAudio, 99)}; answer p50 ${p(m.answer, 50)} p99 ${p(m.answer, 99)}; clear p50 ${p(m.clear, 50)} p99 ${p(m.clear, 99)}; truncation p99 ${p(m.truncate, 99)} ms; cpu ${(m.cpu * 100).toFixed(0)}%, fakes ${(m.fakesCpu * 100).toFixed(0)}%, bench loop delay p99 ${m.loopP99.toFixed(1)} ms; incomplete ${m.incomplete}; load ${loadavg()[0].toFixed(2)}`,
       );
     }
   }
@@ -302,8 +313,8 @@ const f = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 console.log(
   `\nConversation latency: N calls at once, the model's time to first audio fixed at ${MODEL_MS} ms (taken off), ${rounds} rounds, Node ${process.version}, load average ${median(loads).toFixed(2)} (median at each level's start; 2 cores, shared) — medians of the rounds' percentiles, ms\n`,
 );
-console.log('| N | middle | answer → first audio p50 / p99 | end of speech → first audio p50 / p99 | speech_started → clear p50 / p99 | truncation off what played p50 / p99 | CPU | calls unfinished | p99 ratio to relay (first audio, answer, clear) |');
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|---|');
+console.log('| N | middle | answer → first audio p50 / p99 | end of speech → first audio p50 / p99 | speech_started → clear p50 / p99 | truncation off what played p50 / p99 | CPU | fakes CPU | bench loop delay p99 | calls unfinished | p99 ratio to relay (first audio, answer, clear) |');
+console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const n of levels) {
   for (const name of ['minimal relay', 'svc'] as TargetName[]) {
     const ms = runs.get(key(name, n)) ?? [];
@@ -315,7 +326,7 @@ for (const n of levels) {
     };
     const pair = (pick: (m: Measures) => number[]) => `${f(med(ms, pick, 50))} / ${f(med(ms, pick, 99))}`;
     console.log(
-      `| ${n} | ${name} | ${pair((m) => m.firstAudio)} | ${pair((m) => m.answer)} | ${pair((m) => m.clear)} | ${name === 'svc' ? pair((m) => m.truncate) : '—'} | ${(median(ms.map((m) => m.cpu)) * 100).toFixed(0)}% | ${ms.reduce((a, m) => a + m.incomplete, 0)} | ${name === 'svc' ? `${ratio((m) => m.firstAudio)}, ${ratio((m) => m.answer)}, ${ratio((m) => m.clear)}` : 'baseline'} |`,
+      `| ${n} | ${name} | ${pair((m) => m.firstAudio)} | ${pair((m) => m.answer)} | ${pair((m) => m.clear)} | ${name === 'svc' ? pair((m) => m.truncate) : '—'} | ${(median(ms.map((m) => m.cpu)) * 100).toFixed(0)}% | ${(median(ms.map((m) => m.fakesCpu)) * 100).toFixed(0)}% | ${median(ms.map((m) => m.loopP99)).toFixed(1)} | ${ms.reduce((a, m) => a + m.incomplete, 0)} | ${name === 'svc' ? `${ratio((m) => m.firstAudio)}, ${ratio((m) => m.answer)}, ${ratio((m) => m.clear)}` : 'baseline'} |`,
     );
   }
 }
