@@ -13,10 +13,12 @@ forEachStore('migration 027 (bounded attempts)', (kind) => {
     const db = ts.store.db;
     // The store as 026 left it.
     await db.schema.alterTable('calls').dropColumn('latency_json').execute();
+    for (const column of ['machine_detection', 'voicemail_detected_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
+    await db.schema.alterTable('api_keys').dropColumn('machine_detection').execute();
     await db.schema.dropTable('stream_leases').execute();
     await db.schema.dropTable('webhook_attempts_omitted').execute();
     await db.schema.alterTable('webhook_events').dropColumn('last_redelivery_requested_at').execute();
-    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases', '029_call_latency')`.execute(db);
+    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases', '029_machine_detection', '030_call_latency')`.execute(db);
   });
   afterEach(() => ts.drop());
 

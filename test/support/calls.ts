@@ -22,6 +22,8 @@ const LATER_COLUMNS: Partial<CallRow> = {
   opt_out: 0,
   batch_id: null,
   recording_request_json: null,
+  machine_detection: null,
+  voicemail_detected_at: null,
   latency_json: null,
 };
 
@@ -71,6 +73,8 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     previous_call_id: null,
     next_call_id: null,
     calling_window_json: null,
+    machine_detection: null,
+    voicemail_detected_at: null,
     opt_out: 0,
     batch_id: null,
     recording_request_json: null,

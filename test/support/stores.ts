@@ -45,16 +45,7 @@ export async function freshStore(kind: StoreKind): Promise<TestStore> {
   await admin.end();
   const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   const store = openStore({ postgresUrl: url, poolSize: 5 });
-  // kysely's Migrator looks for its tables with a catalog query over every schema (has_schema_privilege), which
-  // fails when a parallel test run drops its own schema at that moment; migrations run in a transaction, so retry.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await migrate(store);
-      break;
-    } catch (e) {
-      if (attempt >= 5 || !/schema "t_[0-9a-f]+" does not exist/.test((e as Error).message)) throw e;
-    }
-  }
+  await migrate(store);
   return {
     store,
     url,

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -118,6 +118,16 @@ export type PlaceCallRequest = {
      *
      */
     callingWindow?: CallingWindow;
+    /**
+     * Whether the carrier listens for an answering machine when the call is picked up (`on`, the default, or the
+     * key's default when it has one). A machine is hung up on (or left the `voicemail` message) only once it is
+     * confirmed: the greeting ended in a beep or silence, or the agent heard a voicemail greeting; a callee who
+     * answers the agent is a person whatever the detection guessed. `off`: no detection is asked for, whoever
+     * picks up is taken to have answered (`answeredBy: unknown`), and the agent talks to them, for programmes
+     * that never meet machines. With `off`, `voicemail` has nothing to act on.
+     *
+     */
+    machineDetection?: 'on' | 'off';
 };
 
 export type CallingWindow = {
@@ -1036,7 +1046,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1121,7 +1131,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

@@ -27,6 +27,8 @@ export interface NewKey {
   rateLimit?: number | null;
   /** The key's default calling window; null for none. */
   callingWindow?: CallingWindow | null;
+  /** The key's default answering-machine detection; null (or absent) for on. */
+  machineDetection?: 'on' | 'off' | null;
 }
 
 export interface CreatedKey {
@@ -56,6 +58,7 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
     default_voice: input.defaultVoice ?? null,
     rate_limit: input.rateLimit ?? null,
     calling_window_json: input.callingWindow ? JSON.stringify(input.callingWindow) : null,
+    machine_detection: input.machineDetection === 'off' ? 'off' : null,
     webhook_secret: input.webhookSecret ?? newWebhookSecret(),
     previous_webhook_secret: null,
     previous_secret_expires_at: null,

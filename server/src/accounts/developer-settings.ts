@@ -15,6 +15,8 @@ export interface KeyListing {
   defaultVoice: string | null;
   rateLimit: number | null;
   callingWindow: CallingWindow | null;
+  /** The key's default answering-machine detection. */
+  machineDetection: 'on' | 'off';
   revokedAt: number | null;
   createdAt: number;
 }
@@ -34,7 +36,7 @@ export async function resolveAccount(db: Kysely<Database>, ref: string): Promise
 export async function listKeys(db: Kysely<Database>, accountId: string): Promise<KeyListing[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'calling_window_json', 'revoked_at', 'created_at'])
+    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'calling_window_json', 'machine_detection', 'revoked_at', 'created_at'])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .orderBy('id')
@@ -48,6 +50,7 @@ export async function listKeys(db: Kysely<Database>, accountId: string): Promise
     defaultVoice: r.default_voice,
     rateLimit: r.rate_limit,
     callingWindow: r.calling_window_json === null ? null : (JSON.parse(r.calling_window_json) as CallingWindow),
+    machineDetection: r.machine_detection === 'off' ? 'off' : 'on',
     revokedAt: r.revoked_at,
     createdAt: r.created_at,
   }));
@@ -58,7 +61,7 @@ export async function findKey(db: Kysely<Database>, keyId: string) {
 }
 
 /** What `svc keys update` may change of a key: its name and defaults. */
-export type KeyUpdate = Pick<Updateable<ApiKeysTable>, 'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json'>;
+export type KeyUpdate = Pick<Updateable<ApiKeysTable>, 'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json' | 'machine_detection'>;
 
 /** Changes an active key's name and defaults; the next request made with it sees them. False when it is unknown or revoked. */
 export async function updateKey(db: Kysely<Database>, keyId: string, update: KeyUpdate): Promise<boolean> {

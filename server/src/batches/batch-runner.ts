@@ -187,5 +187,6 @@ function releasedCall(batch: BatchRow, call: PreparedCall, now: number): Inserta
     previous_call_id: null,
     calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
     batch_id: batch.id,
+    machine_detection: call.machineDetection,
   };
 }

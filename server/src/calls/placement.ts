@@ -223,6 +223,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     previous_call_id: null,
     calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
     batch_id: null,
+    machine_detection: call.machineDetection,
     created_at: now,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);

@@ -23,6 +23,8 @@ export interface ApiKeysTable {
   rate_limit: number | null;
   /** The key's default calling window (JSON, the contract's CallingWindow); null for none. */
   calling_window_json: string | null;
+  /** The key's default answering-machine detection: `off`, or null for on. */
+  machine_detection: string | null;
   webhook_secret: string;
   previous_webhook_secret: string | null;
   previous_secret_expires_at: number | null;
@@ -90,6 +92,10 @@ export interface CallsTable {
   voicemail_message: string | null;
   /** 1 once the voicemail message was spoken. */
   voicemail_left: Generated<number>;
+  /** `off` for a call placed with answering-machine detection turned off; null for on. */
+  machine_detection: string | null;
+  /** When the live agent reported hearing a voicemail greeting (wall-clock ms); null if it did not. */
+  voicemail_detected_at: number | null;
   /** When a call placed with startAt is to be dialled; null for a call dialled at once. */
   scheduled_at: number | null;
   /** The redials this call may still lead to (JSON { onNoAnswer, onVoicemail, afterMinutes }); null for none. */

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
+import { recordVoicemailDetected } from '../telephony/machine-screen.js';
 import type { LineBrief, TimedTurn } from './conversation.js';
 import type { LiveAgent } from './agent.js';
 import { appendTurn, recordedTurns } from './recorded-turns.js';
@@ -50,7 +51,8 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
     };
-    return new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut);
+    const voicemail = () => recordVoicemailDetected(this.db, callId, Date.now());
+    return new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail);
   }
 }
 

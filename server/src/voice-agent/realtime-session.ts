@@ -59,9 +59,11 @@ export class RealtimeSession implements LineSession {
     private readonly logger: Logger,
     /** Records that the callee asked not to be called again (durably: the engine reads it as the call ends). */
     recordOptOut: () => Promise<void>,
+    /** Records that the line is a voicemail greeting (the voicemail_detected tool; machine-screen.ts). */
+    recordVoicemail?: () => Promise<void>,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut };
+    this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut, recordVoicemail };
     const url = new URL(conn.url);
     url.searchParams.set('model', conn.model);
     // Compression is not offered: base64 audio gains little from it and would cost CPU on every frame.

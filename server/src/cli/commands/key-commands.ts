@@ -73,13 +73,21 @@ export function describeWindow(w: CallingWindow | null): string {
   return `${w.start}-${w.end}${days}, ${w.timeZone ? `in ${w.timeZone}` : "in the callee's time zone (by the number)"}`;
 }
 
+/** --machine-detection on|off: the key's default; `on` is stored as no default (null). */
+function machineDetectionFrom(values: OptionValues): 'on' | 'off' | undefined {
+  const raw = optional(values, 'machine-detection');
+  if (raw === undefined) return undefined;
+  if (raw !== 'on' && raw !== 'off') throw new UsageError('--machine-detection must be on or off');
+  return raw;
+}
+
 export const keyCommands: Command[] = [
   {
     name: 'keys create',
     summary: 'Create an API key; prints the key and its webhook signing secret once.',
     synopsis:
-      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]]',
-    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, ...WINDOW_OPTIONS },
+      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off]',
+    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS },
     async run(ctx, values) {
       const name = optional(values, 'name') || 'default';
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
@@ -89,11 +97,12 @@ export const keyCommands: Command[] = [
       const rawLimit = optional(values, 'rate-limit');
       const rateLimit = rawLimit === undefined ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
       const callingWindow = windowFrom(values, false) ?? null;
+      const machineDetection = machineDetectionFrom(values) ?? 'on';
       const account = await accountFrom(ctx, values);
       if (callerId && !(await ownsNumber(ctx.store.db, account.id, callerId))) {
         throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: svc numbers add --account ${account.id} ${callerId}`);
       }
-      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow }, ctx.now());
+      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow, machineDetection }, ctx.now());
       const effectiveLimit = rateLimit ?? ctx.config.defaultRateLimit;
       ctx.emit(
         {
@@ -107,6 +116,7 @@ export const keyCommands: Command[] = [
           defaultVoice: voice,
           rateLimit,
           callingWindow,
+          machineDetection,
           createdAt: iso(row.created_at),
         },
         [
@@ -117,6 +127,7 @@ export const keyCommands: Command[] = [
           `  voice:           ${voice ?? `platform default (${DEFAULT_AGENT_CATALOGUE.defaultVoice})`}`,
           `  rate limit:      ${effectiveLimit} calls per ${ctx.config.rateWindowSec} s${rateLimit === null ? ' (service default)' : ''}`,
           `  calling window:  ${describeWindow(callingWindow)}`,
+          `  machine detection: ${machineDetection}`,
           'Both secrets are shown only now: the key is stored hashed. Keep them somewhere safe.',
         ].join('\n'),
       );
@@ -142,10 +153,10 @@ export const keyCommands: Command[] = [
   },
   {
     name: 'keys update',
-    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window); `none` clears a default.",
+    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window, machine detection); `none` clears a default.",
     synopsis:
-      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]]',
-    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, ...WINDOW_OPTIONS },
+      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off]',
+    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS },
     positionals: ['key-id'],
     async run(ctx, values, [keyId]) {
       const update: KeyUpdate = {};
@@ -162,7 +173,9 @@ export const keyCommands: Command[] = [
       if (rawLimit !== undefined) update.rate_limit = rawLimit === 'none' ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
       const callingWindow = windowFrom(values, true);
       if (callingWindow !== undefined) update.calling_window_json = callingWindow === null ? null : JSON.stringify(callingWindow);
-      if (Object.keys(update).length === 0) throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit or --calling-window');
+      const machineDetection = machineDetectionFrom(values);
+      if (machineDetection !== undefined) update.machine_detection = machineDetection === 'off' ? 'off' : null;
+      if (Object.keys(update).length === 0) throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window or --machine-detection');
       const key = await findKey(ctx.store.db, keyId);
       if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
       if (key.revoked_at !== null) throw new CliFailure(`key ${keyId} is revoked`);
@@ -179,6 +192,7 @@ export const keyCommands: Command[] = [
           `  voice:           ${listing.defaultVoice ?? `platform default (${DEFAULT_AGENT_CATALOGUE.defaultVoice})`}`,
           `  rate limit:      ${listing.rateLimit ?? ctx.config.defaultRateLimit} calls per ${ctx.config.rateWindowSec} s${listing.rateLimit === null ? ' (service default)' : ''}`,
           `  calling window:  ${describeWindow(listing.callingWindow)}`,
+          `  machine detection: ${listing.machineDetection}`,
         ].join('\n'),
       );
     },

@@ -30,7 +30,8 @@ import { m025RecordingRequests } from './025-recording-requests.js';
 import { m026QueueIndexesOnPostgres } from './026-queue-indexes-on-postgres.js';
 import { m027BoundedRedelivery } from './027-bounded-redelivery.js';
 import { m028StreamLeases } from './028-stream-leases.js';
-import { m029CallLatency } from './029-call-latency.js';
+import { m029MachineDetection } from './029-machine-detection.js';
+import { m030CallLatency } from './030-call-latency.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -61,7 +62,8 @@ export const migrations: Record<string, Migration> = {
   '026_queue_indexes_on_postgres': m026QueueIndexesOnPostgres,
   '027_bounded_redelivery': m027BoundedRedelivery,
   '028_stream_leases': m028StreamLeases,
-  '029_call_latency': m029CallLatency,
+  '029_machine_detection': m029MachineDetection,
+  '030_call_latency': m030CallLatency,
 };
 
 export const migrationProvider: MigrationProvider = {

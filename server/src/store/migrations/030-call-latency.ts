@@ -2,7 +2,7 @@
 // written by the process that held the line as its session ends; null for a call no live agent spoke on.
 import type { Kysely, Migration } from 'kysely';
 
-export const m029CallLatency: Migration = {
+export const m030CallLatency: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('calls').addColumn('latency_json', 'text').execute();
   },
