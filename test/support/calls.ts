@@ -26,6 +26,7 @@ const LATER_COLUMNS: Partial<CallRow> = {
   voicemail_detected_at: null,
   agent_host: null,
   agent_failure: null,
+  latency_json: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -81,6 +82,7 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     recording_request_json: null,
     agent_host: null,
     agent_failure: null,
+    latency_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

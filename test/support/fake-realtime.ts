@@ -45,6 +45,9 @@
 //   starting does not cancel the response in progress (the client cancels it with response.cancel if it wants).
 // - Each connection is a new session with the server: `connections[i]` overrides the options for the i-th socket
 //   (its script, a slow session.created, a failing update), so a test can have the first fail and the next work.
+// - The model's time to first audio: `firstAudioDelayMs` between a response's `response.created` and its first
+//   output (the model's inference; the Realtime API streams a response's events once it has them). A response
+//   cancelled meanwhile (the caller's speech) sends nothing more.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -127,6 +130,8 @@ export interface FakeRealtimeOptions {
   sessionUpdateError?: RealtimeErrorKind | RealtimeErrorBody;
   /** Overrides of these options for the first, second, … connection. */
   connections?: Array<Partial<Omit<FakeRealtimeOptions, 'connections' | 'protocol' | 'handshakeDelayMs'>>>;
+  /** How long after response.created a response's first output comes (0: at once). */
+  firstAudioDelayMs?: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimit[] = [
@@ -378,6 +383,12 @@ export class FakeRealtime extends EventEmitter {
       active = response;
       emit({ type: 'response.created', response: { id: response.id, object: 'realtime.response', status: 'in_progress', status_details: null, output: [] } });
       if (options.rateLimits !== false) emit({ type: 'rate_limits.updated', rate_limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
+      if (options.firstAudioDelayMs) this.later(options.firstAudioDelayMs, () => active === response && output(response));
+      else output(response);
+    };
+
+    // The response's output: the script's steps until it waits for the caller, or ends.
+    const output = (response: { id: string; output: Json[] }) => {
       while (steps.length > 0) {
         const step = steps[0];
         if ('agent' in step) {

@@ -532,6 +532,63 @@ export type CallRecord = {
      */
     optOut?: boolean;
     metadata?: CallMetadata | null;
+    /**
+     * How quickly the live agent answered on the line, measured by svc where it sees the line and the model; null for a call no live agent spoke on (never answered, a sandbox call, a scripted agent), and until the agent's session on the line has ended.
+     */
+    latency?: CallLatency | null;
+};
+
+/**
+ * How quickly a live agent answered, in milliseconds of call time: positions on the callee's audio stream from
+ * the answer (the moment the carrier's media stream started), the clock the model's `audio_start_ms` and
+ * `audio_end_ms` are read on. Each is measured where svc sees it: the agent's audio as svc sends it to the
+ * line, the callee's speech as the model reports it. The time includes the model's own (its time to first
+ * audio) and the network's.
+ *
+ */
+export type CallLatency = {
+    /**
+     * From the answer to the agent's first audio sent to the line; null when the agent never spoke.
+     */
+    firstAudioMs: number | null;
+    /**
+     * Each agent turn that answered the callee, in order (the first 1,000 of a call).
+     */
+    turns: Array<TurnLatency>;
+    /**
+     * The median of the turns' `afterMs` (nearest rank); null without turns.
+     */
+    p50Ms: number | null;
+    /**
+     * The 95th percentile of the turns' `afterMs` (nearest rank); null without turns.
+     */
+    p95Ms: number | null;
+    /**
+     * Each time the callee talked over the agent and the agent's audio was cleared from the line, in order (the first 1,000 of a call).
+     */
+    bargeIns: Array<BargeInLatency>;
+};
+
+export type TurnLatency = {
+    /**
+     * When the callee stopped speaking (the model's end of speech), in ms from the answer.
+     */
+    atMs: number;
+    /**
+     * From then to the agent's first audio of its answer sent to the line.
+     */
+    afterMs: number;
+};
+
+export type BargeInLatency = {
+    /**
+     * When the callee started speaking over the agent (the model's start of speech), in ms from the answer.
+     */
+    atMs: number;
+    /**
+     * From then to the agent's audio being cleared from the line (the model's voice activity detection included).
+     */
+    clearMs: number;
 };
 
 export type Evidence = {
@@ -676,6 +733,10 @@ export type StreamStatus = {
      * For a terminal status, the call's error; null before.
      */
     error: string | null;
+    /**
+     * For a terminal status of a call a live agent spoke on, the record's `latency` as it stood when the status was sent; absent otherwise.
+     */
+    latency?: CallLatency;
 };
 
 /**

@@ -1,6 +1,6 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
 import type { Selectable } from 'kysely';
-import type { AnsweredBy, CallMetadata, CallRecord, CallStatus, CallSummary, Evidence, ExtractedValues, LanguageSource, Turn } from '../generated/types.gen.js';
+import type { AnsweredBy, CallLatency, CallMetadata, CallRecord, CallStatus, CallSummary, Evidence, ExtractedValues, LanguageSource, Turn } from '../generated/types.gen.js';
 import { singleZone, windowOnWire, type AppliedWindow } from '../calls/calling-window.js';
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
@@ -158,6 +158,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     scheduledAt: iso(row.scheduled_at),
     previousCallId: row.previous_call_id,
     nextCallId: row.next_call_id,
+    latency: row.latency_json === null ? null : (JSON.parse(row.latency_json) as CallLatency),
     ...windowFields(row.calling_window_json === null ? null : (JSON.parse(row.calling_window_json) as AppliedWindow)),
   };
 }

@@ -113,6 +113,8 @@ export interface CallsTable {
   agent_host: string | null;
   /** `agent_unavailable` once the live agent's model could not go on; the engine ends the call with it. */
   agent_failure: string | null;
+  /** How quickly the live agent answered (JSON, the contract's CallLatency); null for a call no live agent spoke on. */
+  latency_json: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

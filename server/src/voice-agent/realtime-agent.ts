@@ -21,6 +21,8 @@ import { realtimeProtocol } from './realtime-protocol.js';
 import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './realtime-session.js';
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { TurnLedger } from './turn-ledger.js';
+import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
+import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
 import { WarmLinks } from './warm-links.js';
 
 export interface RealtimeAgentOptions {
@@ -29,6 +31,8 @@ export interface RealtimeAgentOptions {
   /** How long a warm session waits for its stream. */
   warmHoldMs?: number;
   logger?: Logger;
+  /** Where each call's latencies go as they are measured (the process's histograms, in the service). */
+  observer?: LatencyObserver;
 }
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
@@ -94,7 +98,11 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   /** Connects the model to an answered call's line: the warm session if this process holds one, else a fresh one. */
   join(brief: LineBrief, line: LiveLine, logger: Logger): RealtimeSession {
     const { callId } = brief;
-    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId);
+    // Like the opt-out, only this column: the record's latency, written as the session ends.
+    const writeLatency = async (latency: CallLatency) => {
+      await this.db.updateTable('calls').set({ latency_json: JSON.stringify(latency) }).where('id', '=', callId).execute();
+    };
+    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.options.observer ?? null), writeLatency });
     const optOut = async () => {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
@@ -117,6 +125,6 @@ export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, lo
     db,
     { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
     CALL_TOOLS,
-    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }) },
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer: callLatencyMetrics },
   );
 }

@@ -10,7 +10,8 @@ import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js'
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import type { Database } from '../../../server/src/store/schema.js';
-import { FakeMediaPeer } from '../../support/fake-media-peer.js';
+import { FakeMediaPeer, type MediaPeerOptions } from '../../support/fake-media-peer.js';
+import type { LatencyObserver } from '../../../server/src/voice-agent/turn-timing.js';
 import { FakeRealtime, type FakeRealtimeOptions, type RealtimeStep } from '../../support/fake-realtime.js';
 import type { RealtimeConnection } from '../../../server/src/voice-agent/realtime-session.js';
 import { DEFAULT_TURN_TAKING } from '../../../server/src/voice-agent/turn-taking.js';
@@ -38,7 +39,7 @@ export interface BridgeHarness {
   /** Places a call and lets the engine dial it; returns its id. */
   placeCall(body?: Record<string, unknown>): Promise<string>;
   /** Connects a peer and sends connected + start with the call's valid token and call sid. */
-  stream(callId: string, opts?: { token?: string; callSid?: string }): Promise<FakeMediaPeer>;
+  stream(callId: string, opts?: { token?: string; callSid?: string; peer?: MediaPeerOptions }): Promise<FakeMediaPeer>;
   close(): Promise<void>;
 }
 
@@ -57,6 +58,8 @@ export interface BridgeOptions {
   connection?: Partial<RealtimeConnection>;
   /** The agent warms sessions (prepare), recording the test server's address as the holder's internal URL. */
   warm?: { holdMs?: number };
+  /** Where the agent's latencies go as they are measured. */
+  observer?: LatencyObserver;
 }
 
 export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise<BridgeHarness> {
@@ -76,7 +79,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
     greetAfterMs: 0,
     turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
     ...opts.connection,
-  }, undefined, opts.warm ? { internalUrl: srv.baseUrl, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), warmHoldMs: opts.warm.holdMs } : {});
+  }, undefined, { ...(opts.warm ? { internalUrl: srv.baseUrl, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), warmHoldMs: opts.warm.holdMs } : {}), observer: opts.observer });
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {
@@ -119,7 +122,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
       return res.body.callId as string;
     },
     async stream(callId, o = {}) {
-      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId));
+      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId), o.peer);
       peers.push(peer);
       peer.start({ callSid: o.callSid ?? callSidOf(callId), token: o.token ?? mediaStreamToken(STREAM_SECRET, callId) });
       return peer;

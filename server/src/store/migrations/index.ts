@@ -32,6 +32,7 @@ import { m027BoundedRedelivery } from './027-bounded-redelivery.js';
 import { m028StreamLeases } from './028-stream-leases.js';
 import { m029MachineDetection } from './029-machine-detection.js';
 import { m030AgentSession } from './030-agent-session.js';
+import { m031CallLatency } from './031-call-latency.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '028_stream_leases': m028StreamLeases,
   '029_machine_detection': m029MachineDetection,
   '030_agent_session': m030AgentSession,
+  '031_call_latency': m031CallLatency,
 };
 
 export const migrationProvider: MigrationProvider = {
