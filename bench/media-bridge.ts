@@ -83,7 +83,7 @@ async function svc(fakes: MediaFakes): Promise<Middle> {
       SVC_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       // Production refuses a plain-http public address for Twilio; nothing else differs for this bench.
       NODE_ENV: 'development',
-      SVC_MAX_CALL_DURATION_SEC: '3600',
+      SVC_MAX_CALL_DURATION_SEC: '3000',
     },
     port,
   );

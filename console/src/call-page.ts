@@ -1,10 +1,11 @@
 // One call: its record, the turns as a conversation with their times, the recording (its position follows the turn
 // being spoken; clicking a turn seeks to it), the extracted values with their evidence quote marked in its turn,
-// the event log with a redeliver button, and a cancel button while the call is live. A live call follows its
-// stream (GET /v1/agent/calls/{id}/stream); its record is read again when it ends.
+// the event log with a redeliver button, and a cancel button while the call is live. A call a live agent spoke on
+// shows how quickly it answered (the record's latency). A live call follows its stream
+// (GET /v1/agent/calls/{id}/stream); its record is read again when it ends.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
-import type { CallRecord, Turn } from '../../sdk/src/generated/types.gen.js';
+import type { CallLatency, CallRecord, Turn } from '../../sdk/src/generated/types.gen.js';
 import { svc } from './api.js';
 import { EventLog } from './event-log.js';
 import { Chip, clock, ErrorLine, isLive, seconds, when } from './ui.js';
@@ -23,6 +24,26 @@ function marked(text: string, quotes: string[]) {
   }
   parts.push(rest);
   return parts;
+}
+
+const ms = (v: number | null) => (v === null ? '—' : `${v} ms`);
+
+/** How quickly the agent answered: the first audio, each answer after the callee stopped, each barge-in's clear. */
+function Latency({ latency }: { latency: CallLatency }) {
+  return html`
+    <h2>Latency</h2>
+    <dl class="record latency">
+      <dt>First audio</dt><dd>${ms(latency.firstAudioMs)} after the answer</dd>
+      <dt>Answers</dt><dd>${latency.turns.length === 0 ? '—' : html`median ${ms(latency.p50Ms)}, 95th percentile ${ms(latency.p95Ms)} after the callee stopped (${latency.turns.length})`}</dd>
+      <dt>Barge-ins</dt><dd>${latency.bargeIns.length === 0 ? 'none' : latency.bargeIns.map((b) => `at ${clock(b.atMs / 1000)}, cleared in ${b.clearMs} ms`).join('; ')}</dd>
+    </dl>
+    ${latency.turns.length === 0
+      ? null
+      : html`<table class="latency-turns">
+          <thead><tr><th>Callee stopped</th><th>Agent answered after</th></tr></thead>
+          <tbody>${latency.turns.map((t) => html`<tr><td>${clock(t.atMs / 1000)}</td><td>${t.afterMs} ms</td></tr>`)}</tbody>
+        </table>`}
+  `;
 }
 
 export function CallPage({ id }: { id: string }) {
@@ -62,7 +83,8 @@ export function CallPage({ id }: { id: string }) {
             live[e.data.index] = { speaker, text, startSec, endSec };
             setTurns([...live]);
           } else {
-            setRecord((old) => (old ? { ...old, status: e.data.status } : old));
+            const { status, latency } = e.data;
+            setRecord((old) => (old ? { ...old, status, ...(latency ? { latency } : {}) } : old));
           }
         }
         await loadRecord();
@@ -153,6 +175,8 @@ export function CallPage({ id }: { id: string }) {
             `,
           )}
         </ol>`}
+
+    ${record.latency ? html`<${Latency} latency=${record.latency} />` : null}
 
     <${EventLog} source=${{ list: () => svc().listCallEvents(id), redeliver: (eventId: string) => svc().redeliverEvent(id, eventId) }} version=${ended} />
     <p><a href="#/calls">All calls</a></p>

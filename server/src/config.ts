@@ -2,6 +2,8 @@
 // chosen from these values by the composition root (main.ts).
 import { resolve } from 'node:path';
 import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry-schedule.js';
+import type { TurnTaking } from './voice-agent/turn-taking.js';
+import { parseTurnTaking, TurnTakingError } from './voice-agent/turn-taking-config.js';
 
 /** How many times the LLM analyst sends one analysis request (a failed one is tried once more). */
 export const LLM_ATTEMPTS = 2;
@@ -105,6 +107,13 @@ export interface Config {
   realtimeProtocol: 'ga' | 'beta';
   /** SVC_REALTIME_API_KEY: a secret, required when agent is realtime. */
   realtimeApiKey: string | null;
+  /** Turn detection, noise reduction and barge-in on the realtime session (SVC_REALTIME_TURN_DETECTION, …). */
+  realtimeTurnTaking: TurnTaking;
+  /**
+   * SVC_INTERNAL_URL: where the other service processes reach this one (http://127.0.0.1:<PORT> by default); a
+   * media stream that lands on another api process is relayed here when this one warmed the call's session.
+   */
+  internalUrl: string;
   /** The telephone line (SVC_CARRIER): the offline sandbox, or Twilio. */
   carrier: 'sandbox' | 'twilio';
   /** TWILIO_ACCOUNT_SID (AC…); required with the Twilio carrier. */
@@ -232,7 +241,7 @@ function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSett
   return { carrier, twilioAccountSid, twilioAuthToken, twilioApiBaseUrl };
 }
 
-type RealtimeSettings = Pick<Config, 'agent' | 'realtimeUrl' | 'realtimeModel' | 'realtimeProtocol' | 'realtimeApiKey'>;
+type RealtimeSettings = Pick<Config, 'agent' | 'realtimeUrl' | 'realtimeModel' | 'realtimeProtocol' | 'realtimeApiKey' | 'realtimeTurnTaking'>;
 
 /** The model each realtime interface names unless SVC_REALTIME_MODEL does: the GA model, or the beta preview. */
 const REALTIME_MODEL: Record<Config['realtimeProtocol'], string> = { ga: 'gpt-realtime', beta: 'gpt-4o-realtime-preview' };
@@ -254,7 +263,14 @@ function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
   }
   const realtimeProtocol = env.SVC_REALTIME_PROTOCOL?.trim() || 'ga';
   if (realtimeProtocol !== 'ga' && realtimeProtocol !== 'beta') throw new ConfigError(`SVC_REALTIME_PROTOCOL must be ga or beta, got "${realtimeProtocol}"`);
-  return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || REALTIME_MODEL[realtimeProtocol], realtimeProtocol, realtimeApiKey };
+  let realtimeTurnTaking: TurnTaking;
+  try {
+    realtimeTurnTaking = parseTurnTaking(env);
+  } catch (err) {
+    if (err instanceof TurnTakingError) throw new ConfigError(err.message);
+    throw err;
+  }
+  return { agent, realtimeUrl, realtimeModel: env.SVC_REALTIME_MODEL?.trim() || REALTIME_MODEL[realtimeProtocol], realtimeProtocol, realtimeApiKey, realtimeTurnTaking };
 }
 
 // A call must never outlive the realtime model's session: past its limit the model closes the socket and the
@@ -268,6 +284,15 @@ function maxCallDurationSec(env: NodeJS.ProcessEnv, agent: Config['agent']): num
     );
   }
   return max;
+}
+
+function internalUrl(env: NodeJS.ProcessEnv, port: number): string {
+  const v = env.SVC_INTERNAL_URL?.trim() || `http://127.0.0.1:${port}`;
+  const url = URL.canParse(v) ? new URL(v) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search) {
+    throw new ConfigError(`SVC_INTERNAL_URL must be an http or https URL without credentials or query, such as http://10.0.0.5:8080, got "${v}"`);
+  }
+  return v.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -288,6 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST || '0.0.0.0',
     publicBaseUrl: (env.SVC_PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    internalUrl: internalUrl(env, port),
     dataDir: resolve(env.SVC_DATA_DIR || './data'),
     recordingsDir: env.SVC_RECORDINGS_DIR?.trim() ? resolve(env.SVC_RECORDINGS_DIR.trim()) : resolve(env.SVC_DATA_DIR || './data', 'recordings'),
     databaseUrl,

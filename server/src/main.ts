@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   }
   const runsWorkers = config.role !== 'api';
   // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
-  const agent = configuredAgent(config, store);
+  const agent = configuredAgent(config, store, logger);
   const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
   const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), { carrier: telephony.carrier, agent }) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;

@@ -34,6 +34,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         defaultVoice: 'coral',
         rateLimit: 3,
         callingWindow: null,
+        machineDetection: 'on',
         onBehalfOf: null,
         recordingNotice: true,
         createdAt: '2026-11-22T12:00:30.000Z',
@@ -186,15 +187,31 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       }
     });
 
+    it('sets and clears a key\'s default machine detection (--machine-detection off|on), stored as off or no default', async () => {
+      await cli.account();
+      const k = await cli.key('--machine-detection', 'off');
+      const stored = () => cli.store.db.selectFrom('api_keys').select('machine_detection').where('id', '=', k.id).executeTakeFirstOrThrow();
+      expect(await stored()).to.deep.equal({ machine_detection: 'off' });
+      const on = await cli.run('keys', 'update', k.id, '--machine-detection', 'on', '--json');
+      expect(on.code, on.err).to.equal(0);
+      expect(on.json).to.deep.include({ id: k.id, machineDetection: 'on' });
+      expect(await stored()).to.deep.equal({ machine_detection: null });
+      const off = await cli.run('keys', 'update', k.id, '--machine-detection', 'off');
+      expect(off.code, off.err).to.equal(0);
+      expect(off.out).to.include('  machine detection: off');
+      expect(await stored()).to.deep.equal({ machine_detection: 'off' });
+    });
+
     it('refuses bad input to keys update (exit 2) and unknown, revoked or foreign-number keys (exit 1), changing nothing', async () => {
       await cli.account();
       const k = await cli.key('--calling-window', '09:00-17:00');
       const before = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
       const cases: [string[], number, string][] = [
-        [[k.id], 2, 'nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --on-behalf-of or --recording-notice'],
+        [[k.id], 2, 'nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --machine-detection, --on-behalf-of or --recording-notice'],
         [[k.id, '--on-behalf-of', '  '], 2, '--on-behalf-of must be 1 to 200 characters, not blank; got ""'],
         [[k.id, '--on-behalf-of', 'x'.repeat(201)], 2, `--on-behalf-of must be 1 to 200 characters, not blank; got "${'x'.repeat(201)}"`],
         [[k.id, '--recording-notice', 'yes'], 2, '--recording-notice must be on or off (or default), got "yes"'],
+        [[k.id, '--machine-detection', 'maybe'], 2, '--machine-detection must be on or off'],
         [[k.id, '--calling-window', '9-5'], 2, '--calling-window must be HH:MM-HH:MM in 24-hour time, such as 09:00-20:00, or none; got "9-5"'],
         [[k.id, '--calling-window', '17:00-09:00'], 2, 'the window must end after it starts on the same day (17:00 to 09:00 is empty); 24:00 is the end of the day.'],
         [[k.id, '--calling-window', '09:00-17:00', '--days', 'fri-mon'], 2, '--days must be days such as mon-fri or sat,sun (mon tue wed thu fri sat sun), got "fri-mon"'],

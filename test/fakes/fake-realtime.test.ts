@@ -397,6 +397,26 @@ describe('fake realtime server', () => {
       expect(audioBytes(c)).to.equal(1600);
     });
 
+    it('sends a response’s first output firstAudioDelayMs after response.created, and nothing of a response cancelled meanwhile', async () => {
+      const c = await open({ script: [{ agent: 'Hello.' }, { callee: 'Hi.', afterBytes: 160 }, { agent: 'How are you?' }], firstAudioDelayMs: 80 });
+      c.send({ type: 'session.update', session: PCMU_SESSION });
+      c.send({ type: 'response.create' });
+      await c.got('response.created');
+      const created = performance.now();
+      expect(c.of('response.output_audio.delta')).to.have.length(0);
+      await c.got('response.done');
+      expect(performance.now() - created).to.be.at.least(79);
+      expect(audioBytes(c)).to.equal(1600);
+      // The callee's turn starts the next response; cancelled before its first output, it sends none.
+      c.append(160);
+      await c.got('response.created', 2);
+      c.send({ type: 'response.cancel' });
+      await c.got('response.done', 2);
+      await new Promise((r) => setTimeout(r, 120));
+      expect(c.of('response.done')[1].response).to.deep.include({ status: 'cancelled' });
+      expect(audioBytes(c)).to.equal(1600);
+    });
+
     it('refuses the other interface by its header, closing the socket', async () => {
       const c = await open({ script: [] }, { 'OpenAI-Beta': 'realtime=v1' });
       await c.until(() => c.closed !== null);

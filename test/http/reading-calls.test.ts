@@ -48,7 +48,16 @@ forEachStore('reading calls', (kind) => {
         callingWindow: null,
         timeZone: null,
         timeZones: null,
+        latency: null,
       });
+    });
+
+    it("returns the latency a live agent's session stored for the call, as it was stored", async () => {
+      const latency = { firstAudioMs: 412, turns: [{ atMs: 5120, afterMs: 640 }, { atMs: 9800, afterMs: 702 }], p50Ms: 640, p95Ms: 702, bargeIns: [{ atMs: 7010, clearMs: 231 }] };
+      const row = await insertTestCall(srv.deps.store, alice, { latency_json: JSON.stringify(latency) });
+      const res = await alice.api.get(`/v1/agent/calls/${row.id}`);
+      expect(res.status).to.equal(200);
+      expect(res.body.latency).to.deep.equal(latency);
     });
 
     it('reports a queued call with nulls for everything not known yet', async () => {

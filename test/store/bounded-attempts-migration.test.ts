@@ -2,24 +2,14 @@
 // cut to their first and their last 20 attempts, and those deleted are counted by outcome, as the dispatcher does
 // for the attempts it records after it.
 import { expect } from 'chai';
-import { Migrator, sql } from 'kysely';
-import { migrationProvider } from '../../server/src/store/migrations/index.js';
+import { migrate } from '../../server/src/store/store.js';
 import { forEachStore, freshStore, type TestStore } from '../support/stores.js';
 
 forEachStore('migration 027 (bounded attempts)', (kind) => {
   let ts: TestStore;
   beforeEach(async () => {
-    ts = await freshStore(kind);
-    const db = ts.store.db;
-    // The store as 026 left it (the later migrations undone).
-    await db.schema.dropTable('stream_leases').execute();
-    await db.schema.dropTable('webhook_attempts_omitted').execute();
-    await db.schema.alterTable('webhook_events').dropColumn('last_redelivery_requested_at').execute();
-    for (const column of ['on_behalf_of', 'recording_notice']) {
-      await db.schema.alterTable('calls').dropColumn(column).execute();
-      await db.schema.alterTable('api_keys').dropColumn(column).execute();
-    }
-    await sql`delete from kysely_migration where name in ('027_bounded_redelivery', '028_stream_leases', '029_caller_disclosure')`.execute(db);
+    // The store as 026 left it.
+    ts = await freshStore(kind, '026_queue_indexes_on_postgres');
   });
   afterEach(() => ts.drop());
 
@@ -32,7 +22,7 @@ forEachStore('migration 027 (bounded attempts)', (kind) => {
       ...Array.from({ length: 21 }, (_, i) => ({ event_id: 'e2', attempt: i + 1, at: i, status_code: 500, latency_ms: 5, error: null })),
     ];
     await db.insertInto('webhook_attempts').values(rows).execute();
-    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).to.equal(undefined);
+    await migrate(ts.store);
 
     const kept = await db.selectFrom('webhook_attempts').select(['event_id', 'attempt']).orderBy('event_id').orderBy('attempt').execute();
     expect(kept.filter((r) => r.event_id === 'e1').map((r) => Number(r.attempt))).to.deep.equal([1, ...Array.from({ length: 20 }, (_, i) => 11 + i)]);

@@ -47,6 +47,15 @@
 //   100 ms, a committed item with an empty transcript.
 // - A slow handshake: `handshakeDelayMs` before the upgrade is answered, `sessionCreatedDelayMs` before
 //   `session.created` (client events sent meanwhile wait, in order, as the real server queues them).
+// - A session.update the server fails to apply for its own reasons (`sessionUpdateError`: `server_error`, a rate
+//   limit): the `error` event with the update's `event_id`, nothing changed, the socket open, as for a rejected one.
+// - Server VAD's `interrupt_response` (turn_detection, true by default): when the client sets it false, speech
+//   starting does not cancel the response in progress (the client cancels it with response.cancel if it wants).
+// - Each connection is a new session with the server: `connections[i]` overrides the options for the i-th socket
+//   (its script, a slow session.created, a failing update), so a test can have the first fail and the next work.
+// - The model's time to first audio: `firstAudioDelayMs` between a response's `response.created` and its first
+//   output (the model's inference; the Realtime API streams a response's events once it has them). A response
+//   cancelled meanwhile (the caller's speech) sends nothing more.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -129,6 +138,12 @@ export interface FakeRealtimeOptions {
   handshakeDelayMs?: number;
   /** How long after the upgrade session.created is sent. */
   sessionCreatedDelayMs?: number;
+  /** The error every session.update is answered with instead of being applied. */
+  sessionUpdateError?: RealtimeErrorKind | RealtimeErrorBody;
+  /** Overrides of these options for the first, second, … connection. */
+  connections?: Array<Partial<Omit<FakeRealtimeOptions, 'connections' | 'protocol' | 'handshakeDelayMs'>>>;
+  /** How long after response.created a response's first output comes (0: at once). */
+  firstAudioDelayMs?: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimit[] = [
@@ -308,7 +323,8 @@ export class FakeRealtime extends EventEmitter {
     wss.on('connection', (ws, req) => {
       const protocol = options.protocol ?? 'ga';
       const model = new URL(req.url ?? '/', 'ws://x').searchParams.get('model') ?? (protocol === 'ga' ? 'gpt-realtime' : 'gpt-4o-realtime-preview');
-      server.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] }, options);
+      const own = { ...options, ...options.connections?.[server.connections.length] };
+      server.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] }, own);
     });
     return fake;
   }
@@ -341,7 +357,8 @@ export class FakeRealtime extends EventEmitter {
       protocol === 'ga'
         ? { delta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', transcript: 'response.output_audio_transcript.done' }
         : { delta: 'response.audio.delta', audioDone: 'response.audio.done', transcript: 'response.audio_transcript.done' };
-    let ids = 0;
+    // Ids are the server's, unique across its sessions: each connection numbers its items from its own thousand.
+    let ids = (this.connections.length - 1) * 1000;
     let eventIds = 0;
     /** The record_opt_out call waiting for its function_call_output, and whether that output has come. */
     let pendingTool: { callId: string; answered: boolean } | null = null;
@@ -378,6 +395,12 @@ export class FakeRealtime extends EventEmitter {
       active = response;
       emit({ type: 'response.created', response: { id: response.id, object: 'realtime.response', status: 'in_progress', status_details: null, output: [] } });
       if (options.rateLimits !== false) emit({ type: 'rate_limits.updated', rate_limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
+      if (options.firstAudioDelayMs) this.later(options.firstAudioDelayMs, () => active === response && output(response));
+      else output(response);
+    };
+
+    // The response's output: the script's steps until it waits for the caller, or ends.
+    const output = (response: { id: string; output: Json[] }) => {
       while (steps.length > 0) {
         const step = steps[0];
         if ('agent' in step) {
@@ -438,7 +461,9 @@ export class FakeRealtime extends EventEmitter {
         speaking = { itemId: `item_callee_${++ids}`, startMs: Math.round(inputMs - bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input)), transcript: '', delayMs: 0 };
         emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: speaking.startMs, item_id: speaking.itemId });
       }
-      finish('cancelled', { type: 'cancelled', reason: 'turn_detected' });
+      const detection = protocol === 'ga' ? (seen.session.audio as Json | undefined)?.input : seen.session;
+      const turnDetection = isObject(detection) && isObject(detection.turn_detection) ? detection.turn_detection : {};
+      if (turnDetection.interrupt_response !== false) finish('cancelled', { type: 'cancelled', reason: 'turn_detected' });
       return speaking.itemId;
     };
     const speechStopped = (itemId: string) => {
@@ -523,7 +548,9 @@ export class FakeRealtime extends EventEmitter {
     const onClientEvent = (event: Record<string, unknown> & { type: string }) => {
       if (event.type === 'session.update') {
         const problem = sessionShapeProblem(protocol, event.session);
-        if (problem) {
+        if (options.sessionUpdateError) {
+          emitError(options.sessionUpdateError, event.event_id);
+        } else if (problem) {
           emitError({ type: 'invalid_request_error', ...problem }, event.event_id);
           if (options.onBadSession === 'close') {
             seen.refused = problem.message;

@@ -11,11 +11,20 @@ function context(over: Partial<ToolContext> = {}): ToolContext & { ended: number
 }
 
 describe('the call tools', () => {
-  it('are offered as end_call then record_opt_out, each a function with its parameters', () => {
+  it('are offered as end_call, record_opt_out then voicemail_detected, each a function with its parameters', () => {
     expect(CALL_TOOLS.offered.map((t) => [t.type, t.name, t.parameters])).to.deep.equal([
       ['function', 'end_call', { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] }],
       ['function', 'record_opt_out', { type: 'object', properties: {}, required: [] }],
+      ['function', 'voicemail_detected', { type: 'object', properties: {}, required: [] }],
     ]);
+  });
+
+  it('voicemail_detected records the greeting and answers nothing, so the model says no more; a failed write is logged', async () => {
+    const tool = CALL_TOOLS.find('voicemail_detected')!;
+    let recorded = 0;
+    expect(await tool.run({}, context({ recordVoicemail: async () => void recorded++ }))).to.equal(undefined);
+    expect(recorded).to.equal(1);
+    expect(await tool.run({}, context({ recordVoicemail: () => Promise.reject(new Error('store down')) }))).to.equal(undefined);
   });
 
   it('end_call ends the call and answers nothing', async () => {

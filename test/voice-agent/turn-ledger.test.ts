@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import type { TimedTurn } from '../../server/src/voice-agent/conversation.js';
 import { TurnLedger } from '../../server/src/voice-agent/turn-ledger.js';
+import { TurnTiming } from '../../server/src/voice-agent/turn-timing.js';
 
 /** `ms` of mu-law silence, base64 (8 bytes a ms). */
 const audio = (ms: number) => Buffer.alloc(ms * 8, 0xff).toString('base64');
@@ -16,6 +17,8 @@ function ledger() {
     async (seq, turn) => void written.push([seq, turn]),
     pino({ level: 'silent' }),
     'call-1',
+    // A clock that stands still: what has played is what the marks say.
+    { timing: new TurnTiming(null, () => 0) },
   );
   return { l, line, written };
 }

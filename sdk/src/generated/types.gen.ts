@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -118,6 +118,16 @@ export type PlaceCallRequest = {
      *
      */
     callingWindow?: CallingWindow;
+    /**
+     * Whether the carrier listens for an answering machine when the call is picked up (`on`, the default, or the
+     * key's default when it has one). A machine is hung up on (or left the `voicemail` message) only once it is
+     * confirmed: the greeting ended in a beep or silence, or the agent heard a voicemail greeting; a callee who
+     * answers the agent is a person whatever the detection guessed. `off`: no detection is asked for, whoever
+     * picks up is taken to have answered (`answeredBy: unknown`), and the agent talks to them, for programmes
+     * that never meet machines. With `off`, `voicemail` has nothing to act on.
+     *
+     */
+    machineDetection?: 'on' | 'off';
     /**
      * Whom the agent calls for, as it says so to the callee ("I'm calling on behalf of Tony's Pizzeria"), 1 to 200
      * characters. Default, the key's (set with `svc keys update --on-behalf-of`); with neither, the agent says it
@@ -481,6 +491,9 @@ export type CallRecord = {
      * watchdog ended the call; `carrier_throttled` the carrier kept refusing the dial as too many requests
      * (Twilio's 429) for as long as the watchdog waits, and nothing was dialled (safe to place again);
      * `call_dropped` the line dropped after the answer (the transcript and recording of what was said are kept);
+     * `agent_unavailable` the AI agent's speech model could not be reached, refused the session or stopped
+     * answering, and could not be brought back: the callee heard a short apology and the call was hung up (the
+     * transcript of what was said before is kept, the summary says so, no fields are extracted);
      * `engine_error` the service could not step the call (its steps kept failing), so it ended it rather than
      * leave it live; what was said, if anything, is kept. On a `canceled` call, undialled:
      * `destination_opted_out` the number was on the do-not-call list when it was due; `over_minute_cap` a
@@ -533,6 +546,63 @@ export type CallRecord = {
      */
     optOut?: boolean;
     metadata?: CallMetadata | null;
+    /**
+     * How quickly the live agent answered on the line, measured by svc where it sees the line and the model; null for a call no live agent spoke on (never answered, a sandbox call, a scripted agent), and until the agent's session on the line has ended.
+     */
+    latency?: CallLatency | null;
+};
+
+/**
+ * How quickly a live agent answered, in milliseconds of call time: positions on the callee's audio stream from
+ * the answer (the moment the carrier's media stream started), the clock the model's `audio_start_ms` and
+ * `audio_end_ms` are read on. Each is measured where svc sees it: the agent's audio as svc sends it to the
+ * line, the callee's speech as the model reports it. The time includes the model's own (its time to first
+ * audio) and the network's.
+ *
+ */
+export type CallLatency = {
+    /**
+     * From the answer to the agent's first audio sent to the line; null when the agent never spoke.
+     */
+    firstAudioMs: number | null;
+    /**
+     * Each agent turn that answered the callee, in order (the first 1,000 of a call).
+     */
+    turns: Array<TurnLatency>;
+    /**
+     * The median of the turns' `afterMs` (nearest rank); null without turns.
+     */
+    p50Ms: number | null;
+    /**
+     * The 95th percentile of the turns' `afterMs` (nearest rank); null without turns.
+     */
+    p95Ms: number | null;
+    /**
+     * Each time the callee talked over the agent and the agent's audio was cleared from the line, in order (the first 1,000 of a call).
+     */
+    bargeIns: Array<BargeInLatency>;
+};
+
+export type TurnLatency = {
+    /**
+     * When the callee stopped speaking (the model's end of speech), in ms from the answer.
+     */
+    atMs: number;
+    /**
+     * From then to the agent's first audio of its answer sent to the line.
+     */
+    afterMs: number;
+};
+
+export type BargeInLatency = {
+    /**
+     * When the callee started speaking over the agent (the model's start of speech), in ms from the answer.
+     */
+    atMs: number;
+    /**
+     * From then to the agent's audio being cleared from the line (the model's voice activity detection included).
+     */
+    clearMs: number;
 };
 
 export type Evidence = {
@@ -677,6 +747,10 @@ export type StreamStatus = {
      * For a terminal status, the call's error; null before.
      */
     error: string | null;
+    /**
+     * For a terminal status of a call a live agent spoke on, the record's `latency` as it stood when the status was sent; absent otherwise.
+     */
+    latency?: CallLatency;
 };
 
 /**
@@ -989,7 +1063,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_voice' | 'invalid_language' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1074,7 +1148,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_voice' | 'invalid_language' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

@@ -87,7 +87,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     },
     {
       name: 'get_call',
-      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript, extracted fields and who answered (answeredBy: human, machine, fax or unknown).`,
+      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript, extracted fields and who answered (answeredBy: human, machine, fax or unknown), and for a call a live agent spoke on how quickly it answered (latency, in ms).`,
       inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
     },
     {

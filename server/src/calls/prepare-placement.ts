@@ -34,6 +34,8 @@ export interface PreparedCall {
   callingWindow: AppliedWindow | null;
   /** The redials the call may lead to; null for none. */
   redial: RedialPolicy | null;
+  /** `off`: no answering-machine detection (the request's, else the key's default); null: on. */
+  machineDetection: 'off' | null;
   /** On whose behalf the agent calls (the request's, else the key's); null for "a customer". */
   onBehalfOf: string | null;
   /** Whether the agent says the call is recorded (the request's, else the key's, else yes). */
@@ -104,6 +106,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     scheduledAt: window === null ? start : window.opening,
     callingWindow: window === null ? null : window.window,
     redial: body.redial ? { onNoAnswer: body.redial.onNoAnswer ?? 0, onVoicemail: body.redial.onVoicemail ?? 0, afterMinutes: body.redial.afterMinutes } : null,
+    machineDetection: (body.machineDetection ?? key.machine_detection ?? 'on') === 'off' ? 'off' : null,
     onBehalfOf: body.onBehalfOf ?? key.on_behalf_of ?? null,
     recordingNotice: body.recordingNotice ?? key.recording_notice !== 0,
   };

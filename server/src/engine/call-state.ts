@@ -7,6 +7,7 @@
 //   dialing ─interrupted→ failed (engine_interrupted: dialled, but the carrier's reference was never recorded)
 //   dialing | in_progress ─carrier_silent→ failed (carrier_timeout)
 //   in_progress ─dropped→ failed (call_dropped)
+//   in_progress ─agent_failed→ failed (agent_unavailable: the live agent's model could not go on)
 //   dialing ─throttled_out→ failed (carrier_throttled)
 //   any status not terminal ─step_failed→ failed (engine_error: its steps kept failing)
 //   queued | dialing ─canceled→ canceled (the client canceled it before the answer; never connected)
@@ -28,6 +29,7 @@ export type CallErrorToken =
   | 'carrier_timeout' // the carrier went silent; the watchdog ended the call
   | 'carrier_throttled' // the carrier kept refusing the dial as too many requests (429); nothing was dialled
   | 'call_dropped' // the line dropped after the answer
+  | 'agent_unavailable' // the live agent's model could not be reached or went away, and could not be brought back
   | 'engine_error' // the call's steps kept failing; it was ended rather than left live
   | 'destination_opted_out' // canceled, undialled: the number went on the account's do-not-call list before its dial
   | 'over_minute_cap' // a redial canceled, undialled: the plan's minutes were used up when it was due
@@ -45,6 +47,7 @@ export type EngineEvent =
   | { type: 'voicemail_left'; at: number; pickedUpAt: number; connectedMs: number; left: boolean }
   | { type: 'carrier_silent'; at: number; connectedMs?: number }
   | { type: 'dropped'; at: number; connectedMs: number }
+  | { type: 'agent_failed'; at: number; connectedMs: number }
   | { type: 'conversation_over'; at: number; connectedMs: number };
 
 export interface CallPatch {
@@ -84,6 +87,7 @@ const ALLOWED: Record<EngineEvent['type'], readonly CallStatus[]> = {
   voicemail_left: ['dialing'],
   carrier_silent: ['dialing', 'in_progress'],
   dropped: ['in_progress'],
+  agent_failed: ['in_progress'],
   conversation_over: ['in_progress'],
 };
 
@@ -126,6 +130,8 @@ export function transition(from: CallStatus, e: EngineEvent): Transition {
       return end('failed', e.at, e.connectedMs ?? 0, 'carrier_timeout');
     case 'dropped':
       return end('failed', e.at, e.connectedMs, 'call_dropped');
+    case 'agent_failed':
+      return end('failed', e.at, e.connectedMs, 'agent_unavailable');
     case 'conversation_over':
       return end('completed', e.at, e.connectedMs, null);
   }

@@ -27,9 +27,9 @@ function configuredAnalyst(config: Config): Analyst {
 }
 
 /** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
-export function configuredAgent(config: Config, store: Store): AnyAgent {
+export function configuredAgent(config: Config, store: Store, logger?: Logger): AnyAgent {
   if (config.agent !== 'realtime') return sandboxAgent();
-  return configuredRealtimeAgent(config, store.db);
+  return configuredRealtimeAgent(config, store.db, logger);
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */

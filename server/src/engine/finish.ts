@@ -22,8 +22,11 @@ export const settled = (callId: string, said: readonly TimedTurn[], connectedMs:
  * Ends an answered call: the transcript of what was said, what its recording is rendered from, and for a completed
  * call the analysis.
  */
-export async function finish(ctx: StepContext, row: CallRow, talk: Talk, e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
+export async function finish(ctx: StepContext, row: CallRow, talk: Talk, ended: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
   const { agent, analyst, carrier } = ctx.deps;
+  // A live agent whose model could not go on hung up itself: the call failed, whatever the line said after.
+  const agentFailed = isLive(agent) && (await agent.failure?.(row.id)) === 'agent_unavailable';
+  const e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' | 'agent_failed' }> = agentFailed ? { type: 'agent_failed', at: ended.at, connectedMs: ended.connectedMs } : ended;
   const turns = isLive(agent) ? await agent.turns(row.id) : talk.turns;
   const said = turns.filter((t) => t.startMs < e.connectedMs);
   const transcript = said.length ? formatTranscript(said) : null;
@@ -36,6 +39,7 @@ export async function finish(ctx: StepContext, row: CallRow, talk: Talk, e: Extr
   // The callee asked not to be called again: by the live agent's tool during the call, or in the analyst's reading.
   let optOut = isLive(agent) && (await agent.optedOut(row.id));
   let values: ExtractedValues | null = null;
+  if (e.type === 'agent_failed') summary = agentFailedSummary(row.objective);
   if (e.type === 'conversation_over') {
     const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
     if (analysis.degraded) ctx.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
@@ -59,3 +63,7 @@ export async function finish(ctx: StepContext, row: CallRow, talk: Talk, e: Extr
     await countStop?.(ex);
   });
 }
+
+/** The summary of a call whose agent failed: what happened, in place of an analysis. */
+export const agentFailedSummary = (objective: string) =>
+  `Objective: ${objective.trim().replace(/[.!?]+$/, '')}. The call failed: the AI agent's speech model could not be reached or stopped answering, so the callee heard a short apology and the call was hung up. No fields were extracted; the transcript holds what was said before.`;

@@ -23,6 +23,8 @@ export interface ApiKeysTable {
   rate_limit: number | null;
   /** The key's default calling window (JSON, the contract's CallingWindow); null for none. */
   calling_window_json: string | null;
+  /** The key's default answering-machine detection: `off`, or null for on. */
+  machine_detection: string | null;
   /** On whose behalf the key's calls are made, by default; null for none. */
   on_behalf_of: string | null;
   /** 0 when the key's calls say nothing of the recording by default; null or 1 for the notice. */
@@ -94,6 +96,10 @@ export interface CallsTable {
   voicemail_message: string | null;
   /** 1 once the voicemail message was spoken. */
   voicemail_left: Generated<number>;
+  /** `off` for a call placed with answering-machine detection turned off; null for on. */
+  machine_detection: string | null;
+  /** When the live agent reported hearing a voicemail greeting (wall-clock ms); null if it did not. */
+  voicemail_detected_at: number | null;
   /** When a call placed with startAt is to be dialled; null for a call dialled at once. */
   scheduled_at: number | null;
   /** The redials this call may still lead to (JSON { onNoAnswer, onVoicemail, afterMinutes }); null for none. */
@@ -107,6 +113,12 @@ export interface CallsTable {
   opt_out: Generated<number>;
   /** The batch the call belongs to; null for a call placed on its own. */
   batch_id: string | null;
+  /** The internal URL of the api process holding the call's warmed realtime session; null when none was warmed. */
+  agent_host: string | null;
+  /** `agent_unavailable` once the live agent's model could not go on; the engine ends the call with it. */
+  agent_failure: string | null;
+  /** How quickly the live agent answered (JSON, the contract's CallLatency); null for a call no live agent spoke on. */
+  latency_json: string | null;
   /** On whose behalf the agent calls; null for "a customer". */
   on_behalf_of: string | null;
   /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */

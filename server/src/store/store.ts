@@ -113,12 +113,42 @@ export interface LeasedUpdate {
  * On Postgres it is pinned to the connection's current schema.
  */
 async function migrator(store: Store): Promise<Migrator> {
-  const schema = store.kind === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]?.schema : undefined;
-  return new Migrator({ db: store.db, provider: migrationProvider, migrationTableSchema: schema });
+  if (store.kind !== 'postgres') return new Migrator({ db: store.db, provider: migrationProvider });
+  const schema = (await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db)).rows[0]!.schema;
+  return new Migrator({ db: ownSchemaOnly(store.db, schema), provider: migrationProvider, migrationTableSchema: schema });
 }
 
-export async function migrate(store: Store): Promise<void> {
-  const { error, results } = await (await migrator(store)).migrateToLatest();
+/**
+ * The store as the migrator sees it on Postgres: its introspection reads our schema alone. kysely's reads every
+ * table of every schema, and fails ("relation … does not exist") when another schema of the database is being
+ * migrated or dropped at that moment: another deployment on the same server, or another test run.
+ */
+function ownSchemaOnly(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const introspection = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () =>
+      (await sql<{ name: string; type: string }>`select table_name as name, table_type as type from information_schema.tables where table_schema = ${schema}`.execute(db)).rows.map((t) => ({
+        name: t.name,
+        schema,
+        isView: t.type === 'VIEW',
+        columns: [],
+      })),
+    getMetadata: async () => ({ tables: [] }),
+  };
+  // kysely's classes keep their state in private fields, so a method runs bound to the store itself.
+  return new Proxy(db, {
+    get: (target, prop) => {
+      if (prop === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Runs the migrations the store lacks: all of them, or up to and including `through` (a migration's name). */
+export async function migrate(store: Store, through?: string): Promise<void> {
+  const m = await migrator(store);
+  const { error, results } = await (through === undefined ? m.migrateToLatest() : m.migrateTo(through));
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);

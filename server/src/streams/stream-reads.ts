@@ -11,6 +11,7 @@
 // a page at a time (a stream catching up on what it missed).
 import type { Compilable, Selectable } from 'kysely';
 import { isTerminal } from '../calls/call-status.js';
+import type { CallLatency } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallStatusChangesTable, CallTurnsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
@@ -59,6 +60,8 @@ export interface StatusData {
   timestamp: string;
   durationSec: number | null;
   error: string | null;
+  /** A terminal status's: the record's latency, for a call a live agent spoke on. */
+  latency?: CallLatency;
 }
 
 export interface TurnData {
@@ -73,8 +76,8 @@ export interface TurnData {
   timestamp: string;
 }
 
-type CallFields = Pick<CallRow, 'id' | 'api_key_id' | 'batch_id' | 'status' | 'created_at' | 'started_at' | 'ended_at' | 'duration_sec' | 'error'>;
-const CALL_FIELDS = ['id', 'api_key_id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error'] as const;
+type CallFields = Pick<CallRow, 'id' | 'api_key_id' | 'batch_id' | 'status' | 'created_at' | 'started_at' | 'ended_at' | 'duration_sec' | 'error' | 'latency_json'>;
+const CALL_FIELDS = ['id', 'api_key_id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error', 'latency_json'] as const;
 type StatusRow = Pick<Selectable<CallStatusChangesTable>, 'call_id' | 'status' | 'at'>;
 type TurnRow = Selectable<CallTurnsTable>;
 
@@ -100,6 +103,8 @@ function statusItem(call: CallFields, status: string, at: number): StreamItem {
       timestamp: iso(shown),
       durationSec: terminal ? call.duration_sec : null,
       error: terminal ? call.error : null,
+      // Only where there is one, so the events of a call without a live agent are as they always were.
+      ...(terminal && call.latency_json !== null ? { latency: JSON.parse(call.latency_json) as CallLatency } : {}),
     },
   };
 }

@@ -11,6 +11,8 @@ export interface DialRequest {
   language: string;
   /** A voicemail message is to be left on a machine: the carrier reports the end of its greeting (greeting_ended). */
   leaveMessage: boolean;
+  /** Answering-machine detection is asked of the carrier (the default); false: whoever picks up is taken as answered. */
+  machineDetection?: boolean;
 }
 
 /** What an answering machine said before its beep, in call-time ms from its pick-up (a carrier that knows it). */

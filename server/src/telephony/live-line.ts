@@ -54,6 +54,12 @@ export interface LineSession extends LineListener {
 /** An agent that talks on live lines: joins each answered call's line as it comes. */
 export interface LineAgent {
   join(brief: LineBrief, line: LiveLine, logger: Logger): LineSession;
+  /** The call is ringing: the agent may get ready for its line now, so the answer does not wait for it. */
+  prepare?(callId: string): Promise<void>;
+  /** The call ended with no line to join (no answer, a machine): what prepare readied is let go. */
+  release?(callId: string): void;
+  /** Lets go of everything readied (the process is shutting down). */
+  close?(): void;
 }
 
 export const joinsLines = (agent: object): agent is LineAgent => typeof (agent as Partial<LineAgent>).join === 'function';

@@ -19,6 +19,8 @@ export interface LiveAgent {
   turns(callId: string): Promise<TimedTurn[]>;
   /** Whether the agent recorded, during the call, that the callee asked not to be called again. */
   optedOut(callId: string): Promise<boolean>;
+  /** The error the agent recorded when its model could not go on (the call then fails with it), or null. */
+  failure?(callId: string): Promise<'agent_unavailable' | null>;
 }
 
 export type AnyAgent = Agent | LiveAgent;

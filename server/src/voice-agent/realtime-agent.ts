@@ -2,30 +2,59 @@
 // media stream, telephony/live-line.ts) with a session with the model, which writes the turns as they are heard;
 // the engine reads them back when the line ends. One agent serves both, built once (main.ts); the two sides
 // share only the store, so the line and the engine may run in different processes.
+//
+// While the phone rings the agent warms the call's session (prepare): the process that does so claims the call
+// (calls.agent_host, its internal URL), so the one stream that reaches another process is relayed to it (the
+// media bridge); a session that fails for good is recorded on the call (calls.agent_failure) for the engine.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
-import type { LineBrief, TimedTurn } from './conversation.js';
+import { recordVoicemailDetected } from '../telephony/machine-screen.js';
+import { apologyFor } from './apology.js';
+import { lineBriefOf, type LineBrief, type TimedTurn } from './conversation.js';
 import type { LiveAgent } from './agent.js';
 import { appendTurn, recordedTurns } from './recorded-turns.js';
+import { openConfirmedLink } from './realtime-link.js';
 import { realtimeProtocol } from './realtime-protocol.js';
-import { RealtimeSession, type RealtimeConnection } from './realtime-session.js';
+import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './realtime-session.js';
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { TurnLedger } from './turn-ledger.js';
+import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
+import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
+import { WarmLinks } from './warm-links.js';
+
+export interface RealtimeAgentOptions {
+  /** This process's internal URL (SVC_INTERNAL_URL): where a stream that lands elsewhere is relayed to. */
+  internalUrl?: string;
+  /** How long a warm session waits for its stream. */
+  warmHoldMs?: number;
+  logger?: Logger;
+  /** Where each call's latencies go as they are measured (the process's histograms, in the service). */
+  observer?: LatencyObserver;
+}
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
   readonly name = 'realtime';
   readonly live = true as const;
   /** The sessions on lines in this process, by call. */
   private readonly sessions = new Map<string, RealtimeSession>();
+  private readonly warmLinks: WarmLinks | null;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly connection: RealtimeConnection,
     private readonly tools: ToolRegistry = CALL_TOOLS,
-  ) {}
+    private readonly options: RealtimeAgentOptions = {},
+  ) {
+    this.warmLinks = options.internalUrl && options.logger ? new WarmLinks(options.logger, options.warmHoldMs) : null;
+  }
+
+  /** This process's internal URL, when it warms sessions. */
+  get internalUrl(): string | null {
+    return this.warmLinks ? (this.options.internalUrl ?? null) : null;
+  }
 
   /**
    * What was said. A session in this process still keeping the callee's last words (the line ended under it) is
@@ -42,15 +71,59 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     return Number(row?.opt_out ?? 0) === 1;
   }
 
-  /** Connects the model to an answered call's line. */
+  async failure(callId: string): Promise<'agent_unavailable' | null> {
+    const row = await this.db.selectFrom('calls').select('agent_failure').where('id', '=', callId).executeTakeFirst();
+    return row?.agent_failure === 'agent_unavailable' ? 'agent_unavailable' : null;
+  }
+
+  /**
+   * The phone is ringing: opens and confirms the call's session now, so the answer does not wait for it. Only the
+   * first process to claim the call warms it; a call already claimed, or no longer dialling, is left alone.
+   */
+  async prepare(callId: string): Promise<void> {
+    const warm = this.warmLinks;
+    const me = this.internalUrl;
+    if (!warm || !me) return;
+    const claimed = await this.db.updateTable('calls').set({ agent_host: me }).where('id', '=', callId).where('agent_host', 'is', null).where('status', '=', 'dialing').executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) return;
+    const row = await this.db.selectFrom('calls').selectAll().where('id', '=', callId).executeTakeFirstOrThrow();
+    const brief = lineBriefOf(row);
+    const logger = this.options.logger!.child({ callId });
+    logger.info('warming the realtime session while the phone rings');
+    warm.warm(callId, () => openConfirmedLink(this.connection, sessionUpdateFor(this.connection, brief, this.tools), logger));
+  }
+
+  /** The call ended before its stream came (no answer, a machine): its warm session, if held here, is closed. */
+  release(callId: string): void {
+    this.warmLinks?.release(callId, 'the call ended');
+  }
+
+  /** Closes every warm session this process holds. */
+  close(): void {
+    this.warmLinks?.closeAll();
+  }
+
+  /** Connects the model to an answered call's line: the warm session if this process holds one, else a fresh one. */
   join(brief: LineBrief, line: LiveLine, logger: Logger): RealtimeSession {
     const { callId } = brief;
-    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId);
+    // Like the opt-out, only this column: the record's latency, written as the session ends.
+    const writeLatency = async (latency: CallLatency) => {
+      await this.db.updateTable('calls').set({ latency_json: JSON.stringify(latency) }).where('id', '=', callId).execute();
+    };
+    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.options.observer ?? null), writeLatency });
     const optOut = async () => {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
     };
-    const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut);
+    const voicemail = () => recordVoicemailDetected(this.db, callId, Date.now());
+    const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
+      warm: this.warmLinks?.take(callId),
+      // Only this column, as for the opt-out.
+      recordFailure: async () => {
+        await this.db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
+      },
+      apology: (language) => apologyFor(language),
+    });
     this.sessions.set(callId, session);
     void session.done.then(() => {
       if (this.sessions.get(callId) === session) this.sessions.delete(callId);
@@ -59,7 +132,12 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   }
 }
 
-/** The realtime agent as configured (SVC_REALTIME_URL, _MODEL, _PROTOCOL and _API_KEY). */
-export function configuredRealtimeAgent(config: Config, db: Kysely<Database>): RealtimeAgent {
-  return new RealtimeAgent(db, { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey! });
+/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL). */
+export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger): RealtimeAgent {
+  return new RealtimeAgent(
+    db,
+    { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
+    CALL_TOOLS,
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer: callLatencyMetrics },
+  );
 }

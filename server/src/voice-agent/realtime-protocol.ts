@@ -19,6 +19,8 @@
 import type { LineBrief } from './conversation.js';
 import { realtimeInstructions, transcriptionLanguage } from './realtime-instructions.js';
 import { CALL_TOOLS, type OfferedTool } from './tools.js';
+import { DEFAULT_TURN_TAKING, noiseReduction, turnDetection, type TurnTaking } from './turn-taking.js';
+import type { Speaker } from './conversation.js';
 
 export type RealtimeProtocolName = 'ga' | 'beta';
 
@@ -29,8 +31,16 @@ export interface RealtimeProtocol {
   /** The server events that carry the model's audio, end an item's audio, and carry the transcript of what it said. */
   readonly events: { readonly audioDelta: string; readonly audioDone: string; readonly audioTranscriptDone: string };
   /** The session.update that sets the call up, offering the model `tools` (the call's tools unless told). */
-  sessionUpdate(brief: LineBrief, tools?: readonly OfferedTool[]): { type: 'session.update'; session: Record<string, unknown> };
+  sessionUpdate(brief: LineBrief, tools?: readonly OfferedTool[], turnTaking?: TurnTaking): { type: 'session.update'; session: Record<string, unknown> };
+  /** Whether a session (session.updated's) speaks G.711 mu-law both ways, as the phone line does. */
+  confirms(session: unknown): boolean;
+  /** A turn said before this session began, as a conversation item (a new session carries the call on). */
+  historyItem(speaker: Speaker, text: string): Record<string, unknown>;
 }
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+
 
 /** What the transcriber is asked for: a model, and the language when it is known. */
 function transcription(model: string, brief: LineBrief): Record<string, string> {
@@ -42,7 +52,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
   name: 'ga',
   headers: {},
   events: { audioDelta: 'response.output_audio.delta', audioDone: 'response.output_audio.done', audioTranscriptDone: 'response.output_audio_transcript.done' },
-  sessionUpdate: (brief, tools = CALL_TOOLS.offered) => ({
+  sessionUpdate: (brief, tools = CALL_TOOLS.offered, turnTaking = DEFAULT_TURN_TAKING) => ({
     type: 'session.update',
     session: {
       type: 'realtime',
@@ -52,7 +62,8 @@ export const GA_PROTOCOL: RealtimeProtocol = {
         input: {
           format: { type: 'audio/pcmu' },
           transcription: transcription('gpt-4o-mini-transcribe', brief),
-          turn_detection: { type: 'server_vad' },
+          noise_reduction: noiseReduction(turnTaking),
+          turn_detection: turnDetection(turnTaking),
         },
         output: { format: { type: 'audio/pcmu' }, voice: brief.voice },
       },
@@ -60,13 +71,21 @@ export const GA_PROTOCOL: RealtimeProtocol = {
       tool_choice: 'auto',
     },
   }),
+  confirms: (session) => {
+    const audio = obj(obj(session).audio);
+    return obj(obj(audio.input).format).type === 'audio/pcmu' && obj(obj(audio.output).format).type === 'audio/pcmu';
+  },
+  historyItem: (speaker, text) =>
+    speaker === 'agent'
+      ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }
+      : { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
 };
 
 export const BETA_PROTOCOL: RealtimeProtocol = {
   name: 'beta',
   headers: { 'OpenAI-Beta': 'realtime=v1' },
   events: { audioDelta: 'response.audio.delta', audioDone: 'response.audio.done', audioTranscriptDone: 'response.audio_transcript.done' },
-  sessionUpdate: (brief, tools = CALL_TOOLS.offered) => ({
+  sessionUpdate: (brief, tools = CALL_TOOLS.offered, turnTaking = DEFAULT_TURN_TAKING) => ({
     type: 'session.update',
     session: {
       modalities: ['audio', 'text'],
@@ -75,11 +94,17 @@ export const BETA_PROTOCOL: RealtimeProtocol = {
       input_audio_format: 'g711_ulaw',
       output_audio_format: 'g711_ulaw',
       input_audio_transcription: transcription('whisper-1', brief),
-      turn_detection: { type: 'server_vad' },
+      input_audio_noise_reduction: noiseReduction(turnTaking),
+      turn_detection: turnDetection(turnTaking),
       tools,
       tool_choice: 'auto',
     },
   }),
+  confirms: (session) => obj(session).input_audio_format === 'g711_ulaw' && obj(session).output_audio_format === 'g711_ulaw',
+  historyItem: (speaker, text) =>
+    speaker === 'agent'
+      ? { type: 'message', role: 'assistant', content: [{ type: 'text', text }] }
+      : { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
 };
 
 export function realtimeProtocol(name: RealtimeProtocolName): RealtimeProtocol {

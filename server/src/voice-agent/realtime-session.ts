@@ -1,31 +1,62 @@
 // One call's conversation with the realtime model, on a live line: the callee's audio goes up as
 // input_audio_buffer.append, the model's audio comes down to the line, and the model's events say what was said,
 // which the turn ledger keeps (turn-ledger.ts). The model's function calls go to the call's tools (tools.ts).
+//
+// The session's lifecycle (docs/real-calls.md, "The model's session"): the model's socket is confirmed before
+// anything it says reaches the line (realtime-link.ts), one warmed while the phone rang when there is one; the
+// agent lets the callee speak first and greets after a short silence; a failed response or an error that passes
+// is asked again once, a socket that drops is replaced once and told the conversation so far; past that the
+// callee hears a short apology (apology.ts), the failure is recorded for the engine (the call ends
+// `agent_unavailable`) and the line is hung up.
 import type { Logger } from 'pino';
-import { WebSocket, type RawData } from 'ws';
 import type { LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
+import type { Apology } from './apology.js';
+import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
-import type { LineBrief } from './conversation.js';
-import type { RealtimeProtocol } from './realtime-protocol.js';
+import type { LineBrief, Speaker } from './conversation.js';
+import { errorEventAction, responseDoneAction } from './realtime-failures.js';
+import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
+/** The mark that follows the apology. */
+const APOLOGY_MARK = 'svc_apology';
+/** How long the callee may stay silent after the answer before the agent greets them. */
+export const GREETING_WAIT_MS = 1000;
+/** A retried response waits this long first: a rate limit names a wait of a second or two. */
+const RETRY_DELAY_MS = 500;
+/** The apology must be ready this soon, or the line is hung up without it. */
+const APOLOGY_READY_MS = 3000;
 
-export interface RealtimeConnection {
-  url: string;
-  model: string;
-  apiKey: string;
-  /** The interface the server speaks: GA (the default) or beta. */
-  protocol: RealtimeProtocol;
+export interface RealtimeConnection extends LinkTarget {
   /** After end_call, how long the goodbye may take beyond its own length before the line is hung up anyway (closing.ts). */
   endGraceMs?: number;
   /** After the callee hangs up, how long their last words may take to be transcribed (closing.ts). */
   lastWordsMs?: number;
   /** When a silent line is prompted, and then hung up (silence-watch.ts). */
   silence?: SilenceBounds;
+  /** How long the agent lets the callee speak first (GREETING_WAIT_MS unless told). */
+  greetAfterMs?: number;
+  /** Turn detection, noise reduction and barge-in (DEFAULT_TURN_TAKING unless told). */
+  turnTaking?: TurnTaking;
+}
+
+/** The session.update a call's socket is opened with. */
+export const sessionUpdateFor = (conn: RealtimeConnection, brief: LineBrief, tools: ToolRegistry) =>
+  conn.protocol.sessionUpdate(brief, tools.offered, conn.turnTaking ?? DEFAULT_TURN_TAKING);
+
+/** How the session meets what lies outside the model's socket. */
+export interface SessionLifecycle {
+  /** A link warmed while the phone rang, if this process holds one (null when it failed). */
+  warm?: Promise<RealtimeLink | null>;
+  /** Records, durably, that the model could not go on (the engine ends the call agent_unavailable). */
+  recordFailure(): Promise<void>;
+  /** The apology in the call's language. */
+  apology(language: string): Promise<Apology>;
 }
 
 type Json = Record<string, unknown>;
@@ -42,20 +73,41 @@ function argumentsOf(v: unknown): Record<string, unknown> {
   }
 }
 
+const NO_LIFECYCLE: SessionLifecycle = {
+  recordFailure: async () => undefined,
+  apology: () => Promise.reject(new Error('no apology')),
+};
+
 export class RealtimeSession implements LineSession {
   readonly done: Promise<LineEnd>;
   private resolveDone!: (r: LineEnd) => void;
-  private readonly ws: WebSocket;
-  private readonly queue: string[] = [];
+  private link: RealtimeLink | null = null;
+  /** Callee audio waiting for a confirmed link. */
+  private readonly queue: Json[] = [];
   private readonly tool: ToolContext;
   /** The function calls run, by call_id: the model's function call is reported by two events. */
   private readonly toolCalls = new Set<string>();
+  private readonly bargeIn: BargeIn;
   private readonly goodbye: Goodbye;
   private readonly lastWords = new LastWords();
   private readonly silence: SilenceWatch;
+  /** The session gives up or is over: nothing more is asked of the model. */
+  private ending = false;
   /** The line ended under the session: no more audio comes, and nothing is hung up. */
   private lineEnded = false;
   private over = false;
+  private endTimer: NodeJS.Timeout | null = null;
+  private greetTimer: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** The model has spoken or been asked to (the greeting is no longer due). */
+  private greeted = false;
+  private responseActive = false;
+  /** Failures retried in a row; a response that completes resets it. */
+  private retries = 0;
+  private reconnected = false;
+  private failure: Promise<void> | null = null;
+  /** What was said in this session, item by item in the order each began, to carry it on into a new session. */
+  private readonly said = new Map<string, { speaker: Speaker; text: string | null }>();
 
   constructor(
     private readonly brief: LineBrief,
@@ -66,33 +118,19 @@ export class RealtimeSession implements LineSession {
     private readonly logger: Logger,
     /** Records that the callee asked not to be called again (durably: the engine reads it as the call ends). */
     recordOptOut: () => Promise<void>,
+    /** Records that the line is a voicemail greeting (the voicemail_detected tool; machine-screen.ts). */
+    recordVoicemail?: () => Promise<void>,
+    private readonly lifecycle: SessionLifecycle = NO_LIFECYCLE,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.tool = { callId: brief.callId, line, logger, endCall: () => this.goodbye.request(), recordOptOut };
+    this.tool = { callId: brief.callId, line, logger, endCall: () => this.goodbye.request(), recordOptOut, recordVoicemail };
     this.goodbye = new Goodbye(
       { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
       conn.endGraceMs ?? DEFAULT_END_GRACE_MS,
     );
     this.silence = new SilenceWatch(conn.silence ?? DEFAULT_SILENCE, { prompt: () => this.promptSilence(), hangUp: () => this.silent() });
-    const url = new URL(conn.url);
-    url.searchParams.set('model', conn.model);
-    // Compression is not offered: base64 audio gains little from it and would cost CPU on every frame.
-    this.ws = new WebSocket(url, { headers: { Authorization: `Bearer ${conn.apiKey}`, ...conn.protocol.headers }, perMessageDeflate: false });
-    this.ws.on('open', () => {
-      this.ws.send(JSON.stringify(conn.protocol.sessionUpdate(brief, tools.offered)));
-      // The agent speaks first: the callee has just picked up.
-      this.ws.send(JSON.stringify({ type: 'response.create' }));
-      for (const m of this.queue.splice(0)) this.ws.send(m);
-    });
-    this.ws.on('message', (data: RawData) => this.onEvent(data));
-    // The error's message may quote the server's reply, never the key; log its code only.
-    this.ws.on('error', (err: NodeJS.ErrnoException) => this.logger.warn({ callId: brief.callId, code: err.code ?? null }, 'realtime socket error'));
-    this.ws.on('close', (code: number) => {
-      if (this.over) return;
-      if (this.lineEnded) return void this.finish('line_ended');
-      this.logger.warn({ callId: brief.callId, code }, 'realtime socket closed mid-call; hanging up with the transcript so far');
-      void this.finish('agent_lost');
-    });
+    this.bargeIn = new BargeIn((conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs, () => this.cutIn());
+    void this.start();
   }
 
   /** Whether the line has ended and the session is keeping the callee's last words (done resolves once it has). */
@@ -101,14 +139,17 @@ export class RealtimeSession implements LineSession {
   }
 
   heard(payload: string, timestampMs: number | null): void {
-    if (this.over || this.goodbye.ending || this.lineEnded) return;
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
     this.ledger.heard(payload, timestampMs);
-    this.send({ type: 'input_audio_buffer.append', audio: payload });
+    const append = { type: 'input_audio_buffer.append', audio: payload };
+    if (this.link) this.link.send(append);
+    else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
     this.silence.heard(this.ledger.nowMs, this.ledger.playing);
   }
 
   marked(name: string): void {
-    if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
+    if (name === APOLOGY_MARK) void this.finish('agent_lost');
+    else if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
   }
 
   /** Keys the callee presses are not passed on: the model hears the line's audio, tones included. */
@@ -121,46 +162,82 @@ export class RealtimeSession implements LineSession {
   ended(): Promise<LineEnd> {
     if (this.lineEnded || this.over) return this.done;
     this.lineEnded = true;
-    if (this.ws.readyState === WebSocket.OPEN && this.lastWords.speaking) this.send({ type: 'input_audio_buffer.commit' });
-    const waiting = this.ws.readyState === WebSocket.OPEN ? this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) : Promise.resolve();
+    if (this.link && this.lastWords.speaking) this.send({ type: 'input_audio_buffer.commit' });
+    const waiting = this.link && !this.ending ? this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) : Promise.resolve();
     void waiting.then(() => this.finish('line_ended'));
     return this.done;
   }
 
-  private send(event: Json): void {
-    const data = JSON.stringify(event);
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(data);
-    else if (this.ws.readyState === WebSocket.CONNECTING && this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(data);
+  /** The warm link, else a fresh one (a second socket when the first is not confirmed); else the call gives up. */
+  private async start(): Promise<void> {
+    const warm = this.lifecycle.warm ? await this.lifecycle.warm.catch(() => null) : null;
+    if (warm?.open) return this.attach(warm, false);
+    if (this.lifecycle.warm) this.logger.info({ callId: this.brief.callId }, 'no warm realtime session to take; opening a fresh one');
+    try {
+      this.attach(await openConfirmedLink(this.conn, sessionUpdateFor(this.conn, this.brief, this.tools), this.logger.child({ callId: this.brief.callId })), false);
+    } catch {
+      void this.giveUp('session not confirmed');
+    }
   }
 
-  private onEvent(data: RawData): void {
-    let e: Json;
-    try {
-      const parsed: unknown = JSON.parse(data.toString());
-      if (typeof parsed !== 'object' || parsed === null) return;
-      e = parsed as Json;
-    } catch {
-      return;
+  /** Puts a confirmed link to work: what the callee said meanwhile goes up, and the agent greets or carries on. */
+  private attach(link: RealtimeLink, carryOn: boolean): void {
+    if (this.ending) return link.close();
+    link.listen(
+      (e) => this.onEvent(e),
+      (code) => void this.dropped(code),
+    );
+    if (carryOn) {
+      const said = [...this.said.values()].filter((t): t is { speaker: Speaker; text: string } => t.text !== null);
+      for (const t of said) link.send({ type: 'conversation.item.create', item: this.conn.protocol.historyItem(t.speaker, t.text) });
+      // The callee spoke last: the agent owes an answer. Otherwise it waits for the callee, as it was.
+      if (said.length > 0 && said[said.length - 1]!.speaker === 'callee') link.send({ type: 'response.create' });
+      if (said.length === 0) this.greeted = false;
     }
+    this.link = link;
+    for (const m of this.queue.splice(0)) link.send(m);
+    if (!this.greeted) this.armGreeting();
+  }
+
+  /** The agent greets after a short silence, unless the callee speaks first (then the model answers them). */
+  private armGreeting(): void {
+    if (this.greetTimer) clearTimeout(this.greetTimer);
+    this.greetTimer = setTimeout(() => {
+      this.greetTimer = null;
+      if (this.greeted || this.ending || !this.link) return;
+      this.greeted = true;
+      this.link.send({ type: 'response.create' });
+    }, this.conn.greetAfterMs ?? GREETING_WAIT_MS);
+  }
+
+  private send(event: Json): void {
+    this.link?.send(event);
+  }
+
+  private onEvent(e: Json): void {
     const itemId = str(e.item_id);
     switch (e.type) {
-      case 'input_audio_buffer.speech_started': {
+      case 'input_audio_buffer.speech_started':
         if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
+        if (itemId) this.heardOf(itemId, 'callee', null);
         if (itemId) this.lastWords.started(itemId);
-        // The callee talks over the agent: its audio is stopped where the callee heard it, and so is its item.
-        const cut = this.ledger.cutIn();
-        if (cut) this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
+        if (this.greetTimer) clearTimeout(this.greetTimer);
+        this.greetTimer = null;
+        this.bargeIn.started();
         break;
-      }
       case 'input_audio_buffer.speech_stopped':
         if (itemId) this.ledger.calleeStopped(itemId, num(e.audio_end_ms));
         if (itemId) this.lastWords.stopped(itemId);
+        this.bargeIn.stopped();
+        // Speech the model does not answer (noise) leaves the greeting due.
+        if (!this.greeted) this.armGreeting();
         break;
       case 'input_audio_buffer.committed':
         if (itemId) this.lastWords.committed(itemId);
         break;
       case 'conversation.item.input_audio_transcription.completed':
         if (itemId) this.ledger.said(itemId, 'callee', str(e.transcript));
+        if (itemId) this.heardOf(itemId, 'callee', str(e.transcript));
         if (itemId) this.lastWords.transcribed(itemId);
         if (str(e.transcript)?.trim()) this.silence.calleeSpoke();
         break;
@@ -168,14 +245,19 @@ export class RealtimeSession implements LineSession {
         if (itemId) this.lastWords.transcribed(itemId);
         break;
       case 'response.created':
+        this.responseActive = true;
+        this.greeted = true;
         this.goodbye.responseStarted();
         break;
       case 'response.done':
+        this.responseActive = false;
         this.goodbye.responseDone();
+        this.responseDone(e.response);
         break;
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
-        if (itemId && delta !== null && !this.over && this.goodbye.takesAudio) this.ledger.play(itemId, delta);
+        if (itemId && delta !== null && !this.ending && this.goodbye.takesAudio) this.ledger.play(itemId, delta);
+        if (itemId) this.heardOf(itemId, 'agent', null);
         break;
       }
       case this.conn.protocol.events.audioDone:
@@ -184,6 +266,7 @@ export class RealtimeSession implements LineSession {
       case this.conn.protocol.events.audioTranscriptDone:
         this.ledger.markSent();
         if (itemId) this.ledger.said(itemId, 'agent', str(e.transcript));
+        if (itemId) this.heardOf(itemId, 'agent', str(e.transcript));
         break;
       case 'response.function_call_arguments.done':
         this.functionCalled(str(e.name), str(e.call_id), e.arguments);
@@ -196,8 +279,67 @@ export class RealtimeSession implements LineSession {
       case 'error': {
         const err = typeof e.error === 'object' && e.error !== null ? (e.error as Json) : {};
         this.logger.warn({ callId: this.brief.callId, type: str(err.type), code: str(err.code), message: str(err.message) }, 'realtime error event');
+        const action = errorEventAction(err);
+        if (action === 'give_up') void this.giveUp(`error ${str(err.code) ?? str(err.type)}`);
+        // A request refused while no response runs: ask again. One that fails a running response ends it `failed`.
+        else if (action === 'retry' && !this.responseActive) this.retry(`error ${str(err.code) ?? str(err.type)}`);
         break;
       }
+    }
+  }
+
+  /** Keeps an item's place in the conversation from when it began, and its words once known. */
+  private heardOf(itemId: string, speaker: Speaker, text: string | null): void {
+    const t = this.said.get(itemId);
+    const words = text?.trim() || null;
+    if (!t) this.said.set(itemId, { speaker, text: words });
+    else if (words) t.text = words;
+  }
+
+  /** The callee has talked over the agent for long enough: its audio is stopped where they heard it. */
+  private cutIn(): void {
+    const cut = this.ledger.cutIn();
+    if (!cut) return;
+    this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
+    // The server leaves its response running when svc decides the barge-in (interrupt_response false).
+    if (this.responseActive && (this.conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs > 0) this.send({ type: 'response.cancel' });
+  }
+
+  private responseDone(response: unknown): void {
+    const status = typeof response === 'object' && response !== null ? (response as Json).status : null;
+    if (status === 'completed') this.retries = 0;
+    const action = responseDoneAction(response);
+    if (action === 'give_up') void this.giveUp(`response ${String(status)}`);
+    else if (action === 'retry') this.retry(`response ${String(status)}`);
+  }
+
+  /** Asks for the response once more, after a short wait; a second failure in a row gives up. */
+  private retry(why: string): void {
+    if (this.ending || this.retryTimer) return;
+    if (this.retries >= 1) return void this.giveUp(`${why}, again`);
+    this.retries++;
+    this.logger.warn({ callId: this.brief.callId, why }, 'realtime response failed; asking again');
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.ending && !this.responseActive) this.send({ type: 'response.create' });
+    }, RETRY_DELAY_MS);
+  }
+
+  /** The model's socket closed under the call: one new session carries the conversation on, else the call gives up. */
+  private async dropped(code: number): Promise<void> {
+    this.link = null;
+    this.responseActive = false;
+    // The line is gone already: the last words are what they are.
+    if (this.lineEnded) return void this.finish('line_ended');
+    if (this.ending) return;
+    if (this.reconnected) return void this.giveUp(`socket closed (${code}), again`);
+    this.reconnected = true;
+    this.logger.warn({ callId: this.brief.callId, code }, 'realtime socket closed mid-call; opening a new session with the conversation so far');
+    try {
+      const link = await openConfirmedLink(this.conn, sessionUpdateFor(this.conn, this.brief, this.tools), this.logger.child({ callId: this.brief.callId }), 1);
+      this.attach(link, true);
+    } catch {
+      void this.giveUp(`socket closed (${code}) and no new session`);
     }
   }
 
@@ -210,7 +352,7 @@ export class RealtimeSession implements LineSession {
       (output) => {
         if (output === undefined || callId === null) return;
         this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
-        if (!this.goodbye.ending) this.send({ type: 'response.create' });
+        if (!this.ending && !this.goodbye.ending) this.send({ type: 'response.create' });
       },
       (err: Error) => this.logger.error({ callId: this.brief.callId, tool: tool.name, err: err.message }, 'tool failed'),
     );
@@ -218,7 +360,7 @@ export class RealtimeSession implements LineSession {
 
   /** The line has been silent (silence-watch.ts): the model is asked, as the system, to check once. */
   private promptSilence(): void {
-    if (this.goodbye.ending) return;
+    if (this.ending || this.goodbye.ending) return;
     this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: SILENCE_PROMPT }] } });
     this.send({ type: 'response.create' });
   }
@@ -228,12 +370,53 @@ export class RealtimeSession implements LineSession {
     void this.finish('silence');
   }
 
+  /**
+   * The model cannot go on: the failure is recorded for the engine, the callee hears the apology (its mark says
+   * when it has played, bounded by its length), and the line is hung up.
+   */
+  private async giveUp(why: string): Promise<void> {
+    if (this.ending) return;
+    this.ending = true;
+    this.clearTimers();
+    this.link?.close();
+    this.link = null;
+    this.logger.warn({ callId: this.brief.callId, why }, 'realtime model unavailable; apologising and hanging up');
+    this.failure = this.lifecycle.recordFailure().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the agent failure'));
+    let apology: Apology;
+    try {
+      apology = await Promise.race([
+        this.lifecycle.apology(this.brief.language),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('apology not ready')), APOLOGY_READY_MS).unref()),
+      ]);
+    } catch (err) {
+      this.logger.warn({ callId: this.brief.callId, err: (err as Error).message }, 'no apology to play');
+      return this.finish('agent_lost');
+    }
+    if (this.over) return;
+    const item = 'svc_apology';
+    for (let at = 0; at < apology.audio.length; at += 160) this.ledger.play(item, apology.audio.subarray(at, at + 160).toString('base64'));
+    this.ledger.said(item, 'agent', apology.text);
+    this.ledger.markSent();
+    this.line.mark(APOLOGY_MARK);
+    this.endTimer = setTimeout(() => void this.finish('agent_lost'), apology.audio.length / 8 + 2000);
+  }
+
+  private clearTimers(): void {
+    for (const t of [this.endTimer, this.greetTimer, this.retryTimer]) if (t) clearTimeout(t);
+    this.endTimer = this.greetTimer = this.retryTimer = null;
+    this.bargeIn.close();
+    this.goodbye.stop();
+  }
+
   private async finish(reason: LineEnd): Promise<void> {
     if (this.over) return;
     this.over = true;
-    this.goodbye.stop();
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.close(1000);
-    else if (this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
+    this.ending = true;
+    this.clearTimers();
+    this.link?.close();
+    this.link = null;
+    // The failure is on the call before the carrier hears of the end, so the engine reads it with the turns.
+    await this.failure;
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
     await this.ledger.close();
     if (reason !== 'line_ended') {

@@ -6,6 +6,7 @@ import type { LiveLine } from '../telephony/live-line.js';
 
 export const END_CALL_TOOL = 'end_call';
 export const OPT_OUT_TOOL = 'record_opt_out';
+export const VOICEMAIL_TOOL = 'voicemail_detected';
 
 /** A JSON Schema object (a tool's parameters). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -21,6 +22,8 @@ export interface ToolContext {
   endCall(): void;
   /** Records, durably, that the callee asked not to be called again. */
   recordOptOut(): Promise<void>;
+  /** Records, durably, that the line is an answering machine's greeting (the engine ends the call as voicemail). */
+  recordVoicemail?(): Promise<void>;
 }
 
 export interface Tool {
@@ -90,5 +93,21 @@ export const RECORD_OPT_OUT: Tool = {
   },
 };
 
+/**
+ * The agent hears a voicemail greeting rather than a person. Recorded durably for the engine, which ends the call as
+ * voicemail (hanging up, or leaving the placement's message after the beep); the model is not answered, so it says
+ * nothing more.
+ */
+export const VOICEMAIL_DETECTED: Tool = {
+  name: VOICEMAIL_TOOL,
+  description:
+    'Call it, and say nothing, when what you hear is an answering machine or voicemail greeting (asks to leave a message, says nobody can take the call, a beep) rather than a person. Never call it for a person, even one who greets you at length.',
+  parameters: { type: 'object', properties: {}, required: [] },
+  async run(_args, ctx) {
+    await ctx.recordVoicemail?.().catch((err: Error) => ctx.logger.error({ callId: ctx.callId, err: err.message }, 'could not record the voicemail greeting'));
+    return undefined;
+  },
+};
+
 /** The tools of every call. */
-export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT]);
+export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT, VOICEMAIL_DETECTED]);

@@ -2,10 +2,11 @@
 // heard (voice-agent/recorded-turns.ts). Call time is measured on the callee's audio stream (8 bytes of mu-law per
 // ms), so turn times are positions in the call, not wall-clock readings. The agent's audio goes to the line
 // through the ledger, which marks it as it goes: an agent turn is written once the line says it has played, or
-// cut where the callee talked over it.
+// cut where the callee talked over it. How quickly the agent answers is timed as it goes (turn-timing.ts).
 import type { Logger } from 'pino';
 import type { LiveLine } from '../telephony/live-line.js';
 import type { Speaker, TimedTurn } from './conversation.js';
+import { TurnTiming, type CallLatency } from './turn-timing.js';
 
 export const BYTES_PER_MS = 8;
 /**
@@ -18,6 +19,13 @@ const MARK_EVERY_BYTES = 100 * BYTES_PER_MS;
 /** Writes one turn; `seq` orders a call's turns (the order they began in). */
 export type TurnWriter = (seq: number, turn: TimedTurn) => Promise<void>;
 
+export interface TurnLedgerOptions {
+  /** Times the agent's answers (a timing without an observer unless given). */
+  timing?: TurnTiming;
+  /** Writes what the timing measured, once, as the ledger closes. */
+  writeLatency?: (latency: CallLatency) => Promise<void>;
+}
+
 interface Utterance {
   seq: number;
   speaker: Speaker;
@@ -26,6 +34,8 @@ interface Utterance {
   /** Agent audio bytes sent to the line, and how many the line has confirmed played. */
   sentBytes: number;
   playedBytes: number;
+  /** When (timing clock) playedBytes was confirmed by a mark, or its first audio was sent; null before. */
+  playedAt: number | null;
   /** The callee talked over it: its audio stopped at playedBytes. */
   cut: boolean;
   text: string | null;
@@ -47,13 +57,21 @@ export class TurnLedger {
   private unmarked: { item: Utterance; bytes: number } | null = null;
   private lastAgentItem: { id: string; u: Utterance } | null = null;
   private writes: Promise<void> = Promise.resolve();
+  /** The callee's latest speech start, in call time (null when the model did not say). */
+  private speechStartMs: number | null = null;
+  /** When (timing clock) the line last said audio had played: the audio after it has played since. */
+  private lastPlayedAt: number | null = null;
+  readonly timing: TurnTiming;
 
   constructor(
     private readonly line: Pick<LiveLine, 'play' | 'mark' | 'clear'>,
     private readonly writeTurn: TurnWriter,
     private readonly logger: Logger,
     private readonly callId: string,
-  ) {}
+    private readonly options: TurnLedgerOptions = {},
+  ) {
+    this.timing = options.timing ?? new TurnTiming();
+  }
 
   /** Call time now: the end of the callee's audio heard so far. */
   get nowMs(): number {
@@ -78,16 +96,19 @@ export class TurnLedger {
     this.heardBytes += bytes;
     const endMs = timestampMs !== null ? timestampMs + bytes / BYTES_PER_MS : this.heardBytes / BYTES_PER_MS;
     this.positionMs = Math.max(this.positionMs, endMs);
+    this.timing.heard(endMs);
   }
 
   /** The callee started talking (at `startMs` in the call, when known). */
   calleeStarted(itemId: string, startMs: number | null): void {
+    this.speechStartMs = startMs;
     this.utterance(itemId, 'callee', startMs ?? this.positionMs);
   }
 
   /** The callee stopped talking (at `endMs` in the call, when known). */
   calleeStopped(itemId: string, endMs: number | null): void {
     this.utterance(itemId, 'callee', this.positionMs).endMs = endMs ?? this.positionMs;
+    this.timing.calleeStopped(endMs);
   }
 
   /** What was said in a turn; the callee's is written now, the agent's once its audio has played. */
@@ -106,8 +127,13 @@ export class TurnLedger {
     if (this.unmarked && this.unmarked.item !== u) this.markSent();
     this.lastAgentItem = { id: itemId, u };
     const bytes = base64Bytes(payload);
+    const first = u.sentBytes === 0;
     u.sentBytes += bytes;
     this.line.play(payload);
+    if (first) {
+      u.playedAt = this.timing.now();
+      this.timing.agentStarted();
+    }
     this.unmarked = { item: u, bytes: (this.unmarked?.bytes ?? 0) + bytes };
     if (this.unmarked.bytes >= MARK_EVERY_BYTES) this.markSent();
   }
@@ -125,8 +151,11 @@ export class TurnLedger {
   marked(name: string): void {
     const i = this.marks.findIndex((m) => m.name === name);
     if (i < 0) return;
+    const at = this.timing.now();
+    this.lastPlayedAt = at;
     for (const m of this.marks.splice(0, i + 1)) {
       m.item.playedBytes = Math.max(m.item.playedBytes, m.through);
+      m.item.playedAt = at;
       this.write(m.item);
     }
   }
@@ -139,6 +168,8 @@ export class TurnLedger {
     const last = this.lastAgentItem;
     if (!last || (this.marks.length === 0 && !this.unmarked)) return null;
     this.line.clear();
+    this.timing.cleared(this.speechStartMs);
+    last.u.playedBytes = this.playedNow(last.u);
     this.marks = [];
     this.unmarked = null;
     last.u.cut = true;
@@ -146,17 +177,32 @@ export class TurnLedger {
     return { itemId: last.id, heardMs: Math.round(last.u.playedBytes / BYTES_PER_MS) };
   }
 
-  /** Writes every turn heard of, played out or not, and resolves once all are written. */
+  /** Writes every turn heard of, played out or not, then what the timing measured; resolves once all are written. */
   async close(): Promise<void> {
     for (const u of this.items.values()) this.write(u, true);
     await this.writes.catch(() => undefined);
+    await this.options.writeLatency?.(this.timing.latency()).catch((err: Error) => this.logger.error({ callId: this.callId, err: err.message }, 'could not record the call latency'));
+  }
+
+  /**
+   * How much of an item has played by now. Marks come back every 100 ms of audio, too coarse to cut an item where
+   * the callee heard it, so the line is taken to have gone on playing at its rate since it last said where it was:
+   * since the item's own last mark, or since its first audio went out (or the audio before it finished, if later);
+   * never more than was sent, and nothing while audio of an earlier item is still to play.
+   */
+  private playedNow(u: Utterance): number {
+    if (this.marks.some((m) => m.item !== u)) return u.playedBytes;
+    const from = u.playedBytes > 0 ? u.playedAt : Math.max(u.playedAt ?? Infinity, this.lastPlayedAt ?? -Infinity);
+    if (from === null || !Number.isFinite(from)) return u.playedBytes;
+    const elapsed = Math.max(0, this.timing.now() - from);
+    return Math.min(u.sentBytes, u.playedBytes + Math.floor(elapsed * BYTES_PER_MS));
   }
 
   /** The turn an item is, numbered when first heard of, so turns keep the order they began in. */
   private utterance(itemId: string, speaker: Speaker, startMs: number): Utterance {
     let u = this.items.get(itemId);
     if (!u) {
-      u = { seq: this.nextSeq++, speaker, startMs: Math.round(startMs), endMs: null, sentBytes: 0, playedBytes: 0, cut: false, text: null, written: false };
+      u = { seq: this.nextSeq++, speaker, startMs: Math.round(startMs), endMs: null, sentBytes: 0, playedBytes: 0, playedAt: null, cut: false, text: null, written: false };
       this.items.set(itemId, u);
     }
     return u;

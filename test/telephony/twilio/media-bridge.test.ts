@@ -1,6 +1,7 @@
 // The media bridge between a Twilio media stream (a fake peer) and the realtime agent (a fake realtime server):
 // the session it asks for, audio both ways, the transcript, hanging up, and the streams it refuses.
 import { expect } from 'chai';
+import { apologyFor } from '../../../server/src/voice-agent/apology.js';
 import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
@@ -32,6 +33,13 @@ forEachStore('media bridge', (kind) => {
       'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
     parameters: { type: 'object', properties: {}, required: [] },
   };
+  const VOICEMAIL = {
+    type: 'function',
+    name: 'voicemail_detected',
+    description:
+      'Call it, and say nothing, when what you hear is an answering machine or voicemail greeting (asks to leave a message, says nobody can take the call, a beep) rather than a person. Never call it for a person, even one who greets you at length.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  };
 
   /** The first connection's session.update, once the session has asked for the first response. */
   async function openedSession(): Promise<{ headers: Record<string, unknown>; url: string; session: Record<string, unknown> }> {
@@ -41,6 +49,10 @@ forEachStore('media bridge', (kind) => {
     expect(conn.refused).to.equal(undefined);
     return { headers: conn.headers, url: conn.url, session: conn.received[0].session as Record<string, unknown> };
   }
+
+  // The harness lets the server cut the agent off at once (SVC_REALTIME_INTERRUPT_MIN_MS=0); the rest are the defaults.
+  const SERVER_VAD = { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: true, interrupt_response: true };
+  const APOLOGY = 'I am sorry, we have a technical problem and have to end this call. Goodbye.';
 
   function expectInstructions(session: Record<string, unknown>): void {
     const instructions = session.instructions as string;
@@ -63,13 +75,18 @@ forEachStore('media bridge', (kind) => {
       type: 'realtime',
       output_modalities: ['audio'],
       audio: {
-        input: { format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'en' }, turn_detection: { type: 'server_vad' } },
+        input: {
+          format: { type: 'audio/pcmu' },
+          transcription: { model: 'gpt-4o-mini-transcribe', language: 'en' },
+          noise_reduction: { type: 'near_field' },
+          turn_detection: SERVER_VAD,
+        },
         output: { format: { type: 'audio/pcmu' }, voice: 'coral' },
       },
       tool_choice: 'auto',
     });
     expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
     expectInstructions(session);
   });
 
@@ -85,24 +102,29 @@ forEachStore('media bridge', (kind) => {
       input_audio_format: 'g711_ulaw',
       output_audio_format: 'g711_ulaw',
       input_audio_transcription: { model: 'whisper-1', language: 'en' },
-      turn_detection: { type: 'server_vad' },
+      input_audio_noise_reduction: { type: 'near_field' },
+      turn_detection: SERVER_VAD,
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
     expectInstructions(session);
   });
 
   for (const [svc, server] of [['ga', 'beta'], ['beta', 'ga']] as const) {
-    it(`gets no turn from a server of the other interface (${svc} against ${server}): it hangs up, the model lost`, async () => {
+    it(`gets no session from a server of the other interface (${svc} against ${server}): two sockets refused, the apology, hung up, agent_unavailable recorded`, async () => {
       h = await startBridge(kind, { script: [{ agent: GREETING }], protocol: svc, serverProtocol: server });
       const id = await h.placeCall();
       const hungUp = h.nextHangUp();
       const peer = await h.stream(id);
       await hungUp;
-      expect(h.realtime.connections[0].refused).to.be.a('string');
+      expect(h.realtime.connections).to.have.length(2);
+      expect(h.realtime.connections.map((c) => typeof c.refused)).to.deep.equal(['string', 'string']);
       expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
-      expect(peer.mediaBytes).to.equal(0);
-      expect(await recordedTurns(h.db, id)).to.deep.equal([]);
+      // Only the apology reached the line: no audio of the model's.
+      const turns = await recordedTurns(h.db, id);
+      expect(turns.map((t) => `${t.speaker}: ${t.text}`)).to.deep.equal([`agent: ${APOLOGY}`]);
+      expect(peer.mediaBytes).to.equal((await apologyFor('en-US')).audio.length);
+      expect((await h.srv.row(id)).agent_failure).to.equal('agent_unavailable');
     });
   }
 
@@ -145,7 +167,7 @@ forEachStore('media bridge', (kind) => {
     expect(await recordedTurns(h.db, id)).to.deep.equal([{ speaker: 'agent', text: GREETING, startMs: 0, endMs: 140 }]);
   });
 
-  it('clears audio sent but not yet marked when the callee talks over it, truncating at the last mark played', async () => {
+  it('clears audio sent but not yet marked when the callee talks over it, truncating within what was sent', async () => {
     h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 480, deltaBytes: FRAME_BYTES }, { callee: 'Sorry?', afterBytes: FRAME_BYTES }, { agent: 'I am an assistant.' }] });
     const id = await h.placeCall();
     const peer = await h.stream(id);
@@ -155,12 +177,10 @@ forEachStore('media bridge', (kind) => {
     peer.speak(muLawTone(FRAME_BYTES, 300));
     await peer.until(() => peer.events('clear').length === 1);
     await h.realtime.until(() => h.realtime.connections[0].received.some((e) => e.type === 'conversation.item.truncate'));
-    expect(h.realtime.connections[0].received.find((e) => e.type === 'conversation.item.truncate')).to.deep.equal({
-      type: 'conversation.item.truncate',
-      item_id: 'item_agent_2',
-      content_index: 0,
-      audio_end_ms: 0,
-    });
+    // No mark has come back: the line is taken to have played since the item's first audio, never past the 60 ms sent.
+    const truncate = h.realtime.connections[0].received.find((e) => e.type === 'conversation.item.truncate')!;
+    expect(truncate).to.include({ type: 'conversation.item.truncate', item_id: 'item_agent_2', content_index: 0 });
+    expect(truncate.audio_end_ms).to.be.a('number').within(0, 60);
   });
 
   it('writes the transcript speaker by speaker in order, timed on the stream, and hangs up when the model calls end_call', async () => {
@@ -227,32 +247,69 @@ forEachStore('media bridge', (kind) => {
     expect(peer.events('clear')).to.deep.equal([{ event: 'clear', streamSid: peer.streamSid }]);
     await h.realtime.until(() => h.realtime.connections[0].received.some((e) => e.type === 'conversation.item.truncate'));
     const truncate = h.realtime.connections[0].received.find((e) => e.type === 'conversation.item.truncate');
-    expect(truncate).to.deep.equal({ type: 'conversation.item.truncate', item_id: 'item_agent_2', content_index: 0, audio_end_ms: 100 });
+    // At the mark's 100 ms, and what the line has played since (the clock's few ms), short of the next mark's 200.
+    expect(truncate).to.include({ type: 'conversation.item.truncate', item_id: 'item_agent_2', content_index: 0 });
+    const heardMs = Number(truncate!.audio_end_ms);
+    expect(heardMs).to.be.within(100, 199);
     peer.stop();
     await h.bridge.settled();
-    expect((await recordedTurns(h.db, id))[0]).to.deep.equal({ speaker: 'agent', text: GREETING, startMs: 0, endMs: 100 });
+    expect((await recordedTurns(h.db, id))[0]).to.deep.equal({ speaker: 'agent', text: GREETING, startMs: 0, endMs: heardMs });
   });
 
-  it('hangs up with the transcript so far when the realtime socket drops mid-call', async () => {
-    h = await startBridge(kind, { script: [{ agent: GREETING }, { callee: 'Who is calling?', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: 4 * FRAME_BYTES }] });
+  it('carries the conversation on in a new session when the realtime socket drops mid-call', async () => {
+    const AGAIN = 'Sorry, I lost you for a moment. It is an AI assistant calling about the shop. Thank you, goodbye.';
+    h = await startBridge(kind, {
+      script: [{ agent: GREETING }, { callee: 'Who is calling?', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: 4 * FRAME_BYTES }],
+      realtimeOptions: { connections: [{}, { script: [{ agent: AGAIN }, { endCall: true }] }] },
+    });
     const id = await h.placeCall();
     const hungUp = h.nextHangUp();
     const peer = await h.stream(id);
-    peer.speak(muLawTone(12 * FRAME_BYTES, 300));
+    await peer.until(() => peer.mediaBytes === 1600);
+    peer.speak(muLawTone(8 * FRAME_BYTES, 300));
     await hungUp;
-    expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'agent_lost' }]);
-    expect((await recordedTurns(h.db, id)).map((t) => `${t.speaker}: ${t.text}`)).to.deep.equal([`agent: ${GREETING}`, 'callee: Who is calling?']);
-    await peer.until(() => peer.closedWith !== null);
+    expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'end_call' }]);
+    // The new session is told the conversation so far, then asked for the answer the callee is owed.
+    const second = h.realtime.connections[1]!;
+    const told = second.received.filter((e) => e.type !== 'input_audio_buffer.append').map((e) => (e.type === 'conversation.item.create' ? e.item : e.type));
+    expect(told).to.deep.equal([
+      'session.update',
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: GREETING }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Who is calling?' }] },
+      'response.create',
+    ]);
+    expect((await recordedTurns(h.db, id)).map((t) => `${t.speaker}: ${t.text}`)).to.deep.equal([`agent: ${GREETING}`, 'callee: Who is calling?', `agent: ${AGAIN}`]);
+    expect((await h.srv.row(id)).agent_failure).to.equal(null);
   });
 
-  it('hangs up when the realtime endpoint cannot be reached at all', async () => {
+  it('apologises and hangs up, agent_unavailable recorded, when the new session drops too', async () => {
+    h = await startBridge(kind, {
+      script: [{ agent: GREETING }, { callee: 'Who is calling?', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: 4 * FRAME_BYTES }],
+      realtimeOptions: { connections: [{}, { script: [{ drop: true, afterBytes: 2 * FRAME_BYTES }] }] },
+    });
+    const id = await h.placeCall();
+    const hungUp = h.nextHangUp();
+    const peer = await h.stream(id);
+    await peer.until(() => peer.mediaBytes === 1600);
+    peer.speak(muLawTone(8 * FRAME_BYTES, 300));
+    await h.realtime.until(() => h.realtime.connections.length === 2 && h.realtime.connections[1]!.received.some((e) => e.type === 'response.create'));
+    peer.speak(muLawTone(2 * FRAME_BYTES, 300));
+    await hungUp;
+    expect(h.realtime.connections).to.have.length(2);
+    expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'agent_lost' }]);
+    expect((await recordedTurns(h.db, id)).map((t) => `${t.speaker}: ${t.text}`)).to.deep.equal([`agent: ${GREETING}`, 'callee: Who is calling?', `agent: ${APOLOGY}`]);
+    expect((await h.srv.row(id)).agent_failure).to.equal('agent_unavailable');
+  });
+
+  it('apologises and hangs up when the realtime endpoint cannot be reached at all', async () => {
     h = await startBridge(kind, { script: [], realtimeUrl: 'ws://127.0.0.1:9/v1/realtime' });
     const id = await h.placeCall();
     const hungUp = h.nextHangUp();
     await h.stream(id);
     await hungUp;
     expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
-    expect(await recordedTurns(h.db, id)).to.deep.equal([]);
+    expect((await recordedTurns(h.db, id)).map((t) => t.text)).to.deep.equal([APOLOGY]);
+    expect((await h.srv.row(id)).agent_failure).to.equal('agent_unavailable');
   });
 
   it('closes the realtime socket, without hanging up, when Twilio stops the stream', async () => {

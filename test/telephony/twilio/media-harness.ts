@@ -10,8 +10,11 @@ import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js'
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import type { Database } from '../../../server/src/store/schema.js';
-import { FakeMediaPeer } from '../../support/fake-media-peer.js';
-import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
+import { FakeMediaPeer, type MediaPeerOptions } from '../../support/fake-media-peer.js';
+import type { LatencyObserver } from '../../../server/src/voice-agent/turn-timing.js';
+import { FakeRealtime, type FakeRealtimeOptions, type RealtimeStep } from '../../support/fake-realtime.js';
+import type { RealtimeConnection } from '../../../server/src/voice-agent/realtime-session.js';
+import { DEFAULT_TURN_TAKING } from '../../../server/src/voice-agent/turn-taking.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import { InboxCarrier } from '../../support/inbox-carrier.js';
 import type { TestTenant } from '../../support/server.js';
@@ -26,6 +29,8 @@ export interface BridgeHarness {
   db: Kysely<Database>;
   realtime: FakeRealtime;
   bridge: MediaBridge;
+  /** The realtime agent the bridge joins streams with. */
+  agent: RealtimeAgent;
   alice: TestTenant;
   /** Every hang-up the bridge asked the carrier for. */
   hangUps: Array<{ callId: string; callSid: string; reason: AgentHangUp }>;
@@ -34,7 +39,7 @@ export interface BridgeHarness {
   /** Places a call and lets the engine dial it; returns its id. */
   placeCall(body?: Record<string, unknown>): Promise<string>;
   /** Connects a peer and sends connected + start with the call's valid token and call sid. */
-  stream(callId: string, opts?: { token?: string; callSid?: string }): Promise<FakeMediaPeer>;
+  stream(callId: string, opts?: { token?: string; callSid?: string; peer?: MediaPeerOptions }): Promise<FakeMediaPeer>;
   close(): Promise<void>;
 }
 
@@ -47,17 +52,34 @@ export interface BridgeOptions {
   env?: Record<string, string>;
   realtimeUrl?: string;
   startTimeoutMs?: number;
+  /** The fake realtime server's options besides the script and interface. */
+  realtimeOptions?: Omit<FakeRealtimeOptions, 'script' | 'protocol'>;
+  /** The realtime connection's settings; by default the agent greets at once and the server cuts it off at once. */
+  connection?: Partial<RealtimeConnection>;
+  /** The agent warms sessions (prepare), recording the test server's address as the holder's internal URL. */
+  warm?: { holdMs?: number };
+  /** Where the agent's latencies go as they are measured. */
+  observer?: LatencyObserver;
 }
 
 export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise<BridgeHarness> {
   const protocol = opts.protocol ?? 'ga';
-  const realtime = await FakeRealtime.start({ script: opts.script, protocol: opts.serverProtocol ?? protocol });
+  const realtime = await FakeRealtime.start({ ...opts.realtimeOptions, script: opts.script, protocol: opts.serverProtocol ?? protocol });
   let realtimeAgent!: RealtimeAgent;
   // The engine's agent is built over the store the server opens, so it reads through this stand-in.
-  const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id), optedOut: (id) => realtimeAgent.optedOut(id) };
+  const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id), optedOut: (id) => realtimeAgent.optedOut(id), failure: (id) => realtimeAgent.failure(id) };
   let db!: Kysely<Database>;
   const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: ({ store }) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
-  realtimeAgent = new RealtimeAgent(db, { url: opts.realtimeUrl ?? realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol(protocol), apiKey: REALTIME_KEY, endGraceMs: 60_000 });
+  realtimeAgent = new RealtimeAgent(db, {
+    url: opts.realtimeUrl ?? realtime.url,
+    model: 'gpt-test-realtime',
+    protocol: realtimeProtocol(protocol),
+    apiKey: REALTIME_KEY,
+    endGraceMs: 60_000,
+    greetAfterMs: 0,
+    turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
+    ...opts.connection,
+  }, undefined, { ...(opts.warm ? { internalUrl: srv.baseUrl, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), warmHoldMs: opts.warm.holdMs } : {}), observer: opts.observer });
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {
@@ -81,6 +103,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
     db,
     realtime,
     bridge,
+    agent: realtimeAgent,
     alice,
     hangUps,
     nextHangUp: () => new Promise<void>((resolve) => waiters.push(resolve)),
@@ -99,7 +122,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
       return res.body.callId as string;
     },
     async stream(callId, o = {}) {
-      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId));
+      const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId), o.peer);
       peers.push(peer);
       peer.start({ callSid: o.callSid ?? callSidOf(callId), token: o.token ?? mediaStreamToken(STREAM_SECRET, callId) });
       return peer;

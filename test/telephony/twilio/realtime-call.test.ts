@@ -9,6 +9,7 @@ import { callSidOf, startBridge, type BridgeHarness } from './media-harness.js';
 
 const HELLO = 'Hello, I am an AI assistant calling for a customer.';
 const QUESTION = 'Could you tell me whether the shop is open on Sunday?';
+const APOLOGY = 'I am sorry, we have a technical problem and have to end this call. Goodbye.';
 
 for (const protocol of ['ga', 'beta'] as const) {
   forEachStore(`a realtime call through the engine (${protocol} interface)`, (kind) => {
@@ -68,20 +69,28 @@ for (const protocol of ['ga', 'beta'] as const) {
       expect(lines.find((l) => l.startsWith('Where the person is, it is now '))).to.match(/^Where the person is, it is now \w+, \d{1,2} \w+ \d{4}, \d\d:\d\d \(America\/Los_Angeles\)\.$/);
     });
 
-    it('ends the call with the transcript so far when the realtime socket drops mid-call', async () => {
-      h = await startBridge(kind, { protocol, script: [{ agent: QUESTION }, { callee: 'Hang on, let me check.', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: FRAME_BYTES }] });
+    it('ends the call failed, agent_unavailable, with the transcript so far and a summary that says so, when the socket drops and its replacement drops too', async () => {
+      h = await startBridge(kind, {
+        protocol,
+        script: [{ agent: QUESTION }, { callee: 'Hang on, let me check.', afterBytes: 4 * FRAME_BYTES }, { drop: true, afterBytes: FRAME_BYTES }],
+        realtimeOptions: { connections: [{}, { script: [{ drop: true, afterBytes: FRAME_BYTES }] }] },
+      });
       const id = await h.placeCall();
       const t0 = await answered(id);
       const hungUp = h.nextHangUp();
       const peer = await h.stream(id);
       await peer.until(() => peer.mediaBytes === 1600);
       peer.speak(muLawTone(5 * FRAME_BYTES, 300));
-      h.srv.clock.advance(9000);
+      await h.realtime.until(() => h.realtime.connections.length === 2 && h.realtime.connections[1]!.received.some((e) => e.type === 'response.create'));
+      h.srv.clock.advance(15_000);
+      peer.speak(muLawTone(FRAME_BYTES, 300));
       await hungUp;
       const row = await h.srv.drive(id);
-      expect(row).to.include({ status: 'completed', ended_at: t0 + 9000, duration_sec: 9, error: null });
-      expect(row.transcript).to.equal(`Agent: ${QUESTION}\nCallee: Hang on, let me check.`);
-      expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: null });
+      expect(row).to.include({ status: 'failed', error: 'agent_unavailable', ended_at: t0 + 15_000, duration_sec: 15, extracted_json: null });
+      expect(row.transcript).to.equal(`Agent: ${QUESTION}\nCallee: Hang on, let me check.\nAgent: ${APOLOGY}`);
+      expect(row.summary).to.equal(
+        "Objective: Ask whether the shop is open on Sunday. The call failed: the AI agent's speech model could not be reached or stopped answering, so the callee heard a short apology and the call was hung up. No fields were extracted; the transcript holds what was said before.",
+      );
       expect(h.hangUps.map((c) => c.reason)).to.deep.equal(['agent_lost']);
     });
   });

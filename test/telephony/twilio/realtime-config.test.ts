@@ -23,6 +23,21 @@ describe('realtime agent settings', () => {
     expect(loadConfig({})).to.include({ agent: 'scripted', realtimeUrl: 'wss://api.openai.com/v1/realtime', realtimeModel: 'gpt-realtime', realtimeProtocol: 'ga', realtimeApiKey: null });
   });
 
+  it('take turn-taking settings, with the tested defaults for a handset, refusing values out of range', () => {
+    expect(loadConfig({}).realtimeTurnTaking).to.deep.equal({ mode: 'server_vad', threshold: 0.6, prefixPaddingMs: 300, silenceDurationMs: 500, eagerness: 'low', noiseReduction: 'near_field', interruptAfterMs: 400 });
+    const env = { SVC_REALTIME_TURN_DETECTION: 'semantic_vad', SVC_REALTIME_VAD_EAGERNESS: 'medium', SVC_REALTIME_NOISE_REDUCTION: 'far_field', SVC_REALTIME_INTERRUPT_MIN_MS: '0', SVC_REALTIME_VAD_THRESHOLD: '0.8', SVC_REALTIME_VAD_SILENCE_MS: '700', SVC_REALTIME_VAD_PREFIX_PADDING_MS: '200' };
+    expect(loadConfig(env).realtimeTurnTaking).to.deep.equal({ mode: 'semantic_vad', threshold: 0.8, prefixPaddingMs: 200, silenceDurationMs: 700, eagerness: 'medium', noiseReduction: 'far_field', interruptAfterMs: 0 });
+    expect(configError({ SVC_REALTIME_TURN_DETECTION: 'vad' })).to.equal('SVC_REALTIME_TURN_DETECTION must be one of server_vad, semantic_vad, got "vad"');
+    expect(configError({ SVC_REALTIME_VAD_THRESHOLD: '1.5' })).to.equal('SVC_REALTIME_VAD_THRESHOLD must be a number from 0 to 1, got "1.5"');
+    expect(configError({ SVC_REALTIME_INTERRUPT_MIN_MS: '-1' })).to.equal('SVC_REALTIME_INTERRUPT_MIN_MS must be a whole number from 0 to 3000, got "-1"');
+  });
+
+  it('take the internal URL, this process on its port by default', () => {
+    expect(loadConfig({ PORT: '9090' }).internalUrl).to.equal('http://127.0.0.1:9090');
+    expect(loadConfig({ SVC_INTERNAL_URL: 'http://10.0.0.5:8080/' }).internalUrl).to.equal('http://10.0.0.5:8080');
+    expect(configError({ SVC_INTERNAL_URL: 'ws://10.0.0.5' })).to.equal('SVC_INTERNAL_URL must be an http or https URL without credentials or query, such as http://10.0.0.5:8080, got "ws://10.0.0.5"');
+  });
+
   it('speak the beta interface when told to, with the beta preview model unless one is named', () => {
     expect(loadConfig({ SVC_REALTIME_PROTOCOL: 'beta' })).to.include({ realtimeProtocol: 'beta', realtimeModel: 'gpt-4o-realtime-preview' });
     expect(loadConfig({ SVC_REALTIME_PROTOCOL: 'beta', SVC_REALTIME_MODEL: 'my-model' })).to.include({ realtimeProtocol: 'beta', realtimeModel: 'my-model' });

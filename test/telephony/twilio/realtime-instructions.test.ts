@@ -18,6 +18,15 @@ const OPT_OUT = {
     'Record that the person asked not to be called again (to stop calling, to be taken off the list). Call it as soon as they ask; then apologise briefly, confirm they will not be called again, say goodbye and call end_call.',
   parameters: { type: 'object', properties: {}, required: [] },
 };
+const VOICEMAIL = {
+  type: 'function',
+  name: 'voicemail_detected',
+  description:
+    'Call it, and say nothing, when what you hear is an answering machine or voicemail greeting (asks to leave a message, says nobody can take the call, a beep) rather than a person. Never call it for a person, even one who greets you at length.',
+  parameters: { type: 'object', properties: {}, required: [] },
+};
+/** Turn-taking for a phone line, by default: server VAD that needs real speech, and the response not cut by the server. */
+const TURN_DETECTION = { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: true, interrupt_response: false };
 
 const brief = {
   callId: 'c1',
@@ -123,10 +132,15 @@ describe('realtime instructions', () => {
         output_modalities: ['audio'],
         instructions: realtimeInstructions(brief),
         audio: {
-          input: { format: { type: 'audio/pcmu' }, transcription: { model: 'gpt-4o-mini-transcribe', language: 'fr' }, turn_detection: { type: 'server_vad' } },
+          input: {
+            format: { type: 'audio/pcmu' },
+            transcription: { model: 'gpt-4o-mini-transcribe', language: 'fr' },
+            noise_reduction: { type: 'near_field' },
+            turn_detection: TURN_DETECTION,
+          },
           output: { format: { type: 'audio/pcmu' }, voice: 'sage' },
         },
-        tools: [END_CALL, OPT_OUT],
+        tools: [END_CALL, OPT_OUT, VOICEMAIL],
         tool_choice: 'auto',
       },
     });
@@ -144,8 +158,9 @@ describe('realtime instructions', () => {
         input_audio_format: 'g711_ulaw',
         output_audio_format: 'g711_ulaw',
         input_audio_transcription: { model: 'whisper-1', language: 'fr' },
-        turn_detection: { type: 'server_vad' },
-        tools: [END_CALL, OPT_OUT],
+        input_audio_noise_reduction: { type: 'near_field' },
+        turn_detection: TURN_DETECTION,
+        tools: [END_CALL, OPT_OUT, VOICEMAIL],
         tool_choice: 'auto',
       },
     });

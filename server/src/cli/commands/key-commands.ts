@@ -97,13 +97,21 @@ export function describeWindow(w: CallingWindow | null): string {
   return `${w.start}-${w.end}${days}, ${w.timeZone ? `in ${w.timeZone}` : "in the callee's time zone (by the number)"}`;
 }
 
+/** --machine-detection on|off: the key's default; `on` is stored as no default (null). */
+function machineDetectionFrom(values: OptionValues): 'on' | 'off' | undefined {
+  const raw = optional(values, 'machine-detection');
+  if (raw === undefined) return undefined;
+  if (raw !== 'on' && raw !== 'off') throw new UsageError('--machine-detection must be on or off');
+  return raw;
+}
+
 export const keyCommands: Command[] = [
   {
     name: 'keys create',
     summary: 'Create an API key; prints the key and its webhook signing secret once.',
     synopsis:
-      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--on-behalf-of <name>] [--recording-notice on|off]',
-    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
+      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name>] [--recording-notice on|off]',
+    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
     async run(ctx, values) {
       const name = optional(values, 'name') || 'default';
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
@@ -113,6 +121,7 @@ export const keyCommands: Command[] = [
       const rawLimit = optional(values, 'rate-limit');
       const rateLimit = rawLimit === undefined ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
       const callingWindow = windowFrom(values, false) ?? null;
+      const machineDetection = machineDetectionFrom(values) ?? 'on';
       const rawBehalf = optional(values, 'on-behalf-of');
       const onBehalfOf = rawBehalf === undefined ? null : onBehalfOfFrom(rawBehalf);
       const rawNotice = optional(values, 'recording-notice');
@@ -121,7 +130,7 @@ export const keyCommands: Command[] = [
       if (callerId && !(await ownsNumber(ctx.store.db, account.id, callerId))) {
         throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: svc numbers add --account ${account.id} ${callerId}`);
       }
-      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow, onBehalfOf, recordingNotice: rawNotice === undefined ? null : recordingNotice }, ctx.now());
+      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow, machineDetection, onBehalfOf, recordingNotice: rawNotice === undefined ? null : recordingNotice }, ctx.now());
       const effectiveLimit = rateLimit ?? ctx.config.defaultRateLimit;
       ctx.emit(
         {
@@ -135,6 +144,7 @@ export const keyCommands: Command[] = [
           defaultVoice: voice,
           rateLimit,
           callingWindow,
+          machineDetection,
           onBehalfOf,
           recordingNotice,
           createdAt: iso(row.created_at),
@@ -147,6 +157,7 @@ export const keyCommands: Command[] = [
           `  voice:           ${voice ?? `platform default (${DEFAULT_AGENT_CATALOGUE.defaultVoice})`}`,
           `  rate limit:      ${effectiveLimit} calls per ${ctx.config.rateWindowSec} s${rateLimit === null ? ' (service default)' : ''}`,
           `  calling window:  ${describeWindow(callingWindow)}`,
+          `  machine detection: ${machineDetection}`,
           ...describeDisclosure(onBehalfOf, recordingNotice),
           'Both secrets are shown only now: the key is stored hashed. Keep them somewhere safe.',
         ].join('\n'),
@@ -173,10 +184,10 @@ export const keyCommands: Command[] = [
   },
   {
     name: 'keys update',
-    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window, on whose behalf, recording notice); `none` clears a default.",
+    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window, machine detection, on whose behalf, recording notice); `none` clears a default.",
     synopsis:
-      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]] [--on-behalf-of <name|none>] [--recording-notice <on|off|default>]',
-    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
+      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name|none>] [--recording-notice <on|off|default>]',
+    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
     positionals: ['key-id'],
     async run(ctx, values, [keyId]) {
       const update: KeyUpdate = {};
@@ -193,12 +204,14 @@ export const keyCommands: Command[] = [
       if (rawLimit !== undefined) update.rate_limit = rawLimit === 'none' ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
       const callingWindow = windowFrom(values, true);
       if (callingWindow !== undefined) update.calling_window_json = callingWindow === null ? null : JSON.stringify(callingWindow);
+      const machineDetection = machineDetectionFrom(values);
+      if (machineDetection !== undefined) update.machine_detection = machineDetection === 'off' ? 'off' : null;
       const rawBehalf = optional(values, 'on-behalf-of');
       if (rawBehalf !== undefined) update.on_behalf_of = rawBehalf === 'none' ? null : onBehalfOfFrom(rawBehalf);
       const rawNotice = optional(values, 'recording-notice');
       if (rawNotice !== undefined) update.recording_notice = noticeFrom(rawNotice, true);
       if (Object.keys(update).length === 0) {
-        throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --on-behalf-of or --recording-notice');
+        throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --machine-detection, --on-behalf-of or --recording-notice');
       }
       const key = await findKey(ctx.store.db, keyId);
       if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
@@ -216,6 +229,7 @@ export const keyCommands: Command[] = [
           `  voice:           ${listing.defaultVoice ?? `platform default (${DEFAULT_AGENT_CATALOGUE.defaultVoice})`}`,
           `  rate limit:      ${listing.rateLimit ?? ctx.config.defaultRateLimit} calls per ${ctx.config.rateWindowSec} s${listing.rateLimit === null ? ' (service default)' : ''}`,
           `  calling window:  ${describeWindow(listing.callingWindow)}`,
+          `  machine detection: ${listing.machineDetection}`,
           ...describeDisclosure(listing.onBehalfOf, listing.recordingNotice),
         ].join('\n'),
       );

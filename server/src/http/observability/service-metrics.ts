@@ -1,11 +1,13 @@
-// Prometheus metrics. Request counts and latencies are this process's own; call, webhook and queue figures are
-// read from the store at scrape time, so every process of a scaled-out deployment reports the same values.
+// Prometheus metrics. Request counts and latencies, and the live calls' latencies (call-latency-metrics.ts), are
+// this process's own; call, webhook and queue figures are read from the store at scrape time, so every process of a
+// scaled-out deployment reports the same values.
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
 import { attemptOutcome } from '../../webhooks/attempt-bound.js';
+import { callLatencyMetrics } from './call-latency-metrics.js';
 
 const WEBHOOK_OUTCOMES = ['success', 'http_error', 'error'] as const;
 
@@ -68,7 +70,7 @@ export class ServiceMetrics {
 
   /** The exposition text. A store that cannot be read sets svc_store_up 0 and leaves its series out. */
   async render(): Promise<{ contentType: string; text: string }> {
-    const registries = [this.registry];
+    const registries = [this.registry, callLatencyMetrics.registry];
     try {
       await this.readStore();
       this.storeUp.set(1);

@@ -30,7 +30,10 @@ import { m025RecordingRequests } from './025-recording-requests.js';
 import { m026QueueIndexesOnPostgres } from './026-queue-indexes-on-postgres.js';
 import { m027BoundedRedelivery } from './027-bounded-redelivery.js';
 import { m028StreamLeases } from './028-stream-leases.js';
-import { m029CallerDisclosure } from './029-caller-disclosure.js';
+import { m029MachineDetection } from './029-machine-detection.js';
+import { m030AgentSession } from './030-agent-session.js';
+import { m031CallLatency } from './031-call-latency.js';
+import { m032CallerDisclosure } from './032-caller-disclosure.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -61,7 +64,10 @@ export const migrations: Record<string, Migration> = {
   '026_queue_indexes_on_postgres': m026QueueIndexesOnPostgres,
   '027_bounded_redelivery': m027BoundedRedelivery,
   '028_stream_leases': m028StreamLeases,
-  '029_caller_disclosure': m029CallerDisclosure,
+  '029_machine_detection': m029MachineDetection,
+  '030_agent_session': m030AgentSession,
+  '031_call_latency': m031CallLatency,
+  '032_caller_disclosure': m032CallerDisclosure,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -32,7 +32,8 @@ function twilioCallbackUrls(publicBaseUrl: string, callId: string) {
  * several seconds of silence while Twilio listens, and the verdict arrives at its own callback. The carrier holds
  * the answer back until then, so a machine still ends the call as voicemail. A call that leaves a voicemail
  * message asks for DetectMessageEnd: a machine's verdict then comes when its greeting ends (machine_end_beep,
- * _silence or _other), which is when the message is to be spoken.
+ * _silence or _other), which is when the message is to be spoken. A call placed with detection off asks for none:
+ * no MachineDetection, and Twilio sends no verdict.
  */
 export function createCallParams(request: DialRequest, publicBaseUrl: string, mediaSecret: string, timeLimitSec: number): CallParams {
   const urls = twilioCallbackUrls(publicBaseUrl, request.callId);
@@ -43,10 +44,9 @@ export function createCallParams(request: DialRequest, publicBaseUrl: string, me
     StatusCallback: urls.status,
     StatusCallbackMethod: 'POST',
     StatusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
-    MachineDetection: request.leaveMessage ? 'DetectMessageEnd' : 'Enable',
-    AsyncAmd: 'true',
-    AsyncAmdStatusCallback: urls.amd,
-    AsyncAmdStatusCallbackMethod: 'POST',
+    ...(request.machineDetection === false
+      ? {}
+      : { MachineDetection: request.leaveMessage ? 'DetectMessageEnd' : 'Enable', AsyncAmd: 'true', AsyncAmdStatusCallback: urls.amd, AsyncAmdStatusCallbackMethod: 'POST' }),
     // Twilio ends the call itself this long after it is placed, should every hang-up of ours fail.
     TimeLimit: String(timeLimitSec),
     Record: 'true',

@@ -17,7 +17,8 @@ const ROUTE = /^\/twilio\/(status|amd|recording)\/([A-Za-z0-9_-]{1,128})$/;
 
 type Callback = 'status' | 'amd' | 'recording';
 
-export function twilioCallbacks(deps: TelephonyDeps, rest: TwilioRest) {
+/** `onStatus` hears every accepted status callback's CallStatus (the live agent warms a ringing call's session). */
+export function twilioCallbacks(deps: TelephonyDeps, rest: TwilioRest, onStatus?: (callId: string, status: string) => void) {
   const { config, store, clock, logger } = deps;
   const authToken = config.twilioAuthToken!;
   return async function twilioCallback(ctx: Context, next: Next): Promise<void> {
@@ -56,6 +57,7 @@ export function twilioCallbacks(deps: TelephonyDeps, rest: TwilioRest) {
       await recordLineEvent(store.db, { callId, ref: sid, event, payload: callbackPayload(callback, params) }, now);
       store.wake('calls');
     }
+    if (callback === 'status' && params.CallStatus) onStatus?.(callId, params.CallStatus);
     ctx.status = 204;
   };
 

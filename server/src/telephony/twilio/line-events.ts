@@ -16,6 +16,10 @@ export interface TwilioLineEvent {
   event: LineEvent;
   /** A machine's verdict given when its greeting ended (DetectMessageEnd's machine_end_*). */
   greetingEnded?: boolean;
+  /** Enable's machine_start: a machine suspected from the greeting's length, not confirmed (see machine-screen.ts). */
+  machineStart?: boolean;
+  /** The verdict's MachineDetectionDuration: ms from the pick-up to the verdict. */
+  verdictMs?: number;
   /** A `completed` status callback's CallDuration: seconds from the pick-up to the end. */
   callDurationSec?: number;
 }
@@ -57,7 +61,10 @@ export function answeredByOf(value: string | undefined): AnsweredBy | null {
   return value?.startsWith('machine_') ? 'machine' : null;
 }
 
-/** AnsweredBy → line event: a machine or a fax is voicemail; human or unknown lets the answer through. */
+/**
+ * AnsweredBy → line event as the inbox keeps it: a machine or a fax is voicemail, human or unknown lets the answer
+ * through. The carrier reads machine_start as a suspicion only (twilio-carrier.ts).
+ */
 export function amdLineEvent(params: TwilioParams, at: number): LineEvent | null {
   const by = answeredByOf(params.AnsweredBy);
   if (by === 'machine' || by === 'fax') return { kind: 'ended', at, outcome: 'voicemail', by };
@@ -85,9 +92,12 @@ export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: 
     // A verdict's event carries who answered, from the callback it was made of.
     const by = source === 'amd' ? answeredByOf(params.AnsweredBy) : null;
     const greetingEnded = source === 'amd' && (params.AnsweredBy ?? '').startsWith('machine_end_');
+    const machineStart = source === 'amd' && params.AnsweredBy === 'machine_start';
     const duration = source === 'status' && event.kind === 'hung_up' ? wholeNumber(params.CallDuration) : null;
-    const e: TwilioLineEvent = { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event, ...(greetingEnded ? { greetingEnded } : {}) };
+    const verdictMs = source === 'amd' ? wholeNumber(params.MachineDetectionDuration) : null;
+    const e: TwilioLineEvent = { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event, ...(greetingEnded ? { greetingEnded } : {}), ...(machineStart ? { machineStart } : {}) };
     if (duration !== null) e.callDurationSec = duration;
+    if (verdictMs !== null) e.verdictMs = verdictMs;
     return { e, sequence: source === 'status' ? wholeNumber(params.SequenceNumber) : null };
   });
   const slots = read.flatMap((r, i) => (r.sequence === null ? [] : [i]));

@@ -15,6 +15,7 @@ import type { AgentHangUp, LineAgent, LineSession } from '../live-line.js';
 import { parseTwilioMessage } from './media-messages.js';
 import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from './media-stream.js';
 import { deliver, TwilioLine } from './twilio-line.js';
+import { RELAY_HEADER, relayStream } from './media-relay.js';
 
 export interface MediaBridgeDeps {
   db: Kysely<Database>;
@@ -28,6 +29,8 @@ export interface MediaBridgeDeps {
   logger: Logger;
   /** How long an accepted socket may wait for a valid `start` before it is closed. */
   startTimeoutMs?: number;
+  /** This process's internal URL: a stream for a call whose warm session another process holds is relayed there. */
+  internalUrl?: string;
 }
 
 export interface MediaBridge {
@@ -67,7 +70,10 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
             log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');
             return refuse(socket, 404);
           }
-          wss.handleUpgrade(req, socket, head, (ws) => accept(ws, row));
+          const serveHere = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, row));
+          const holder = row.agent_host;
+          if (holder && deps.internalUrl && holder !== deps.internalUrl && !req.headers[RELAY_HEADER]) return relayStream(wss, req, socket, head, holder, callId, log, serveHere);
+          serveHere();
         },
         (err: Error) => {
           log.error({ callId, err: err.message }, 'media stream refused: store unavailable');
@@ -135,6 +141,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
       server.off('upgrade', onUpgrade);
       for (const ws of wss.clients) ws.terminate();
       await Promise.all([...sessions.values()].map((s) => s.ended()));
+      deps.agent.close?.();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -3,8 +3,12 @@
 // REST API. Twilio records the call; the recording callback stores it on the call, so the engine renders none.
 //
 // Answering-machine detection is asynchronous, so the pick-up is held back until the verdict: a human (or
-// "unknown") lets the answer through, dated at the pick-up; a machine or a fax ends the call as voicemail and
-// the carrier hangs the line up. Should no verdict come, the answer goes through AMD_WAIT_MS after the pick-up.
+// "unknown") lets the answer through, dated at the pick-up; a confirmed machine or a fax ends the call as voicemail
+// and the carrier hangs the line up. Should no verdict come, the answer goes through AMD_WAIT_MS after the pick-up.
+// machine_start is a suspicion only (a person whose greeting is long gets it too): the answer stays held until the
+// line confirms a machine (the agent heard a voicemail greeting) or a person (the callee answered the agent), read
+// from the store (machine-screen.ts); with neither by AMD_WAIT_MS after the pick-up it is taken for a machine.
+// A call dialled with detection off has no verdict to wait for: its pick-up is the answer.
 // Status callbacks may arrive out of the order Twilio fired them: they are read in SequenceNumber order
 // (line-events.ts), and a completed read before any pick-up still completes the call.
 // A call that leaves a voicemail message instead hears of the machine when its greeting ends (greeting_ended);
@@ -13,11 +17,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { CarrierRefused, CarrierThrottled, type AnsweredBy, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
 import { createCallParams, transferTwiml, voicemailTwiml } from './call-params.js';
+import { screenEvidence } from '../machine-screen.js';
 import { readTwilioEvents } from './line-events.js';
 import { TwilioRest, TwilioRestError } from './twilio-rest.js';
 
 /** Twilio's AMD gives up after 30 s by default (MachineDetectionTimeout) and says "unknown"; a little past that. */
 export const AMD_WAIT_MS = 35_000;
+/** How often the line's evidence is read while a suspected machine holds the answer. */
+export const SCREEN_POLL_MS = 1000;
 
 const E164 = /^\+[1-9][0-9]{1,14}$/;
 
@@ -39,6 +46,11 @@ export interface TwilioLineState {
   /** A machine's greeting ended: the line stays up for the message. */
   greeted?: boolean;
   greetingEndedAt?: number;
+  /** machine_start: when it came, and its MachineDetectionDuration (ms from the pick-up). */
+  suspectedAt?: number;
+  suspectedMs?: number;
+  /** Dialled with answering-machine detection off: the pick-up is the answer. */
+  noDetection?: boolean;
 }
 
 export interface TwilioCarrierOptions {
@@ -66,7 +78,8 @@ export class TwilioCarrier implements Carrier {
     try {
       const params = createCallParams(request, this.options.publicBaseUrl, this.options.mediaSecret, this.options.timeLimitSec);
       const call = await this.options.rest.createCall(params);
-      return { ref: call.sid, state: { seen: 0, ...(request.leaveMessage ? { leaveMessage: true } : {}) } satisfies TwilioLineState };
+      const state: TwilioLineState = { seen: 0, ...(request.leaveMessage ? { leaveMessage: true } : {}), ...(request.machineDetection === false ? { noDetection: true } : {}) };
+      return { ref: call.sid, state };
     } catch (err) {
       // Throttled (429): Twilio never processed the request, so dialling again later places it once.
       if (err instanceof TwilioRestError && err.status === 429) throw new CarrierThrottled(err.retryAfterMs, err.message);
@@ -81,9 +94,12 @@ export class TwilioCarrier implements Carrier {
     const news = await readTwilioEvents(this.db, ref, s.seen);
     s.seen += news.length;
     const events: LineEvent[] = [];
-    for (const { source, event, greetingEnded, callDurationSec } of news) {
+    for (const { source, event, greetingEnded, machineStart, verdictMs, callDurationSec } of news) {
       if (s.done) break;
-      if (source === 'amd') {
+      if (source === 'amd' && machineStart) {
+        s.suspectedAt ??= event.at;
+        s.suspectedMs ??= verdictMs ?? 0;
+      } else if (source === 'amd') {
         s.by ??= event.kind === 'answered' || event.kind === 'ended' ? event.by : undefined;
         if (event.kind === 'ended') s.machineAt ??= event.at;
         else s.humanAt ??= event.at;
@@ -110,6 +126,11 @@ export class TwilioCarrier implements Carrier {
         if (s.downAt === undefined) await this.options.hangUp(ref);
         events.push({ kind: 'ended', at: Math.max(s.machineAt, s.pickedUpAt), outcome: 'voicemail', by: s.by ?? 'machine' });
         s.done = true;
+      } else if (s.suspectedAt !== undefined && s.humanAt === undefined) {
+        await this.screen(ref, s, now, events);
+      } else if (s.noDetection) {
+        events.push({ kind: 'answered', at: s.pickedUpAt, by: 'unknown' });
+        s.answered = true;
       } else if (s.humanAt !== undefined || s.downAt !== undefined || now >= s.pickedUpAt + AMD_WAIT_MS) {
         // No verdict by then (or the line ended first): Twilio could not tell who answered.
         events.push({ kind: 'answered', at: s.pickedUpAt, by: s.humanAt !== undefined ? (s.by ?? 'unknown') : 'unknown' });
@@ -121,7 +142,28 @@ export class TwilioCarrier implements Carrier {
       s.done = true;
     }
     const waiting = !s.done && !s.answered && !s.greeted && s.pickedUpAt !== undefined;
-    return { events, nextCheckAt: waiting ? s.pickedUpAt! + AMD_WAIT_MS : null, state: s };
+    const nextCheckAt = !waiting ? null : s.suspectedAt !== undefined ? Math.min(now + SCREEN_POLL_MS, s.pickedUpAt! + AMD_WAIT_MS) : s.pickedUpAt! + AMD_WAIT_MS;
+    return { events, nextCheckAt, state: s };
+  }
+
+  /**
+   * A suspected machine (machine_start): the callee who answered the agent is a person, whatever the verdict said;
+   * a voicemail greeting the agent heard confirms the machine. Neither by AMD_WAIT_MS after the pick-up (the agent
+   * has had the floor since the greeting ended and nobody answered it), or the line ended first: a machine.
+   */
+  private async screen(ref: string, s: TwilioLineState, now: number, events: LineEvent[]): Promise<void> {
+    const pickedUpAt = s.pickedUpAt!;
+    const evidence = await screenEvidence(this.db, ref, s.suspectedMs ?? 0);
+    if (evidence.calleeReplied && evidence.voicemailDetectedAt === null) {
+      events.push({ kind: 'answered', at: pickedUpAt, by: 'human' });
+      s.answered = true;
+      return;
+    }
+    const confirmedAt = evidence.voicemailDetectedAt ?? (s.downAt ?? (now >= pickedUpAt + AMD_WAIT_MS ? now : null));
+    if (confirmedAt === null) return;
+    if (s.downAt === undefined) await this.options.hangUp(ref);
+    events.push({ kind: 'ended', at: Math.max(s.suspectedAt!, pickedUpAt, Math.min(confirmedAt, now)), outcome: 'voicemail', by: 'machine' });
+    s.done = true;
   }
 
   async hangUp(ref: string): Promise<void> {

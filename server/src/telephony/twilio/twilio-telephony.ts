@@ -11,6 +11,9 @@ import { TwilioCarrier } from './twilio-carrier.js';
 import { hangUpDurably, TIME_LIMIT_GRACE_SEC, twilioJobHandlers, type TwilioJobDeps } from './twilio-jobs.js';
 import { configuredTwilioRest } from './twilio-rest.js';
 
+/** Twilio's statuses for a call that is over. */
+const ENDED_STATUSES = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+
 export function twilioTelephony(deps: TelephonyDeps): Telephony {
   const { config, store, logger } = deps;
   const rest = configuredTwilioRest(config);
@@ -23,9 +26,18 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
     timeLimitSec: config.maxCallDurationSec + TIME_LIMIT_GRACE_SEC,
     hangUp: (sid) => hangUpDurably(jobDeps, null, sid),
   });
+  // With a live agent, a ringing call's session is warmed (and let go when the call ends) by the process Twilio's
+  // status callback reaches.
+  const lineAgent = config.agent === 'realtime' && deps.agent && joinsLines(deps.agent) ? deps.agent : null;
+  const onStatus = (callId: string, status: string) => {
+    if (!lineAgent) return;
+    if (status === 'initiated' || status === 'ringing') {
+      void lineAgent.prepare?.(callId).catch((err: Error) => logger.warn({ callId, err: err.message }, 'could not warm the call\'s session'));
+    } else if (ENDED_STATUSES.has(status)) lineAgent.release?.(callId);
+  };
   return {
     carrier,
-    routes: twilioCallbacks(deps, rest),
+    routes: twilioCallbacks(deps, rest, onStatus),
     jobs: twilioJobHandlers(jobDeps),
     attach: (server) => {
       if (config.agent !== 'realtime') return null;
@@ -38,6 +50,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
         hangUp: ({ callId, callSid }) => hangUpDurably(jobDeps, callId, callSid),
         transfer: ({ callSid, to }) => carrier.transfer(callSid, to),
         logger: logger.child({ part: 'media' }),
+        internalUrl: config.internalUrl,
       });
     },
   };

@@ -3,7 +3,7 @@
 // default; 0: not); api_keys.on_behalf_of and api_keys.recording_notice, the key's defaults (null: none set).
 import type { Kysely, Migration } from 'kysely';
 
-export const m029CallerDisclosure: Migration = {
+export const m032CallerDisclosure: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('calls').addColumn('on_behalf_of', 'text').execute();
     await db.schema.alterTable('calls').addColumn('recording_notice', 'integer', (c) => c.notNull().defaultTo(1)).execute();
