@@ -25,8 +25,6 @@ import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
 const MAX_QUEUED_MESSAGES = 500;
 /** The mark that follows the apology. */
 const APOLOGY_MARK = 'svc_apology';
-/** How long the callee may stay silent after the answer before the agent greets them. */
-export const GREETING_WAIT_MS = 1000;
 /** A retried response waits this long first: a rate limit names a wait of a second or two. */
 const RETRY_DELAY_MS = 500;
 /** The apology must be ready this soon, or the line is hung up without it. */
@@ -39,7 +37,7 @@ export interface RealtimeConnection extends LinkTarget {
   lastWordsMs?: number;
   /** When a silent line is prompted, and then hung up (silence-watch.ts). */
   silence?: SilenceBounds;
-  /** How long the agent lets the callee speak first (GREETING_WAIT_MS unless told). */
+  /** How long the agent lets the callee speak first (the turn-taking setting unless told). */
   greetAfterMs?: number;
   /** Turn detection, noise reduction and barge-in (DEFAULT_TURN_TAKING unless told). */
   turnTaking?: TurnTaking;
@@ -207,7 +205,7 @@ export class RealtimeSession implements LineSession {
       if (this.greeted || this.ending || !this.link) return;
       this.greeted = true;
       this.link.send({ type: 'response.create' });
-    }, this.conn.greetAfterMs ?? GREETING_WAIT_MS);
+    }, this.conn.greetAfterMs ?? (this.conn.turnTaking ?? DEFAULT_TURN_TAKING).greetAfterMs);
   }
 
   private send(event: Json): void {
