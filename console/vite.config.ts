@@ -23,9 +23,11 @@ function placeCallFields(): Json[] {
         ? 'json'
         : name === 'metadata'
           ? 'pairs'
-          : (p.maxLength ?? 0) > 500
-            ? 'textarea'
-            : 'text';
+          : types.includes('boolean')
+            ? 'boolean'
+            : (p.maxLength ?? 0) > 500
+              ? 'textarea'
+              : 'text';
     return { name, required: (schema.required ?? []).includes(name), kind, maxLength: p.maxLength ?? null, description: String(raw.description ?? p.description ?? '').trim() };
   });
 }

@@ -19,11 +19,12 @@ const EXAMPLES: Record<string, string> = {
   voicemail: '{ "action": "leave_message", "message": "Please call us back." }',
   redial: '{ "onNoAnswer": 2, "afterMinutes": 30 }',
   startAt: '2026-12-01T09:30:00+01:00',
+  onBehalfOf: "Tony's Pizzeria",
 };
 
 class FormError extends Error {}
 
-/** The body from the form's values: empty fields left out, JSON fields parsed, metadata from key=value lines. */
+/** The body from the form's values: empty fields left out, JSON fields parsed, metadata from key=value lines, yes/no as booleans. */
 function bodyOf(values: Record<string, string>): PlaceCallRequest {
   const body: Record<string, unknown> = {};
   for (const f of fields) {
@@ -35,6 +36,8 @@ function bodyOf(values: Record<string, string>): PlaceCallRequest {
       } catch {
         throw new FormError(`${f.name} is not valid JSON.`);
       }
+    } else if (f.kind === 'boolean') {
+      body[f.name] = v === 'true';
     } else if (f.kind === 'pairs') {
       body[f.name] = Object.fromEntries(
         v
@@ -90,9 +93,15 @@ export function PlacePage() {
         (f) => html`
           <div class="field">
             <label for=${`f-${f.name}`}>${f.name}${f.required ? html` <span aria-hidden="true">*</span>` : ''}</label>
-            ${f.kind === 'text'
-              ? html`<input id=${`f-${f.name}`} name=${f.name} type="text" required=${f.required} maxLength=${f.maxLength ?? undefined} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`} />`
-              : html`<textarea id=${`f-${f.name}`} name=${f.name} rows=${f.kind === 'textarea' ? 3 : 2} required=${f.required} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`}></textarea>`}
+            ${f.kind === 'boolean'
+              ? html`<select id=${`f-${f.name}`} name=${f.name} value=${values[f.name] ?? ''} onChange=${set(f.name)} aria-describedby=${`h-${f.name}`}>
+                  <option value="">default</option>
+                  <option value="true">yes</option>
+                  <option value="false">no</option>
+                </select>`
+              : f.kind === 'text'
+                ? html`<input id=${`f-${f.name}`} name=${f.name} type="text" required=${f.required} maxLength=${f.maxLength ?? undefined} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`} />`
+                : html`<textarea id=${`f-${f.name}`} name=${f.name} rows=${f.kind === 'textarea' ? 3 : 2} required=${f.required} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`}></textarea>`}
             <small id=${`h-${f.name}`}>${f.kind === 'json' ? 'JSON. ' : f.kind === 'pairs' ? 'One key=value a line. ' : ''}${f.description.split('\n')[0]}</small>
           </div>
         `,

@@ -20,7 +20,7 @@ describe('svc CLI invocation', () => {
     expect(none).to.include({ code: 2, out: '', err: help.out });
     expect(await cli.run('keys', 'create', '--help')).to.include({
       code: 0,
-      out: 'Usage: svc keys create --account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--json]\n\nCreate an API key; prints the key and its webhook signing secret once.\n',
+      out: 'Usage: svc keys create --account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name>] [--recording-notice on|off] [--json]\n\nCreate an API key; prints the key and its webhook signing secret once.\n',
     });
   });
 

@@ -35,6 +35,8 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         rateLimit: 3,
         callingWindow: null,
         machineDetection: 'on',
+        onBehalfOf: null,
+        recordingNotice: true,
         createdAt: '2026-11-22T12:00:30.000Z',
       });
       const row = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
@@ -143,6 +145,48 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       expect(row).to.deep.equal({ name: 'renamed', default_voice: null, rate_limit: 5, calling_window_json: null, default_caller_id: '+14155550111' });
     });
 
+    it('sets, shows and clears the key\'s on-behalf-of and recording notice, and placements take them unless they give their own', async () => {
+      await cli.account();
+      const created = await cli.run('keys', 'create', '--account', 'acme', '--on-behalf-of', "Tony's Pizzeria", '--recording-notice', 'off');
+      expect(created.code, created.err).to.equal(0);
+      expect(created.out).to.include("  on behalf of:    Tony's Pizzeria\n  recording notice: off (set it off only where the law allows)\n");
+      const keyId = /\(([0-9a-f-]{36})\)/.exec(created.out)![1];
+      const key = /API key: +(\S+)/.exec(created.out)![1];
+      expect(await cli.store.db.selectFrom('api_keys').select(['on_behalf_of', 'recording_notice']).where('id', '=', keyId).executeTakeFirstOrThrow()).to.deep.equal({
+        on_behalf_of: "Tony's Pizzeria",
+        recording_notice: 0,
+      });
+      const listed = await cli.run('keys', 'list', '--account', 'acme', '--json');
+      expect(listed.json[0]).to.deep.include({ onBehalfOf: "Tony's Pizzeria", recordingNotice: false });
+
+      const app = await observedApp(cli.store);
+      const place = async (extra: Record<string, unknown> = {}) => {
+        const res = await fetch(`${app.baseUrl}/v1/agent/calls`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', ...extra }),
+        });
+        expect(res.status).to.equal(202);
+        const { callId } = await res.json();
+        return cli.store.db.selectFrom('calls').select(['on_behalf_of', 'recording_notice']).where('id', '=', callId).executeTakeFirstOrThrow();
+      };
+      try {
+        expect(await place()).to.deep.equal({ on_behalf_of: "Tony's Pizzeria", recording_notice: 0 });
+        expect(await place({ onBehalfOf: 'Acme Dental', recordingNotice: true })).to.deep.equal({ on_behalf_of: 'Acme Dental', recording_notice: 1 });
+        const cleared = await cli.run('keys', 'update', keyId, '--on-behalf-of', 'none', '--recording-notice', 'default', '--json');
+        expect(cleared.code, cleared.err).to.equal(0);
+        expect(cleared.json).to.deep.include({ onBehalfOf: null, recordingNotice: true });
+        expect(await cli.store.db.selectFrom('api_keys').select(['on_behalf_of', 'recording_notice']).where('id', '=', keyId).executeTakeFirstOrThrow()).to.deep.equal({
+          on_behalf_of: null,
+          recording_notice: null,
+        });
+        expect(await place()).to.deep.equal({ on_behalf_of: null, recording_notice: 1 });
+        expect(await place({ recordingNotice: false, onBehalfOf: null })).to.deep.equal({ on_behalf_of: null, recording_notice: 0 });
+      } finally {
+        await app.close();
+      }
+    });
+
     it('sets and clears a key\'s default machine detection (--machine-detection off|on), stored as off or no default', async () => {
       await cli.account();
       const k = await cli.key('--machine-detection', 'off');
@@ -163,7 +207,10 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       const k = await cli.key('--calling-window', '09:00-17:00');
       const before = await cli.store.db.selectFrom('api_keys').selectAll().executeTakeFirstOrThrow();
       const cases: [string[], number, string][] = [
-        [[k.id], 2, 'nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window or --machine-detection'],
+        [[k.id], 2, 'nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --machine-detection, --on-behalf-of or --recording-notice'],
+        [[k.id, '--on-behalf-of', '  '], 2, '--on-behalf-of must be 1 to 200 characters, not blank; got ""'],
+        [[k.id, '--on-behalf-of', 'x'.repeat(201)], 2, `--on-behalf-of must be 1 to 200 characters, not blank; got "${'x'.repeat(201)}"`],
+        [[k.id, '--recording-notice', 'yes'], 2, '--recording-notice must be on or off (or default), got "yes"'],
         [[k.id, '--machine-detection', 'maybe'], 2, '--machine-detection must be on or off'],
         [[k.id, '--calling-window', '9-5'], 2, '--calling-window must be HH:MM-HH:MM in 24-hour time, such as 09:00-20:00, or none; got "9-5"'],
         [[k.id, '--calling-window', '17:00-09:00'], 2, 'the window must end after it starts on the same day (17:00 to 09:00 is empty); 24:00 is the end of the day.'],

@@ -147,6 +147,8 @@ describe('the console in headless Chromium', function () {
     // Five fields: the simulated callee answers most and says it does not know others (per call), so some are answered.
     await page.fill('#f-fields', '[{ "name": "open_sunday", "type": "boolean" }, { "name": "closing_time" }, { "name": "staff_count", "type": "number" }, { "name": "parking", "type": "boolean" }, { "name": "owner_name" }]');
     await page.fill('#f-metadata', 'order_id=8841');
+    await page.fill('#f-onBehalfOf', "Tony's Pizzeria");
+    await page.selectOption('#f-recordingNotice', 'false');
     await page.click('button:has-text("Preflight")');
     await page.waitForSelector('.verdict');
     expect(await page.textContent('.verdict h2')).to.equal('Preflight: it would be placed');
@@ -157,6 +159,11 @@ describe('the console in headless Chromium', function () {
 
     await page.click('button:has-text("Place call")');
     await page.waitForURL(/#\/calls\/[0-9a-f-]+$/);
+    const placedId = /#\/calls\/([0-9a-f-]+)$/.exec(page.url())![1];
+    expect(await store.db.selectFrom('calls').select(['on_behalf_of', 'recording_notice']).where('id', '=', placedId).executeTakeFirstOrThrow()).to.deep.equal({
+      on_behalf_of: "Tony's Pizzeria",
+      recording_notice: 0,
+    });
     await page.waitForSelector('.status-line .chip-in_progress', { timeout: 30_000 });
     await page.waitForSelector('.status-line .chip-completed', { timeout: 60_000 });
     await page.waitForSelector('audio');

@@ -224,6 +224,37 @@ describe('fake realtime server', () => {
       }
     });
 
+    it('leaves a midTurn callee turn open until the client commits it, then transcribes it (after transcriptDelayMs) with no response', async () => {
+      const c = await pcmu([{ callee: 'We close at five.', afterBytes: 320, midTurn: true, transcriptDelayMs: 30 }, { agent: 'Thank you.' }]);
+      c.append(320);
+      await c.got('input_audio_buffer.speech_started');
+      c.append(1600);
+      // A cancel with nothing to cancel is answered in turn: every event the audio caused has come before it.
+      c.send({ type: 'response.cancel' });
+      await c.got('error');
+      expect(c.types().slice(2)).to.deep.equal(['input_audio_buffer.speech_started', 'error']);
+      const started = c.of('input_audio_buffer.speech_started')[0].item_id;
+      c.send({ type: 'input_audio_buffer.commit' });
+      await c.got('conversation.item.input_audio_transcription.completed');
+      expect(c.types().slice(4)).to.deep.equal(['input_audio_buffer.committed', 'conversation.item.input_audio_transcription.completed']);
+      expect(c.of('input_audio_buffer.committed')[0].item_id).to.equal(started);
+      expect(c.of('conversation.item.input_audio_transcription.completed')[0]).to.include({ item_id: started, transcript: 'We close at five.' });
+      expect(c.types()).to.not.include('response.created');
+    });
+
+    it('refuses a commit of under 100 ms of audio with input_audio_buffer_commit_empty, and commits more as an item transcribed empty', async () => {
+      const c = await pcmu([]);
+      c.append(400);
+      const id = c.send({ type: 'input_audio_buffer.commit' });
+      await c.got('error');
+      expect(c.of('error')[0].error).to.deep.include({ type: 'invalid_request_error', code: 'input_audio_buffer_commit_empty', event_id: id });
+      c.append(400);
+      c.send({ type: 'input_audio_buffer.commit' });
+      await c.got('conversation.item.input_audio_transcription.completed');
+      expect(c.of('input_audio_buffer.committed')).to.have.length(1);
+      expect(c.of('conversation.item.input_audio_transcription.completed')[0].transcript).to.equal('');
+    });
+
     it('fires speech_started on noise with no turn after it: never committed, committed untranscribed, or an empty transcript', async () => {
       const after = ['input_audio_buffer.speech_started', 'input_audio_buffer.speech_stopped', 'input_audio_buffer.committed', 'conversation.item.input_audio_transcription.completed'];
       const cases = [

@@ -27,6 +27,8 @@ const LATER_COLUMNS: Partial<CallRow> = {
   agent_host: null,
   agent_failure: null,
   latency_json: null,
+  on_behalf_of: null,
+  recording_notice: 1,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -83,6 +85,8 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     agent_host: null,
     agent_failure: null,
     latency_json: null,
+    on_behalf_of: null,
+    recording_notice: 1,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

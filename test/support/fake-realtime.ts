@@ -37,6 +37,14 @@
 //   answer it, and a response in progress is cancelled by it (`turn_detected`).
 // - The session's maximum duration (60 minutes; `maxSessionMs` shortens it): the server sends the error
 //   `session_expired` ("Your session hit the maximum duration of 60 minutes.") and closes the socket.
+// - A callee step's `transcriptDelayMs` sends its transcription that long after the turn is committed (the
+//   transcriber is asynchronous: the transcript may come seconds after the turn).
+// - A callee step's `midTurn` is speech server VAD has not ended yet (the callee hangs up mid-sentence):
+//   `speech_started` and nothing more until the client sends `input_audio_buffer.commit`, which is answered
+//   `input_audio_buffer.committed` for that item and then its transcription, and creates no response (the
+//   reference: committing "will trigger input audio transcription ... but it will not create a response"). A
+//   commit with no speech open and under 100 ms of audio gets the error `input_audio_buffer_commit_empty`; over
+//   100 ms, a committed item with an empty transcript.
 // - A slow handshake: `handshakeDelayMs` before the upgrade is answered, `sessionCreatedDelayMs` before
 //   `session.created` (client events sent meanwhile wait, in order, as the real server queues them).
 // - A session.update the server fails to apply for its own reasons (`sessionUpdateError`: `server_error`, a rate
@@ -88,8 +96,12 @@ export type RealtimeStep =
    * there with that reason; `unfinished` leaves it in progress (see the header).
    */
   | { agent: string; audioBytes?: number; deltaBytes?: number; incomplete?: 'max_output_tokens' | 'content_filter'; unfinished?: boolean }
-  /** Heard after `afterBytes` more bytes of the caller's audio; `transcriptAfterReply` sends its transcript after the reply. */
-  | { callee: string; afterBytes: number; transcriptAfterReply?: boolean }
+  /**
+   * Heard after `afterBytes` more bytes of the caller's audio; `transcriptAfterReply` sends its transcript after the
+   * reply, `transcriptDelayMs` that long after the turn is committed; `midTurn` leaves the turn open until the
+   * client commits it (see the header).
+   */
+  | { callee: string; afterBytes: number; transcriptAfterReply?: boolean; transcriptDelayMs?: number; midTurn?: boolean }
   /**
    * Server VAD fires on noise after `afterBytes` more bytes: `speech_started`, then `then`: `nothing` (the turn never
    * commits), `no-transcript` (stopped and committed, never transcribed) or `empty-transcript` (the default).
@@ -353,7 +365,7 @@ export class FakeRealtime extends EventEmitter {
     /** The response in progress: between response.created and response.done. */
     let active: { id: string; output: Json[] } | null = null;
     /** The callee item server VAD has opened (speech started, not yet stopped). */
-    let speaking: { itemId: string; startMs: number } | null = null;
+    let speaking: { itemId: string; startMs: number; transcript: string; delayMs: number } | null = null;
     const agentItems = new Set<string>();
     let bytesSinceTurn = 0;
     let inputMs = 0;
@@ -446,7 +458,7 @@ export class FakeRealtime extends EventEmitter {
     // Server VAD hears speech start: it opens a callee item, and cuts off a response in progress.
     const speechStarted = () => {
       if (!speaking) {
-        speaking = { itemId: `item_callee_${++ids}`, startMs: Math.round(inputMs - bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input)) };
+        speaking = { itemId: `item_callee_${++ids}`, startMs: Math.round(inputMs - bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input)), transcript: '', delayMs: 0 };
         emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: speaking.startMs, item_id: speaking.itemId });
       }
       const detection = protocol === 'ga' ? (seen.session.audio as Json | undefined)?.input : seen.session;
@@ -459,8 +471,36 @@ export class FakeRealtime extends EventEmitter {
       emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: Math.round(inputMs), item_id: itemId });
       emit({ type: 'input_audio_buffer.committed', previous_item_id: null, item_id: itemId });
     };
-    const transcribed = (itemId: string, transcript: string) =>
-      emit({ type: 'conversation.item.input_audio_transcription.completed', item_id: itemId, content_index: 0, transcript });
+    const transcribed = (itemId: string, transcript: string, delayMs = 0) => {
+      const send = () => emit({ type: 'conversation.item.input_audio_transcription.completed', item_id: itemId, content_index: 0, transcript });
+      if (delayMs > 0) {
+        this.later(delayMs, () => {
+          send();
+          this.emit('change');
+        });
+      } else send();
+    };
+    // The client commits the input buffer: the open turn (or what was appended since the last) becomes an item.
+    const commit = (clientEventId: unknown) => {
+      if (speaking) {
+        const { itemId, transcript, delayMs } = speaking;
+        speaking = null;
+        bytesSinceTurn = 0;
+        emit({ type: 'input_audio_buffer.committed', previous_item_id: null, item_id: itemId });
+        return transcribed(itemId, transcript, delayMs);
+      }
+      const ms = bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input);
+      if (ms < 100) {
+        return emitError(
+          { type: 'invalid_request_error', code: 'input_audio_buffer_commit_empty', message: `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.` },
+          clientEventId,
+        );
+      }
+      bytesSinceTurn = 0;
+      const itemId = `item_callee_${++ids}`;
+      emit({ type: 'input_audio_buffer.committed', previous_item_id: null, item_id: itemId });
+      transcribed(itemId, '');
+    };
 
     // The caller's audio: a scripted step is heard, or the socket dropped, once enough has arrived.
     const hear = (bytes: number) => {
@@ -488,13 +528,18 @@ export class FakeRealtime extends EventEmitter {
       } else if ('callee' in step) {
         steps.shift();
         const itemId = speechStarted();
-        speechStopped(itemId);
         bytesSinceTurn = 0;
+        if (step.midTurn) {
+          speaking!.transcript = step.callee;
+          speaking!.delayMs = step.transcriptDelayMs ?? 0;
+          return;
+        }
+        speechStopped(itemId);
         if (step.transcriptAfterReply) {
           respond();
-          transcribed(itemId, step.callee);
+          transcribed(itemId, step.callee, step.transcriptDelayMs);
         } else {
-          transcribed(itemId, step.callee);
+          transcribed(itemId, step.callee, step.transcriptDelayMs);
           respond();
         }
       }
@@ -534,6 +579,8 @@ export class FakeRealtime extends EventEmitter {
         if (typeof event.item_id === 'string' && agentItems.has(event.item_id)) {
           emit({ type: 'conversation.item.truncated', item_id: event.item_id, content_index: event.content_index ?? 0, audio_end_ms: event.audio_end_ms });
         }
+      } else if (event.type === 'input_audio_buffer.commit') {
+        commit(event.event_id);
       } else if (event.type === 'input_audio_buffer.append') hear(Buffer.from(String(event.audio), 'base64').length);
     };
 

@@ -29,6 +29,10 @@ export interface NewKey {
   callingWindow?: CallingWindow | null;
   /** The key's default answering-machine detection; null (or absent) for on. */
   machineDetection?: 'on' | 'off' | null;
+  /** On whose behalf the key's calls are made, by default; null for none. */
+  onBehalfOf?: string | null;
+  /** False: the key's calls say nothing of the recording unless a placement asks; null or true: the notice. */
+  recordingNotice?: boolean | null;
 }
 
 export interface CreatedKey {
@@ -59,6 +63,8 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
     rate_limit: input.rateLimit ?? null,
     calling_window_json: input.callingWindow ? JSON.stringify(input.callingWindow) : null,
     machine_detection: input.machineDetection === 'off' ? 'off' : null,
+    on_behalf_of: input.onBehalfOf ?? null,
+    recording_notice: input.recordingNotice === undefined || input.recordingNotice === null ? null : input.recordingNotice ? 1 : 0,
     webhook_secret: input.webhookSecret ?? newWebhookSecret(),
     previous_webhook_secret: null,
     previous_secret_expires_at: null,

@@ -17,6 +17,10 @@ export interface KeyListing {
   callingWindow: CallingWindow | null;
   /** The key's default answering-machine detection. */
   machineDetection: 'on' | 'off';
+  /** On whose behalf the key's calls are made unless a placement says; null for none. */
+  onBehalfOf: string | null;
+  /** Whether the key's calls say they are recorded unless a placement says. */
+  recordingNotice: boolean;
   revokedAt: number | null;
   createdAt: number;
 }
@@ -36,7 +40,7 @@ export async function resolveAccount(db: Kysely<Database>, ref: string): Promise
 export async function listKeys(db: Kysely<Database>, accountId: string): Promise<KeyListing[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'calling_window_json', 'machine_detection', 'revoked_at', 'created_at'])
+    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'calling_window_json', 'machine_detection', 'on_behalf_of', 'recording_notice', 'revoked_at', 'created_at'])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .orderBy('id')
@@ -51,6 +55,8 @@ export async function listKeys(db: Kysely<Database>, accountId: string): Promise
     rateLimit: r.rate_limit,
     callingWindow: r.calling_window_json === null ? null : (JSON.parse(r.calling_window_json) as CallingWindow),
     machineDetection: r.machine_detection === 'off' ? 'off' : 'on',
+    onBehalfOf: r.on_behalf_of,
+    recordingNotice: r.recording_notice !== 0,
     revokedAt: r.revoked_at,
     createdAt: r.created_at,
   }));
@@ -61,7 +67,7 @@ export async function findKey(db: Kysely<Database>, keyId: string) {
 }
 
 /** What `svc keys update` may change of a key: its name and defaults. */
-export type KeyUpdate = Pick<Updateable<ApiKeysTable>, 'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json' | 'machine_detection'>;
+export type KeyUpdate = Pick<Updateable<ApiKeysTable>, 'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json' | 'machine_detection' | 'on_behalf_of' | 'recording_notice'>;
 
 /** Changes an active key's name and defaults; the next request made with it sees them. False when it is unknown or revoked. */
 export async function updateKey(db: Kysely<Database>, keyId: string, update: KeyUpdate): Promise<boolean> {

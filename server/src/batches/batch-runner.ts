@@ -188,5 +188,8 @@ function releasedCall(batch: BatchRow, call: PreparedCall, now: number): Inserta
     calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
     batch_id: batch.id,
     machine_detection: call.machineDetection,
+    // A call stored before these two existed says nothing of them: no one named, and the notice.
+    on_behalf_of: call.onBehalfOf ?? null,
+    recording_notice: call.recordingNotice === false ? 0 : 1,
   };
 }

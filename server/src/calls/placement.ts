@@ -225,6 +225,8 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     batch_id: null,
     machine_detection: call.machineDetection,
     created_at: now,
+    on_behalf_of: call.onBehalfOf,
+    recording_notice: call.recordingNotice ? 1 : 0,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);
   return stored;

@@ -36,6 +36,10 @@ export interface PreparedCall {
   redial: RedialPolicy | null;
   /** `off`: no answering-machine detection (the request's, else the key's default); null: on. */
   machineDetection: 'off' | null;
+  /** On whose behalf the agent calls (the request's, else the key's); null for "a customer". */
+  onBehalfOf: string | null;
+  /** Whether the agent says the call is recorded (the request's, else the key's, else yes). */
+  recordingNotice: boolean;
 }
 
 export interface RedialPolicy {
@@ -103,6 +107,8 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     callingWindow: window === null ? null : window.window,
     redial: body.redial ? { onNoAnswer: body.redial.onNoAnswer ?? 0, onVoicemail: body.redial.onVoicemail ?? 0, afterMinutes: body.redial.afterMinutes } : null,
     machineDetection: (body.machineDetection ?? key.machine_detection ?? 'on') === 'off' ? 'off' : null,
+    onBehalfOf: body.onBehalfOf ?? key.on_behalf_of ?? null,
+    recordingNotice: body.recordingNotice ?? key.recording_notice !== 0,
   };
 }
 

@@ -60,6 +60,8 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     // A redial of a batch's call is the batch's too: it counts against its concurrency and its end.
     batch_id: row.batch_id,
     machine_detection: row.machine_detection,
+    on_behalf_of: row.on_behalf_of,
+    recording_notice: row.recording_notice,
   };
   return { id, values };
 }

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -128,6 +128,20 @@ export type PlaceCallRequest = {
      *
      */
     machineDetection?: 'on' | 'off';
+    /**
+     * Whom the agent calls for, as it says so to the callee ("I'm calling on behalf of Tony's Pizzeria"), 1 to 200
+     * characters. Default, the key's (set with `svc keys update --on-behalf-of`); with neither, the agent says it
+     * calls on behalf of a customer. Told to the voice model, never to the carrier.
+     *
+     */
+    onBehalfOf?: string | null;
+    /**
+     * Whether the agent tells the callee, as it introduces itself, that the call is recorded (every call is).
+     * Default, the key's setting (`svc keys update --recording-notice off`), else `true`. Turn it off only where
+     * the law allows a recorded call without telling the person called.
+     *
+     */
+    recordingNotice?: boolean | null;
 };
 
 export type CallingWindow = {
@@ -1049,7 +1063,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1134,7 +1148,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

@@ -25,6 +25,10 @@ export interface ApiKeysTable {
   calling_window_json: string | null;
   /** The key's default answering-machine detection: `off`, or null for on. */
   machine_detection: string | null;
+  /** On whose behalf the key's calls are made, by default; null for none. */
+  on_behalf_of: string | null;
+  /** 0 when the key's calls say nothing of the recording by default; null or 1 for the notice. */
+  recording_notice: number | null;
   webhook_secret: string;
   previous_webhook_secret: string | null;
   previous_secret_expires_at: number | null;
@@ -115,6 +119,10 @@ export interface CallsTable {
   agent_failure: string | null;
   /** How quickly the live agent answered (JSON, the contract's CallLatency); null for a call no live agent spoke on. */
   latency_json: string | null;
+  /** On whose behalf the agent calls; null for "a customer". */
+  on_behalf_of: string | null;
+  /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */
+  recording_notice: Generated<number>;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

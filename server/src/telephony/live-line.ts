@@ -9,8 +9,11 @@
 import type { Logger } from 'pino';
 import type { LineBrief } from '../voice-agent/conversation.js';
 
-/** Why an agent's session on a line ended: the agent hung up, lost its model, or the line ended under it. */
-export type LineEnd = 'end_call' | 'agent_lost' | 'line_ended';
+/**
+ * Why an agent's session on a line ended: the agent hung up (after its goodbye, or on a line silent too long), lost
+ * its model, or the line ended under it.
+ */
+export type LineEnd = 'end_call' | 'silence' | 'agent_lost' | 'line_ended';
 /** The endings where the agent is the one that hangs up. */
 export type AgentHangUp = Exclude<LineEnd, 'line_ended'>;
 

@@ -3,6 +3,7 @@
 // these, so durationSec, billing and the recording's length agree at every scale.
 import type { FieldDefinition, Turn as RecordTurn } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
+import { calleeTime } from './callee-time.js';
 
 export type Speaker = 'agent' | 'callee';
 
@@ -43,12 +44,30 @@ export function briefOf(row: CallRow): CallBrief {
   };
 }
 
-/** What an agent on a live line is told: the brief, and whether it mirrors whoever answers (language `auto`). */
-export type LineBrief = CallBrief & { mirrorLanguage?: boolean };
+/** What an agent on a live line is told: the brief, and what a caller must know besides it. */
+export type LineBrief = CallBrief & {
+  /** Whether it mirrors whoever answers (language `auto`). */
+  mirrorLanguage?: boolean;
+  /** On whose behalf it calls; null or absent for "a customer". */
+  onBehalfOf?: string | null;
+  /** The number the callee can call back: the call's caller id. */
+  callbackNumber?: string | null;
+  /** Whether it says the call is recorded. */
+  recordingNotice?: boolean;
+  /** Today's date and the time where the callee is (callee-time.ts). */
+  calleeTime?: string;
+};
 
-/** What a call's row tells the agent that joins its line. */
-export function lineBriefOf(row: CallRow): LineBrief {
-  return { ...briefOf(row), mirrorLanguage: row.language_source === 'auto' };
+/** What a call's row tells the agent that joins its line, `now` (epoch ms) being when it joins. */
+export function lineBriefOf(row: CallRow, now: number = Date.now()): LineBrief {
+  return {
+    ...briefOf(row),
+    mirrorLanguage: row.language_source === 'auto',
+    onBehalfOf: row.on_behalf_of,
+    callbackNumber: row.caller_id,
+    recordingNotice: row.recording_notice !== 0,
+    calleeTime: calleeTime(row.to_number, now),
+  };
 }
 
 export const SPEAKER_LABEL: Record<Speaker, string> = { agent: 'Agent', callee: 'Callee' };

@@ -38,6 +38,8 @@ export interface RealtimeAgentOptions {
 export class RealtimeAgent implements LiveAgent, LineAgent {
   readonly name = 'realtime';
   readonly live = true as const;
+  /** The sessions on lines in this process, by call. */
+  private readonly sessions = new Map<string, RealtimeSession>();
   private readonly warmLinks: WarmLinks | null;
 
   constructor(
@@ -54,7 +56,13 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     return this.warmLinks ? (this.options.internalUrl ?? null) : null;
   }
 
-  turns(callId: string): Promise<TimedTurn[]> {
+  /**
+   * What was said. A session in this process still keeping the callee's last words (the line ended under it) is
+   * waited for, bounded by its own wait, so the words said as the callee hung up are in.
+   */
+  async turns(callId: string): Promise<TimedTurn[]> {
+    const session = this.sessions.get(callId);
+    if (session?.keepingLastWords) await session.done;
     return recordedTurns(this.db, callId);
   }
 
@@ -108,7 +116,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
     };
     const voicemail = () => recordVoicemailDetected(this.db, callId, Date.now());
-    return new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
+    const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
       warm: this.warmLinks?.take(callId),
       // Only this column, as for the opt-out.
       recordFailure: async () => {
@@ -116,6 +124,11 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       },
       apology: (language) => apologyFor(language),
     });
+    this.sessions.set(callId, session);
+    void session.done.then(() => {
+      if (this.sessions.get(callId) === session) this.sessions.delete(callId);
+    });
+    return session;
   }
 }
 

@@ -1,5 +1,7 @@
-// What the realtime model is told to do on a call: its instructions (objective, context, language, each requested
-// field by name and meaning, and when to call its tools, tools.ts). How they are sent is the interface's
+// What the realtime model is told to do on a call: its instructions (on whose behalf it calls, the objective, the
+// context and that it is private, the language, each requested field by name and meaning, what a caller must
+// know: the recording notice, that it is an AI, today's date and time where the callee is, the number to call
+// back, reading back what it notes, holding; and when to call its tools, tools.ts). How they are sent is the interface's
 // (realtime-protocol.ts).
 import type { LineBrief } from './conversation.js';
 import { fieldLabel, fieldType, type FieldType } from './field-label.js';
@@ -18,23 +20,35 @@ export function languageName(tag: string): string {
 
 export function realtimeInstructions(brief: LineBrief): string {
   const language = `${languageName(brief.language)} (${brief.language})`;
+  const principal = brief.onBehalfOf ?? 'a customer';
   const lines = [
-    'You are an AI assistant making a phone call on behalf of a customer. You are speaking with the person who answered.',
+    `You are an AI assistant making a phone call on behalf of ${principal}. You are speaking with the person who answered.`,
     brief.mirrorLanguage
       ? `Start in ${language}; if the other person speaks another language, switch to theirs and keep to it.`
       : `Speak ${language} throughout, even if the other person switches language.`,
-    'Introduce yourself briefly as an AI assistant calling on behalf of a customer, then pursue the objective. Be polite and concise: one question at a time, short sentences.',
+    `Introduce yourself briefly as an AI assistant calling on behalf of ${principal}, then pursue the objective. Be polite and concise: one question at a time, short sentences.`,
+  ];
+  if (brief.recordingNotice) lines.push('This call is recorded: say so in your introduction.');
+  lines.push(
+    'Whenever you are asked whether you are a person, a machine or an AI, say that you are an AI assistant. Never claim or suggest that you are a person.',
     '',
     `Objective: ${brief.objective}`,
-  ];
-  if (brief.context) lines.push(`Context: ${brief.context}`);
+  );
+  if (brief.context) {
+    lines.push(`Context: ${brief.context}`);
+    lines.push('The context is private background for you: never read it out or quote it; use only what the objective needs.');
+  }
   if (brief.fields.length > 0) {
     lines.push('', 'Find out each of the following, asking for them one by one:');
     for (const f of brief.fields) lines.push(`- ${f.name} (${TYPE_HINT[fieldType(f)]}): ${fieldLabel(f)}`);
     lines.push('When an answer is unclear, ask once more; if the person does not know or will not say, move on.');
   }
+  lines.push('');
+  if (brief.calleeTime) lines.push(`Where the person is, it is now ${brief.calleeTime}.`);
+  if (brief.callbackNumber) lines.push(`If the person asks for a number to call back, give ${brief.callbackNumber}, the number you are calling from, digit by digit.`);
   lines.push(
-    '',
+    'When the person gives you a number, a date, a time, an amount or a name to note, read it back to them to confirm it.',
+    'If the person asks you to hold or to wait, say you will, then stay silent until they speak again; if they ask for a long wait, offer to call back later instead.',
     'Never invent information and never agree to anything beyond the objective. If you reach a voicemail or an automated menu you cannot use, say goodbye.',
     `If the person asks not to be called again, call the ${OPT_OUT_TOOL} function at once, then apologise, confirm they will not be called again, say goodbye and call ${END_CALL_TOOL}; ask nothing more.`,
     `When you have what you need, or the person cannot or will not help, thank them, say goodbye, and then call the ${END_CALL_TOOL} function to hang up.`,

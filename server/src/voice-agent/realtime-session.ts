@@ -12,30 +12,32 @@ import type { Logger } from 'pino';
 import type { LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
 import type { Apology } from './apology.js';
 import { BargeIn } from './barge-in.js';
+import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
 import type { LineBrief, Speaker } from './conversation.js';
 import { errorEventAction, responseDoneAction } from './realtime-failures.js';
 import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
+import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
 import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
-/** The mark that follows the goodbye: once it comes back, the goodbye has been heard. */
-const GOODBYE_MARK = 'end_call';
 /** The mark that follows the apology. */
 const APOLOGY_MARK = 'svc_apology';
-/** How long the callee may stay silent after the answer before the agent greets them. */
-export const GREETING_WAIT_MS = 1000;
 /** A retried response waits this long first: a rate limit names a wait of a second or two. */
 const RETRY_DELAY_MS = 500;
 /** The apology must be ready this soon, or the line is hung up without it. */
 const APOLOGY_READY_MS = 3000;
 
 export interface RealtimeConnection extends LinkTarget {
-  /** How long after end_call the goodbye may keep playing before the line is hung up anyway. */
+  /** After end_call, how long the goodbye may take beyond its own length before the line is hung up anyway (closing.ts). */
   endGraceMs?: number;
-  /** How long the agent lets the callee speak first (GREETING_WAIT_MS unless told). */
+  /** After the callee hangs up, how long their last words may take to be transcribed (closing.ts). */
+  lastWordsMs?: number;
+  /** When a silent line is prompted, and then hung up (silence-watch.ts). */
+  silence?: SilenceBounds;
+  /** How long the agent lets the callee speak first (the turn-taking setting unless told). */
   greetAfterMs?: number;
   /** Turn detection, noise reduction and barge-in (DEFAULT_TURN_TAKING unless told). */
   turnTaking?: TurnTaking;
@@ -84,7 +86,13 @@ export class RealtimeSession implements LineSession {
   /** The function calls run, by call_id: the model's function call is reported by two events. */
   private readonly toolCalls = new Set<string>();
   private readonly bargeIn: BargeIn;
+  private readonly goodbye: Goodbye;
+  private readonly lastWords = new LastWords();
+  private readonly silence: SilenceWatch;
+  /** The session gives up or is over: nothing more is asked of the model. */
   private ending = false;
+  /** The line ended under the session: no more audio comes, and nothing is hung up. */
+  private lineEnded = false;
   private over = false;
   private endTimer: NodeJS.Timeout | null = null;
   private greetTimer: NodeJS.Timeout | null = null;
@@ -113,31 +121,48 @@ export class RealtimeSession implements LineSession {
     private readonly lifecycle: SessionLifecycle = NO_LIFECYCLE,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
-    this.tool = { callId: brief.callId, line, logger, endCall: () => this.endCall(), recordOptOut, recordVoicemail };
+    this.tool = { callId: brief.callId, line, logger, endCall: () => this.goodbye.request(), recordOptOut, recordVoicemail };
+    this.goodbye = new Goodbye(
+      { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
+      conn.endGraceMs ?? DEFAULT_END_GRACE_MS,
+    );
+    this.silence = new SilenceWatch(conn.silence ?? DEFAULT_SILENCE, { prompt: () => this.promptSilence(), hangUp: () => this.silent() });
     this.bargeIn = new BargeIn((conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs, () => this.cutIn());
     void this.start();
   }
 
+  /** Whether the line has ended and the session is keeping the callee's last words (done resolves once it has). */
+  get keepingLastWords(): boolean {
+    return this.lineEnded && !this.over;
+  }
+
   heard(payload: string, timestampMs: number | null): void {
-    if (this.ending) return;
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
     this.ledger.heard(payload, timestampMs);
     const append = { type: 'input_audio_buffer.append', audio: payload };
     if (this.link) this.link.send(append);
     else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing);
   }
 
   marked(name: string): void {
-    if (name === GOODBYE_MARK) void this.finish('end_call');
-    else if (name === APOLOGY_MARK) void this.finish('agent_lost');
-    else this.ledger.marked(name);
+    if (name === APOLOGY_MARK) void this.finish('agent_lost');
+    else if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
   }
 
   /** Keys the callee presses are not passed on: the model hears the line's audio, tones included. */
   dtmf(_digit: string): void {}
 
-  /** The line ended (the callee hung up, or the carrier did): close the model's socket. */
+  /**
+   * The line ended (the callee hung up, or the carrier did): the callee's turn in progress is committed and every
+   * turn heard is given a bounded time to be transcribed, then the model's socket is closed.
+   */
   ended(): Promise<LineEnd> {
-    void this.finish('line_ended');
+    if (this.lineEnded || this.over) return this.done;
+    this.lineEnded = true;
+    if (this.link && this.lastWords.speaking) this.send({ type: 'input_audio_buffer.commit' });
+    const waiting = this.link && !this.ending ? this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) : Promise.resolve();
+    void waiting.then(() => this.finish('line_ended'));
     return this.done;
   }
 
@@ -180,7 +205,7 @@ export class RealtimeSession implements LineSession {
       if (this.greeted || this.ending || !this.link) return;
       this.greeted = true;
       this.link.send({ type: 'response.create' });
-    }, this.conn.greetAfterMs ?? GREETING_WAIT_MS);
+    }, this.conn.greetAfterMs ?? (this.conn.turnTaking ?? DEFAULT_TURN_TAKING).greetAfterMs);
   }
 
   private send(event: Json): void {
@@ -193,31 +218,43 @@ export class RealtimeSession implements LineSession {
       case 'input_audio_buffer.speech_started':
         if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
         if (itemId) this.heardOf(itemId, 'callee', null);
+        if (itemId) this.lastWords.started(itemId);
         if (this.greetTimer) clearTimeout(this.greetTimer);
         this.greetTimer = null;
         this.bargeIn.started();
         break;
       case 'input_audio_buffer.speech_stopped':
         if (itemId) this.ledger.calleeStopped(itemId, num(e.audio_end_ms));
+        if (itemId) this.lastWords.stopped(itemId);
         this.bargeIn.stopped();
         // Speech the model does not answer (noise) leaves the greeting due.
         if (!this.greeted) this.armGreeting();
         break;
+      case 'input_audio_buffer.committed':
+        if (itemId) this.lastWords.committed(itemId);
+        break;
       case 'conversation.item.input_audio_transcription.completed':
         if (itemId) this.ledger.said(itemId, 'callee', str(e.transcript));
         if (itemId) this.heardOf(itemId, 'callee', str(e.transcript));
+        if (itemId) this.lastWords.transcribed(itemId);
+        if (str(e.transcript)?.trim()) this.silence.calleeSpoke();
+        break;
+      case 'conversation.item.input_audio_transcription.failed':
+        if (itemId) this.lastWords.transcribed(itemId);
         break;
       case 'response.created':
         this.responseActive = true;
         this.greeted = true;
+        this.goodbye.responseStarted();
         break;
       case 'response.done':
         this.responseActive = false;
+        this.goodbye.responseDone();
         this.responseDone(e.response);
         break;
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
-        if (itemId && delta !== null && !this.ending) this.ledger.play(itemId, delta);
+        if (itemId && delta !== null && !this.ending && this.goodbye.takesAudio) this.ledger.play(itemId, delta);
         if (itemId) this.heardOf(itemId, 'agent', null);
         break;
       }
@@ -290,6 +327,8 @@ export class RealtimeSession implements LineSession {
   private async dropped(code: number): Promise<void> {
     this.link = null;
     this.responseActive = false;
+    // The line is gone already: the last words are what they are.
+    if (this.lineEnded) return void this.finish('line_ended');
     if (this.ending) return;
     if (this.reconnected) return void this.giveUp(`socket closed (${code}), again`);
     this.reconnected = true;
@@ -311,18 +350,22 @@ export class RealtimeSession implements LineSession {
       (output) => {
         if (output === undefined || callId === null) return;
         this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
-        if (!this.ending) this.send({ type: 'response.create' });
+        if (!this.ending && !this.goodbye.ending) this.send({ type: 'response.create' });
       },
       (err: Error) => this.logger.error({ callId: this.brief.callId, tool: tool.name, err: err.message }, 'tool failed'),
     );
   }
 
-  /** The model called end_call: let its goodbye play out (the line's mark says when), then hang up. */
-  private endCall(): void {
-    if (this.ending) return;
-    this.ending = true;
-    this.line.mark(GOODBYE_MARK);
-    this.endTimer = setTimeout(() => void this.finish('end_call'), this.conn.endGraceMs ?? 5000);
+  /** The line has been silent (silence-watch.ts): the model is asked, as the system, to check once. */
+  private promptSilence(): void {
+    if (this.ending || this.goodbye.ending) return;
+    this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: SILENCE_PROMPT }] } });
+    this.send({ type: 'response.create' });
+  }
+
+  private silent(): void {
+    this.logger.info({ callId: this.brief.callId }, 'the line stayed silent after the prompt; hanging up');
+    void this.finish('silence');
   }
 
   /**
@@ -360,6 +403,7 @@ export class RealtimeSession implements LineSession {
     for (const t of [this.endTimer, this.greetTimer, this.retryTimer]) if (t) clearTimeout(t);
     this.endTimer = this.greetTimer = this.retryTimer = null;
     this.bargeIn.close();
+    this.goodbye.stop();
   }
 
   private async finish(reason: LineEnd): Promise<void> {

@@ -78,6 +78,18 @@ export class TurnLedger {
     return this.positionMs;
   }
 
+  /** Whether the agent's audio sent to the line has not all been confirmed played. */
+  get playing(): boolean {
+    return this.marks.length > 0 || this.unmarked !== null;
+  }
+
+  /** How much of the agent's audio sent to the line is not confirmed played yet, in ms. */
+  get unplayedMs(): number {
+    let bytes = 0;
+    for (const u of this.items.values()) if (u.speaker === 'agent' && !u.cut) bytes += u.sentBytes - u.playedBytes;
+    return Math.round(bytes / BYTES_PER_MS);
+  }
+
   /** Callee audio (base64 mu-law) at its position in the stream, when the line gives one. */
   heard(payload: string, timestampMs: number | null): void {
     const bytes = base64Bytes(payload);

@@ -30,5 +30,6 @@ export function parseTurnTaking(env: NodeJS.ProcessEnv): TurnTaking {
     eagerness: oneOf<Eagerness>(env, 'SVC_REALTIME_VAD_EAGERNESS', ['low', 'medium', 'high', 'auto'], d.eagerness),
     noiseReduction: oneOf<NoiseReduction>(env, 'SVC_REALTIME_NOISE_REDUCTION', ['near_field', 'far_field', 'off'], d.noiseReduction),
     interruptAfterMs: number(env, 'SVC_REALTIME_INTERRUPT_MIN_MS', d.interruptAfterMs, 0, 3000, true),
+    greetAfterMs: number(env, 'SVC_REALTIME_GREET_AFTER_MS', d.greetAfterMs, 0, 10_000, true),
   };
 }

@@ -26,12 +26,15 @@ export interface TurnTaking {
   noiseReduction: NoiseReduction;
   /** How long the callee's speech must last before the agent's audio is cut; 0 leaves it to the server, at once. */
   interruptAfterMs: number;
+  /** How long the agent lets the callee speak first after the answer ("Hello?") before it greets them. */
+  greetAfterMs: number;
 }
 
 /**
  * Tested defaults for a handset: near-field noise reduction; a threshold a little above the server's 0.5, as a
  * phone line's noise floor is higher than a headset's; 500 ms of silence ends a turn (a caller's pause to think
- * is not the end of an answer); 400 ms of speech before the agent is cut off (an "mm-hm" or a cough is shorter).
+ * is not the end of an answer); 400 ms of speech before the agent is cut off (an "mm-hm" or a cough is shorter);
+ * a second of silence after the answer before the agent greets a callee who has not said "Hello?".
  */
 export const DEFAULT_TURN_TAKING: TurnTaking = {
   mode: 'server_vad',
@@ -41,6 +44,7 @@ export const DEFAULT_TURN_TAKING: TurnTaking = {
   eagerness: 'low',
   noiseReduction: 'near_field',
   interruptAfterMs: 400,
+  greetAfterMs: 1000,
 };
 
 /** The session's turn_detection: the callee's end of turn still makes the model answer (create_response). */

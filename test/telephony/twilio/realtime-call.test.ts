@@ -52,6 +52,23 @@ for (const protocol of ['ga', 'beta'] as const) {
       expect(h.hangUps).to.deep.equal([{ callId: id, callSid: callSidOf(id), reason: 'end_call' }]);
     });
 
+    it("tells the model on whose behalf it calls, the number to call back, the callee's time and the recording notice, from the placement", async () => {
+      h = await startBridge(kind, { protocol, script: [{ agent: HELLO }] });
+      const id = await h.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', context: 'A parcel.', onBehalfOf: "Tony's Pizzeria" });
+      await answered(id);
+      const peer = await h.stream(id);
+      await peer.until(() => peer.mediaBytes === 1600);
+      const update = h.realtime.connections[0].received.find((e) => e.type === 'session.update')!;
+      const lines = String((update.session as { instructions: string }).instructions).split('\n');
+      const callerId = (await h.srv.row(id)).caller_id!;
+      expect(lines[0]).to.equal("You are an AI assistant making a phone call on behalf of Tony's Pizzeria. You are speaking with the person who answered.");
+      expect(lines).to.include.members([
+        'This call is recorded: say so in your introduction.',
+        `If the person asks for a number to call back, give ${callerId}, the number you are calling from, digit by digit.`,
+      ]);
+      expect(lines.find((l) => l.startsWith('Where the person is, it is now '))).to.match(/^Where the person is, it is now \w+, \d{1,2} \w+ \d{4}, \d\d:\d\d \(America\/Los_Angeles\)\.$/);
+    });
+
     it('ends the call failed, agent_unavailable, with the transcript so far and a summary that says so, when the socket drops and its replacement drops too', async () => {
       h = await startBridge(kind, {
         protocol,

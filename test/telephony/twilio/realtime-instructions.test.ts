@@ -1,5 +1,6 @@
 // What the realtime model is told for a call: instructions from the brief, and the session it is given.
 import { expect } from 'chai';
+import { calleeTime } from '../../../server/src/voice-agent/callee-time.js';
 import { languageName, realtimeInstructions } from '../../../server/src/voice-agent/realtime-instructions.js';
 import { BETA_PROTOCOL, GA_PROTOCOL } from '../../../server/src/voice-agent/realtime-protocol.js';
 
@@ -71,6 +72,50 @@ describe('realtime instructions', () => {
     expect(gaInput(brief)).to.deep.equal({ model: 'gpt-4o-mini-transcribe', language: 'fr' });
     expect(BETA_PROTOCOL.sessionUpdate(mirrored).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1' });
     expect(BETA_PROTOCOL.sessionUpdate(brief).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1', language: 'fr' });
+  });
+
+  it('say on whose behalf the agent calls, the recording, that it is an AI, the time where the callee is, the number to call back, reading back and holding', () => {
+    const told = {
+      ...brief,
+      context: 'The booking is under the name Martin.',
+      onBehalfOf: "Tony's Pizzeria",
+      callbackNumber: '+33142685300',
+      recordingNotice: true,
+      calleeTime: 'Tuesday, 3 March 2026, 14:05 (Europe/Paris)',
+    };
+    const lines = realtimeInstructions(told).split('\n');
+    expect(lines.slice(0, 5)).to.deep.equal([
+      "You are an AI assistant making a phone call on behalf of Tony's Pizzeria. You are speaking with the person who answered.",
+      'Speak French (France) (fr-FR) throughout, even if the other person switches language.',
+      "Introduce yourself briefly as an AI assistant calling on behalf of Tony's Pizzeria, then pursue the objective. Be polite and concise: one question at a time, short sentences.",
+      'This call is recorded: say so in your introduction.',
+      'Whenever you are asked whether you are a person, a machine or an AI, say that you are an AI assistant. Never claim or suggest that you are a person.',
+    ]);
+    expect(lines).to.include.members([
+      'Context: The booking is under the name Martin.',
+      'The context is private background for you: never read it out or quote it; use only what the objective needs.',
+      'Where the person is, it is now Tuesday, 3 March 2026, 14:05 (Europe/Paris).',
+      'If the person asks for a number to call back, give +33142685300, the number you are calling from, digit by digit.',
+      'When the person gives you a number, a date, a time, an amount or a name to note, read it back to them to confirm it.',
+      'If the person asks you to hold or to wait, say you will, then stay silent until they speak again; if they ask for a long wait, offer to call back later instead.',
+    ]);
+  });
+
+  it('call on behalf of a customer when no one is named, and say nothing of the recording when the notice is off', () => {
+    const text = realtimeInstructions({ ...brief, recordingNotice: false });
+    expect(text.split('\n')[0]).to.equal('You are an AI assistant making a phone call on behalf of a customer. You are speaking with the person who answered.');
+    expect(text).not.to.include('recorded');
+    expect(text).to.include('Whenever you are asked whether you are a person, a machine or an AI, say that you are an AI assistant.');
+    expect(text).not.to.include('private background');
+  });
+
+  it("give today's date and time in the number's zone, or zones, or UTC saying why", () => {
+    const at = Date.UTC(2026, 2, 3, 13, 5);
+    expect(calleeTime('+33142685300', at)).to.equal('Tuesday, 3 March 2026, 14:05 (Europe/Paris)');
+    expect(calleeTime('+14155550123', at)).to.equal('Tuesday, 3 March 2026, 05:05 (America/Los_Angeles)');
+    expect(calleeTime('+12085550123', at)).to.equal('Tuesday, 3 March 2026, 06:05 (America/Boise) or Tuesday, 3 March 2026, 05:05 (America/Los_Angeles)');
+    expect(calleeTime('+18005550100', at)).to.match(/^Tuesday, 3 March 2026, 13:05 \(UTC; the number is in \d+ time zones, so the person's own is not known\)$/);
+    expect(calleeTime('+88234', at)).to.equal("Tuesday, 3 March 2026, 13:05 (UTC; the person's own time zone is not known)");
   });
 
   it('name languages in English, and give an unknown tag as it is', () => {

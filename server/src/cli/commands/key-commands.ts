@@ -23,6 +23,30 @@ function voiceFrom(raw: string | undefined): string | null {
   return found;
 }
 
+/** --on-behalf-of: whom the agent says it calls for, as a placement's onBehalfOf (1 to 200 characters, not blank). */
+function onBehalfOfFrom(raw: string): string {
+  if (raw.length > 200 || raw.trim() === '') throw new UsageError(`--on-behalf-of must be 1 to 200 characters, not blank; got "${raw}"`);
+  return raw;
+}
+
+/** --recording-notice on|off (and, for update, default: the service's, on). */
+function noticeFrom(raw: string, allowDefault: boolean): number | null {
+  if (raw === 'on') return 1;
+  if (raw === 'off') return 0;
+  if (allowDefault && raw === 'default') return null;
+  throw new UsageError(`--recording-notice must be on or off${allowDefault ? ' (or default)' : ''}, got "${raw}"`);
+}
+
+const DISCLOSURE_OPTIONS = { 'on-behalf-of': { type: 'string' }, 'recording-notice': { type: 'string' } } as const;
+
+/** The two disclosure defaults as lines of the human output. */
+function describeDisclosure(onBehalfOf: string | null, recordingNotice: boolean): string[] {
+  return [
+    `  on behalf of:    ${onBehalfOf ?? 'a customer (none set)'}`,
+    `  recording notice: ${recordingNotice ? 'on' : 'off (set it off only where the law allows)'}`,
+  ];
+}
+
 const WINDOW_OPTIONS = { 'calling-window': { type: 'string' }, days: { type: 'string' }, 'time-zone': { type: 'string' } } as const;
 const HOURS = /^(([01][0-9]|2[0-3]):[0-5][0-9])-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$/;
 
@@ -86,8 +110,8 @@ export const keyCommands: Command[] = [
     name: 'keys create',
     summary: 'Create an API key; prints the key and its webhook signing secret once.',
     synopsis:
-      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off]',
-    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS },
+      '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name>] [--recording-notice on|off]',
+    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
     async run(ctx, values) {
       const name = optional(values, 'name') || 'default';
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
@@ -98,11 +122,15 @@ export const keyCommands: Command[] = [
       const rateLimit = rawLimit === undefined ? null : integer('--rate-limit', rawLimit, 1, MAX_RATE_LIMIT);
       const callingWindow = windowFrom(values, false) ?? null;
       const machineDetection = machineDetectionFrom(values) ?? 'on';
+      const rawBehalf = optional(values, 'on-behalf-of');
+      const onBehalfOf = rawBehalf === undefined ? null : onBehalfOfFrom(rawBehalf);
+      const rawNotice = optional(values, 'recording-notice');
+      const recordingNotice = rawNotice === undefined ? true : noticeFrom(rawNotice, false) === 1;
       const account = await accountFrom(ctx, values);
       if (callerId && !(await ownsNumber(ctx.store.db, account.id, callerId))) {
         throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: svc numbers add --account ${account.id} ${callerId}`);
       }
-      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow, machineDetection }, ctx.now());
+      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow, machineDetection, onBehalfOf, recordingNotice: rawNotice === undefined ? null : recordingNotice }, ctx.now());
       const effectiveLimit = rateLimit ?? ctx.config.defaultRateLimit;
       ctx.emit(
         {
@@ -117,6 +145,8 @@ export const keyCommands: Command[] = [
           rateLimit,
           callingWindow,
           machineDetection,
+          onBehalfOf,
+          recordingNotice,
           createdAt: iso(row.created_at),
         },
         [
@@ -128,6 +158,7 @@ export const keyCommands: Command[] = [
           `  rate limit:      ${effectiveLimit} calls per ${ctx.config.rateWindowSec} s${rateLimit === null ? ' (service default)' : ''}`,
           `  calling window:  ${describeWindow(callingWindow)}`,
           `  machine detection: ${machineDetection}`,
+          ...describeDisclosure(onBehalfOf, recordingNotice),
           'Both secrets are shown only now: the key is stored hashed. Keep them somewhere safe.',
         ].join('\n'),
       );
@@ -153,10 +184,10 @@ export const keyCommands: Command[] = [
   },
   {
     name: 'keys update',
-    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window, machine detection); `none` clears a default.",
+    summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window, machine detection, on whose behalf, recording notice); `none` clears a default.",
     synopsis:
-      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off]',
-    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS },
+      '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name|none>] [--recording-notice <on|off|default>]',
+    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
     positionals: ['key-id'],
     async run(ctx, values, [keyId]) {
       const update: KeyUpdate = {};
@@ -175,7 +206,13 @@ export const keyCommands: Command[] = [
       if (callingWindow !== undefined) update.calling_window_json = callingWindow === null ? null : JSON.stringify(callingWindow);
       const machineDetection = machineDetectionFrom(values);
       if (machineDetection !== undefined) update.machine_detection = machineDetection === 'off' ? 'off' : null;
-      if (Object.keys(update).length === 0) throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window or --machine-detection');
+      const rawBehalf = optional(values, 'on-behalf-of');
+      if (rawBehalf !== undefined) update.on_behalf_of = rawBehalf === 'none' ? null : onBehalfOfFrom(rawBehalf);
+      const rawNotice = optional(values, 'recording-notice');
+      if (rawNotice !== undefined) update.recording_notice = noticeFrom(rawNotice, true);
+      if (Object.keys(update).length === 0) {
+        throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --machine-detection, --on-behalf-of or --recording-notice');
+      }
       const key = await findKey(ctx.store.db, keyId);
       if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
       if (key.revoked_at !== null) throw new CliFailure(`key ${keyId} is revoked`);
@@ -193,6 +230,7 @@ export const keyCommands: Command[] = [
           `  rate limit:      ${listing.rateLimit ?? ctx.config.defaultRateLimit} calls per ${ctx.config.rateWindowSec} s${listing.rateLimit === null ? ' (service default)' : ''}`,
           `  calling window:  ${describeWindow(listing.callingWindow)}`,
           `  machine detection: ${listing.machineDetection}`,
+          ...describeDisclosure(listing.onBehalfOf, listing.recordingNotice),
         ].join('\n'),
       );
     },

@@ -33,6 +33,7 @@ import { m028StreamLeases } from './028-stream-leases.js';
 import { m029MachineDetection } from './029-machine-detection.js';
 import { m030AgentSession } from './030-agent-session.js';
 import { m031CallLatency } from './031-call-latency.js';
+import { m032CallerDisclosure } from './032-caller-disclosure.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '029_machine_detection': m029MachineDetection,
   '030_agent_session': m030AgentSession,
   '031_call_latency': m031CallLatency,
+  '032_caller_disclosure': m032CallerDisclosure,
 };
 
 export const migrationProvider: MigrationProvider = {
