@@ -166,6 +166,10 @@ async function svc(model: FakeRealtime): Promise<Middle> {
       // Production refuses a plain-http public address for Twilio; nothing else differs for this bench.
       NODE_ENV: 'development',
       SVC_MAX_CALL_DURATION_SEC: '3000',
+      // svc's own share, without the two waits it makes on purpose: a second for the callee's "Hello?" before it
+      // greets a silent line, and 400 ms of the callee's speech before it cuts the agent off (a cough is shorter).
+      SVC_REALTIME_GREET_AFTER_MS: '0',
+      SVC_REALTIME_INTERRUPT_MIN_MS: '0',
     },
     port,
   );
