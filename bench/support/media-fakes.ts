@@ -132,7 +132,11 @@ export class MediaFakes {
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const text = isBinary ? '' : data.toString();
       // The callee's audio: from the bridge as input_audio_buffer.append, or forwarded untouched by the relay.
-      if (!this.heard(text, '"audio":"')) this.heard(text, '"payload":"');
+      if (this.heard(text, '"audio":"') || this.heard(text, '"payload":"')) return;
+      // As the real server does, the session as configured comes back (svc waits for it before any audio flows).
+      if (text.includes('"type":"session.update"')) {
+        ws.send(JSON.stringify({ type: 'session.updated', event_id: `event_${item}_s`, session: { type: 'realtime', audio: { input: { format: { type: 'audio/pcmu' } }, output: { format: { type: 'audio/pcmu' }, voice: 'alloy' } } } }));
+      }
     });
     this.add({
       send: (payload) => {
