@@ -89,6 +89,30 @@ describe('fake realtime server', () => {
   });
 
   describe('the session', () => {
+    it('answers every session.update with the sessionUpdateError it was given, changing nothing and staying open', async () => {
+      const c = await open({ script: [], sessionUpdateError: 'server_error' });
+      const id = c.send({ type: 'session.update', session: PCMU_SESSION });
+      await c.got('error');
+      expect(c.of('error')[0].error).to.deep.equal({ param: null, event_id: id, ...REALTIME_ERRORS.server_error });
+      expect(c.types()).to.not.include('session.updated');
+      expect((fake.connections[0].session.audio as Record<string, any>).input.format).to.deep.equal({ type: 'audio/pcm', rate: 24000 });
+      expect(c.closed).to.equal(null);
+    });
+
+    it('takes connections[i] as the options of the i-th socket: the first session fails, the second is confirmed', async () => {
+      const first = await open({ script: [], connections: [{ sessionUpdateError: 'server_error' }, {}] });
+      first.send({ type: 'session.update', session: PCMU_SESSION });
+      await first.got('error');
+      const ws = new WebSocket(`${fake.url}?model=gpt-realtime`);
+      const second = new Client(ws);
+      clients.push(second);
+      await new Promise<void>((resolve) => ws.once('open', () => resolve()));
+      second.send({ type: 'session.update', session: PCMU_SESSION });
+      await second.got('session.updated');
+      expect(second.types()).to.not.include('error');
+      expect(fake.connections.map((k) => (k.session.audio as Record<string, any>).input.format.type)).to.deep.equal(['audio/pcm', 'audio/pcmu']);
+    });
+
     it('sends session.created first, with the defaults: PCM16 at 24 kHz both ways, voice alloy, server VAD', async () => {
       const c = await open({ script: [] });
       await c.got('session.created');
@@ -315,6 +339,23 @@ describe('fake realtime server', () => {
       const types = c.types();
       expect(types.indexOf('response.done')).to.equal(types.indexOf('input_audio_buffer.speech_started') + 1);
       expect(c.of('response.done').map((e) => (e.response as Record<string, unknown>).status_details)).to.deep.equal([{ type: 'cancelled', reason: 'turn_detected' }, null]);
+    });
+
+    it('leaves a response running when the session set interrupt_response false: the caller speaking does not cancel it', async () => {
+      const c = await open({ script: [{ agent: 'A long answer', unfinished: true }, { callee: 'Mm-hm.', afterBytes: 160 }] });
+      const session = { ...PCMU_SESSION, audio: { ...PCMU_SESSION.audio, input: { ...PCMU_SESSION.audio.input, turn_detection: { type: 'server_vad', interrupt_response: false } } } };
+      c.send({ type: 'session.update', session });
+      await c.got('session.updated');
+      c.send({ type: 'response.create' });
+      await c.got('response.output_audio.delta', 2);
+      c.append(160);
+      await c.got('input_audio_buffer.speech_started');
+      await c.got('conversation.item.input_audio_transcription.completed');
+      expect(c.of('response.done')).to.deep.equal([]);
+      // The client cancels it itself when it decides the caller has cut in.
+      c.send({ type: 'response.cancel' });
+      await c.got('response.done');
+      expect((c.of('response.done')[0].response as Record<string, unknown>).status_details).to.deep.equal({ type: 'cancelled', reason: 'client_cancelled' });
     });
 
     it('ends a response failed, with status_details.error, on a fail step', async () => {
