@@ -8,6 +8,10 @@
 // is asked again once, a socket that drops is replaced once and told the conversation so far; past that the
 // callee hears a short apology (apology.ts), the failure is recorded for the engine (the call ends
 // `agent_unavailable`) and the line is hung up.
+//
+// How it closes ("How a realtime call closes"): a silent line is prompted once and then hung up (silence-watch.ts);
+// the goodbye of the response that called end_call plays out before the hang-up, and the callee's last words are
+// committed and awaited when they hang up (closing.ts).
 import type { Logger } from 'pino';
 import type { LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
 import type { Apology } from './apology.js';
