@@ -51,6 +51,8 @@
 //   limit): the `error` event with the update's `event_id`, nothing changed, the socket open, as for a rejected one.
 // - Server VAD's `interrupt_response` (turn_detection, true by default): when the client sets it false, speech
 //   starting does not cancel the response in progress (the client cancels it with response.cancel if it wants).
+//   With `create_response` false, the end of the caller's turn commits it and creates no response (the client asks
+//   with response.create when it wants one).
 // - Each connection is a new session with the server: `connections[i]` overrides the options for the i-th socket
 //   (its script, a slow session.created, a failing update), so a test can have the first fail and the next work.
 // - The model's time to first audio: `firstAudioDelayMs` between a response's `response.created` and its first
@@ -455,15 +457,21 @@ export class FakeRealtime extends EventEmitter {
       finish('completed', null);
     };
 
+    const turnDetection = (): Json => {
+      const detection = protocol === 'ga' ? (seen.session.audio as Json | undefined)?.input : seen.session;
+      return isObject(detection) && isObject(detection.turn_detection) ? detection.turn_detection : {};
+    };
+    // Server VAD's end of a turn creates a response, unless the client set create_response false.
+    const answerTurn = () => {
+      if (turnDetection().create_response !== false) respond();
+    };
     // Server VAD hears speech start: it opens a callee item, and cuts off a response in progress.
     const speechStarted = () => {
       if (!speaking) {
         speaking = { itemId: `item_callee_${++ids}`, startMs: Math.round(inputMs - bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input)), transcript: '', delayMs: 0 };
         emit({ type: 'input_audio_buffer.speech_started', audio_start_ms: speaking.startMs, item_id: speaking.itemId });
       }
-      const detection = protocol === 'ga' ? (seen.session.audio as Json | undefined)?.input : seen.session;
-      const turnDetection = isObject(detection) && isObject(detection.turn_detection) ? detection.turn_detection : {};
-      if (turnDetection.interrupt_response !== false) finish('cancelled', { type: 'cancelled', reason: 'turn_detected' });
+      if (turnDetection().interrupt_response !== false) finish('cancelled', { type: 'cancelled', reason: 'turn_detected' });
       return speaking.itemId;
     };
     const speechStopped = (itemId: string) => {
@@ -536,11 +544,11 @@ export class FakeRealtime extends EventEmitter {
         }
         speechStopped(itemId);
         if (step.transcriptAfterReply) {
-          respond();
+          answerTurn();
           transcribed(itemId, step.callee, step.transcriptDelayMs);
         } else {
           transcribed(itemId, step.callee, step.transcriptDelayMs);
-          respond();
+          answerTurn();
         }
       }
     };

@@ -17,8 +17,16 @@ export type LineEnd = 'end_call' | 'silence' | 'agent_lost' | 'line_ended';
 /** The endings where the agent is the one that hangs up. */
 export type AgentHangUp = Exclude<LineEnd, 'line_ended'>;
 
+/** Who the carrier says answered: a person (or it could not tell), or a machine whose greeting has ended. */
+export type AnswerVerdict = 'person' | 'machine';
+
 /** The agent's handle on the line. */
 export interface LiveLine {
+  /**
+   * Present while the carrier is still deciding who answered and the agent must hold its words until it has (a
+   * voicemail message waits for the greeting's end): resolves with the verdict. Absent when the agent may speak.
+   */
+  readonly verdict?: Promise<AnswerVerdict>;
   /** Plays base64 8 kHz mu-law to the callee, after whatever was played before it. */
   play(payload: string): void;
   /** Asks to be told (LineListener.marked) once everything played before this mark has been heard. */

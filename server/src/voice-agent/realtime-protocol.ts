@@ -32,6 +32,8 @@ export interface RealtimeProtocol {
   readonly events: { readonly audioDelta: string; readonly audioDone: string; readonly audioTranscriptDone: string };
   /** The session.update that sets the call up, offering the model `tools` (the call's tools unless told). */
   sessionUpdate(brief: LineBrief, tools?: readonly OfferedTool[], turnTaking?: TurnTaking): { type: 'session.update'; session: Record<string, unknown> };
+  /** A session.update that changes only turn detection: whether the callee's end of turn makes the model answer. */
+  answering(turnTaking: TurnTaking, answers: boolean): { type: 'session.update'; session: Record<string, unknown> };
   /** Whether a session (session.updated's) speaks G.711 mu-law both ways, as the phone line does. */
   confirms(session: unknown): boolean;
   /** A turn said before this session began, as a conversation item (a new session carries the call on). */
@@ -71,6 +73,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
       tool_choice: 'auto',
     },
   }),
+  answering: (turnTaking, answers) => ({ type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: turnDetection(turnTaking, answers) } } } }),
   confirms: (session) => {
     const audio = obj(obj(session).audio);
     return obj(obj(audio.input).format).type === 'audio/pcmu' && obj(obj(audio.output).format).type === 'audio/pcmu';
@@ -100,6 +103,7 @@ export const BETA_PROTOCOL: RealtimeProtocol = {
       tool_choice: 'auto',
     },
   }),
+  answering: (turnTaking, answers) => ({ type: 'session.update', session: { turn_detection: turnDetection(turnTaking, answers) } }),
   confirms: (session) => obj(session).input_audio_format === 'g711_ulaw' && obj(session).output_audio_format === 'g711_ulaw',
   historyItem: (speaker, text) =>
     speaker === 'agent'

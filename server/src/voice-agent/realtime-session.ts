@@ -4,7 +4,9 @@
 //
 // The session's lifecycle (docs/real-calls.md, "The model's session"): the model's socket is confirmed before
 // anything it says reaches the line (realtime-link.ts), one warmed while the phone rang when there is one; the
-// agent lets the callee speak first and greets after a short silence; a failed response or an error that passes
+// agent lets the callee speak first and greets after a short silence, and says nothing at all while the carrier
+// is still deciding whether a machine answered (a line with a verdict to come: the model hears and transcribes,
+// but is not asked to answer until the verdict is a person's; a machine's greeting gets nothing); a failed response or an error that passes
 // is asked again once, a socket that drops is replaced once and told the conversation so far; past that the
 // callee hears a short apology (apology.ts), the failure is recorded for the engine (the call ends
 // `agent_unavailable`) and the line is hung up.
@@ -13,7 +15,7 @@
 // the goodbye of the response that called end_call plays out before the hang-up, and the callee's last words are
 // committed and awaited when they hang up (closing.ts).
 import type { Logger } from 'pino';
-import type { LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
+import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
 import type { Apology } from './apology.js';
 import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
@@ -103,6 +105,8 @@ export class RealtimeSession implements LineSession {
   private retryTimer: NodeJS.Timeout | null = null;
   /** The model has spoken or been asked to (the greeting is no longer due). */
   private greeted = false;
+  /** The agent holds its words until the line's verdict (LiveLine.verdict); for good once it is a machine's. */
+  private held: boolean;
   private responseActive = false;
   /** Failures retried in a row; a response that completes resets it. */
   private retries = 0;
@@ -132,6 +136,11 @@ export class RealtimeSession implements LineSession {
     );
     this.silence = new SilenceWatch(conn.silence ?? DEFAULT_SILENCE, { prompt: () => this.promptSilence(), hangUp: () => this.silent() });
     this.bargeIn = new BargeIn((conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs, () => this.cutIn());
+    this.held = line.verdict !== undefined;
+    line.verdict?.then(
+      (v) => this.verdictCame(v),
+      () => this.verdictCame('person'),
+    );
     void this.start();
   }
 
@@ -193,12 +202,39 @@ export class RealtimeSession implements LineSession {
       const said = [...this.said.values()].filter((t): t is { speaker: Speaker; text: string } => t.text !== null);
       for (const t of said) link.send({ type: 'conversation.item.create', item: this.conn.protocol.historyItem(t.speaker, t.text) });
       // The callee spoke last: the agent owes an answer. Otherwise it waits for the callee, as it was.
-      if (said.length > 0 && said[said.length - 1]!.speaker === 'callee') link.send({ type: 'response.create' });
+      if (said.length > 0 && said[said.length - 1]!.speaker === 'callee' && !this.held) link.send({ type: 'response.create' });
       if (said.length === 0) this.greeted = false;
     }
     this.link = link;
+    // Before any of the callee's audio: the server must not answer a turn it hears while the agent holds its words.
+    if (this.held) link.send(this.conn.protocol.answering(this.turnTaking, false));
     for (const m of this.queue.splice(0)) link.send(m);
     if (!this.greeted) this.armGreeting();
+  }
+
+  private get turnTaking(): TurnTaking {
+    return this.conn.turnTaking ?? DEFAULT_TURN_TAKING;
+  }
+
+  /**
+   * The carrier has decided who answered. A machine (its greeting over: the carrier leaves the message) gets nothing
+   * from the model. A person is answered now: what they said while the agent held its words, or, if they said
+   * nothing, the greeting; one still speaking is answered when their turn ends, as any turn is.
+   */
+  private verdictCame(verdict: AnswerVerdict): void {
+    if (!this.held || this.ending) return;
+    if (verdict === 'machine') {
+      this.logger.info({ callId: this.brief.callId }, 'a machine answered: the agent stays silent');
+      return;
+    }
+    this.held = false;
+    if (!this.link) return;
+    this.link.send(this.conn.protocol.answering(this.turnTaking, true));
+    if (this.greeted || this.responseActive || this.lastWords.speaking) return;
+    if (this.greetTimer) clearTimeout(this.greetTimer);
+    this.greetTimer = null;
+    this.greeted = true;
+    this.link.send({ type: 'response.create' });
   }
 
   /** The agent greets after a short silence, unless the callee speaks first (then the model answers them). */
@@ -206,10 +242,10 @@ export class RealtimeSession implements LineSession {
     if (this.greetTimer) clearTimeout(this.greetTimer);
     this.greetTimer = setTimeout(() => {
       this.greetTimer = null;
-      if (this.greeted || this.ending || !this.link) return;
+      if (this.greeted || this.ending || this.held || !this.link) return;
       this.greeted = true;
       this.link.send({ type: 'response.create' });
-    }, this.conn.greetAfterMs ?? (this.conn.turnTaking ?? DEFAULT_TURN_TAKING).greetAfterMs);
+    }, this.conn.greetAfterMs ?? this.turnTaking.greetAfterMs);
   }
 
   private send(event: Json): void {
@@ -304,7 +340,7 @@ export class RealtimeSession implements LineSession {
     if (!cut) return;
     this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
     // The server leaves its response running when svc decides the barge-in (interrupt_response false).
-    if (this.responseActive && (this.conn.turnTaking ?? DEFAULT_TURN_TAKING).interruptAfterMs > 0) this.send({ type: 'response.cancel' });
+    if (this.responseActive && this.turnTaking.interruptAfterMs > 0) this.send({ type: 'response.cancel' });
   }
 
   private responseDone(response: unknown): void {
@@ -362,7 +398,7 @@ export class RealtimeSession implements LineSession {
 
   /** The line has been silent (silence-watch.ts): the model is asked, as the system, to check once. */
   private promptSilence(): void {
-    if (this.ending || this.goodbye.ending) return;
+    if (this.ending || this.goodbye.ending || this.held) return;
     this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: SILENCE_PROMPT }] } });
     this.send({ type: 'response.create' });
   }

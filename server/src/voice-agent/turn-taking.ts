@@ -47,11 +47,14 @@ export const DEFAULT_TURN_TAKING: TurnTaking = {
   greetAfterMs: 1000,
 };
 
-/** The session's turn_detection: the callee's end of turn still makes the model answer (create_response). */
-export function turnDetection(t: TurnTaking): Record<string, unknown> {
+/**
+ * The session's turn_detection: the callee's end of turn makes the model answer (create_response), except while
+ * the agent holds its words (`answers` false: the carrier is still deciding whether a machine answered).
+ */
+export function turnDetection(t: TurnTaking, answers = true): Record<string, unknown> {
   const interrupt_response = t.interruptAfterMs === 0;
-  if (t.mode === 'semantic_vad') return { type: 'semantic_vad', eagerness: t.eagerness, create_response: true, interrupt_response };
-  return { type: 'server_vad', threshold: t.threshold, prefix_padding_ms: t.prefixPaddingMs, silence_duration_ms: t.silenceDurationMs, create_response: true, interrupt_response };
+  if (t.mode === 'semantic_vad') return { type: 'semantic_vad', eagerness: t.eagerness, create_response: answers, interrupt_response };
+  return { type: 'server_vad', threshold: t.threshold, prefix_padding_ms: t.prefixPaddingMs, silence_duration_ms: t.silenceDurationMs, create_response: answers, interrupt_response };
 }
 
 /** The session's noise reduction; null turns it off. */

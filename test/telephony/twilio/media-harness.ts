@@ -7,6 +7,7 @@ import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js
 import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { AgentHangUp } from '../../../server/src/telephony/live-line.js';
 import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
+import { amdLineEvent, callbackPayload } from '../../../server/src/telephony/twilio/line-events.js';
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import type { Database } from '../../../server/src/store/schema.js';
@@ -38,6 +39,8 @@ export interface BridgeHarness {
   nextHangUp(): Promise<void>;
   /** Places a call and lets the engine dial it; returns its id. */
   placeCall(body?: Record<string, unknown>): Promise<string>;
+  /** Twilio's answering-machine callback for the call, kept in the inbox as the callback route keeps it. */
+  amd(callId: string, answeredBy: string): Promise<void>;
   /** Connects a peer and sends connected + start with the call's valid token and call sid. */
   stream(callId: string, opts?: { token?: string; callSid?: string; peer?: MediaPeerOptions }): Promise<FakeMediaPeer>;
   close(): Promise<void>;
@@ -88,6 +91,7 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
     streamSecret: STREAM_SECRET,
     logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
     startTimeoutMs: opts.startTimeoutMs,
+    verdictPollMs: 20,
     async hangUp(call) {
       hangUps.push(call);
       const at = srv.clock.now();
@@ -120,6 +124,11 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
       if (res.status !== 202) throw new Error(`placeCall: ${res.status}`);
       await srv.engine.tick(); // dials: the call is `dialing` with its carrier ref
       return res.body.callId as string;
+    },
+    async amd(callId, answeredBy) {
+      const at = srv.clock.now();
+      const params = { CallSid: callSidOf(callId), AnsweredBy: answeredBy, MachineDetectionDuration: '2400' };
+      await recordLineEvent(db, { callId, ref: params.CallSid, event: amdLineEvent(params, at)!, payload: callbackPayload('amd', params) }, at);
     },
     async stream(callId, o = {}) {
       const peer = await FakeMediaPeer.connect(mediaStreamUrl(srv.baseUrl, callId), o.peer);

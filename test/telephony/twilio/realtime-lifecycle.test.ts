@@ -12,6 +12,7 @@ import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js
 import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
 import { realtimeProtocol } from '../../../server/src/voice-agent/realtime-protocol.js';
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
+import { watchVerdict } from '../../../server/src/telephony/twilio/amd-verdict.js';
 import { DEFAULT_TURN_TAKING } from '../../../server/src/voice-agent/turn-taking.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
@@ -133,6 +134,85 @@ forEachStore('the realtime session lifecycle', (kind) => {
       const peer = await h.stream(id);
       await peer.until(() => peer.mediaBytes === 1600);
       expect(types(0)).to.deep.equal(['session.update', 'response.create']);
+    });
+  });
+
+  describe('a voicemail message waits for the greeting to end (2.6)', () => {
+    const MESSAGE = { action: 'leave_message', message: 'This is Acme about your parcel; please call us back.' };
+    const placeLeavingMessage = () =>
+      h.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', voicemail: MESSAGE });
+    const holds = { type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: false, interrupt_response: true } } } } };
+    const answers = { ...holds, session: { type: 'realtime', audio: { input: { turn_detection: { ...holds.session.audio.input.turn_detection, create_response: true } } } } };
+    const updates = (i: number) => h.realtime.connections[i]!.received.filter((e) => e.type === 'session.update').slice(1).map(({ event_id: _, ...e }) => e);
+
+    it('says nothing before the verdict; a person (human) is answered once it comes, what they said included', async () => {
+      h = await startBridge(kind, { script: [{ callee: 'Hello?', afterBytes: 4 * FRAME_BYTES }, { agent: GREETING }, WAIT], connection: { greetAfterMs: 100 } });
+      const id = await placeLeavingMessage();
+      const peer = await h.stream(id);
+      peer.speak(muLawTone(4 * FRAME_BYTES, 300));
+      await h.realtime.until(() => h.realtime.connections[0]?.sent.some((e) => e.type === 'conversation.item.input_audio_transcription.completed') ?? false);
+      // Longer than the greeting's bound and several of the verdict's reads: still nothing asked of the model.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(types(0)).to.deep.equal(['session.update', 'session.update']);
+      expect(updates(0)).to.deep.equal([holds]);
+      expect(peer.mediaBytes).to.equal(0);
+      await h.amd(id, 'human');
+      await peer.until(() => peer.mediaBytes === 1600);
+      expect(types(0)).to.deep.equal(['session.update', 'session.update', 'session.update', 'response.create']);
+      expect(updates(0)).to.deep.equal([holds, answers]);
+      peer.stop();
+      await h.bridge.settled();
+      expect(await said(id)).to.deep.equal(['callee: Hello?', `agent: ${GREETING}`]);
+    });
+
+    it('greets a callee who said nothing once Twilio could not tell (unknown)', async () => {
+      h = await startBridge(kind, { script: [{ agent: GREETING }, WAIT], connection: { greetAfterMs: 50 } });
+      const id = await placeLeavingMessage();
+      const peer = await h.stream(id);
+      await h.realtime.until(() => h.realtime.connections[0]?.received.filter((e) => e.type === 'session.update').length === 2);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(types(0)).to.deep.equal(['session.update', 'session.update']);
+      await h.amd(id, 'unknown');
+      await peer.until(() => peer.mediaBytes === 1600);
+      expect(types(0)).to.deep.equal(['session.update', 'session.update', 'session.update', 'response.create']);
+    });
+
+    it("never answers a machine's greeting: after machine_end_beep the model is asked nothing and plays nothing", async () => {
+      h = await startBridge(kind, {
+        script: [{ callee: "Hi, you've reached Dana. Leave a message after the tone.", afterBytes: 4 * FRAME_BYTES }, { agent: GREETING }, WAIT],
+        connection: { greetAfterMs: 50 },
+      });
+      const id = await placeLeavingMessage();
+      const peer = await h.stream(id);
+      peer.speak(muLawTone(4 * FRAME_BYTES, 300));
+      await h.realtime.until(() => h.realtime.connections[0]?.sent.some((e) => e.type === 'conversation.item.input_audio_transcription.completed') ?? false);
+      await h.amd(id, 'machine_end_beep');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(types(0)).to.deep.equal(['session.update', 'session.update']);
+      expect(peer.mediaBytes).to.equal(0);
+      peer.stop();
+      await h.bridge.settled();
+      expect(await said(id)).to.deep.equal(["callee: Hi, you've reached Dana. Leave a message after the tone."]);
+    });
+
+    it("reads the verdict from the inbox: a fax is a machine, and none by the carrier's bound lets the agent speak", async () => {
+      h = await startBridge(kind, { script: [WAIT] });
+      const faxed = await placeLeavingMessage();
+      const silent = await placeLeavingMessage();
+      const fax = watchVerdict(h.db, callSidOf(faxed), { pollMs: 10, boundMs: 5000 });
+      const none = watchVerdict(h.db, callSidOf(silent), { pollMs: 10, boundMs: 80 });
+      await h.amd(faxed, 'fax');
+      expect(await fax.verdict).to.equal('machine');
+      expect(await none.verdict).to.equal('person');
+    });
+
+    it('holds nothing on a call that hangs up on machines (Enable): the callee is answered at once', async () => {
+      h = await startBridge(kind, { script: [{ callee: 'Hello?', afterBytes: 4 * FRAME_BYTES }, { agent: GREETING }, WAIT], connection: { greetAfterMs: 5000 } });
+      const id = await h.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', voicemail: { action: 'hangup' } });
+      const peer = await h.stream(id);
+      peer.speak(muLawTone(4 * FRAME_BYTES, 300));
+      await peer.until(() => peer.mediaBytes === 1600);
+      expect(types(0)).to.deep.equal(['session.update']);
     });
   });
 

@@ -16,6 +16,7 @@ import { parseTwilioMessage } from './media-messages.js';
 import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from './media-stream.js';
 import { deliver, TwilioLine } from './twilio-line.js';
 import { RELAY_HEADER, relayStream } from './media-relay.js';
+import { awaitsGreetingEnd, watchVerdict } from './amd-verdict.js';
 
 export interface MediaBridgeDeps {
   db: Kysely<Database>;
@@ -31,6 +32,8 @@ export interface MediaBridgeDeps {
   startTimeoutMs?: number;
   /** This process's internal URL: a stream for a call whose warm session another process holds is relayed there. */
   internalUrl?: string;
+  /** How often a call that awaits its answering-machine verdict reads it (amd-verdict.ts). */
+  verdictPollMs?: number;
 }
 
 export interface MediaBridge {
@@ -106,9 +109,11 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
         }
         const streamSid = msg.streamSid;
         const callSid = msg.callSid;
+        const watch = awaitsGreetingEnd(row) ? watchVerdict(deps.db, callSid, { pollMs: deps.verdictPollMs }) : null;
         const line = new TwilioLine({
           streamSid,
           send,
+          ...(watch ? { verdict: watch.verdict } : {}),
           hangUp: (reason) => deps.hangUp({ callId, callSid, reason }),
           transfer: (to) => (deps.transfer ? deps.transfer({ callId, callSid, to }) : Promise.reject(new Error('this line cannot transfer'))),
         });
@@ -117,6 +122,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
         sessions.set(callId, s);
         log.info({ callId, streamSid, encoding: msg.encoding }, 'media stream started');
         void s.done.then((reason) => {
+          watch?.stop();
           sessions.delete(callId);
           log.info({ callId, streamSid, reason }, 'media stream ended');
           if (ws.readyState === WebSocket.OPEN) ws.close(1000);

@@ -2,7 +2,7 @@
 // (media, mark, clear), and the stream's inbound messages become the listener's calls. The stream carries no key
 // presses outbound, so digits are played as their tones (in-band DTMF); a transfer and a hang-up go over REST.
 import { dtmfTones } from '../dtmf-tones.js';
-import type { AgentHangUp, LineListener, LiveLine } from '../live-line.js';
+import type { AgentHangUp, AnswerVerdict, LineListener, LiveLine } from '../live-line.js';
 import { twilioClear, twilioMark, twilioMedia, type TwilioInbound } from './media-messages.js';
 
 /** 20 ms of 8 kHz mu-law: the frame Twilio itself streams in. */
@@ -16,10 +16,16 @@ export interface TwilioLineOptions {
   hangUp(reason: AgentHangUp): Promise<void>;
   /** Replaces the call's TwiML with a <Dial> over REST. */
   transfer(to: string): Promise<void>;
+  /** The answering-machine verdict, on a call whose agent waits for it (amd-verdict.ts). */
+  verdict?: Promise<AnswerVerdict>;
 }
 
 export class TwilioLine implements LiveLine {
-  constructor(private readonly options: TwilioLineOptions) {}
+  readonly verdict?: Promise<AnswerVerdict>;
+
+  constructor(private readonly options: TwilioLineOptions) {
+    if (options.verdict) this.verdict = options.verdict;
+  }
 
   play(payload: string): void {
     this.options.send(twilioMedia(this.options.streamSid, payload));
