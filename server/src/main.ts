@@ -137,12 +137,12 @@ function printDevBanner(config: Config, apiKey: string | null, webhookSecret: st
       ];
   const lines = [
     '',
-    `  svc is running at ${config.publicBaseUrl}  (store: ${store}, carrier: sandbox)`,
+    `  svc is running at ${config.publicBaseUrl}  (store: ${store}, carrier: ${config.carrier})`,
     `  console:            ${config.publicBaseUrl}/console  (sign in with the key below)`,
     ...keyLines,
     `  webhook secret:     ${webhookSecret}`,
     '',
-    '  Place a sandbox call:',
+    config.carrier === 'sandbox' ? '  Place a sandbox call:' : '  Place a call (a real one: the carrier is Twilio):',
     `  curl -sS -X POST ${config.publicBaseUrl}/v1/agent/calls \\`,
     `    -H "Authorization: Bearer ${apiKey ?? '$SVC_API_KEY'}" -H "Content-Type: application/json" \\`,
     `    -d '{"to":"+14155550123","objective":"Ask whether the shop is open on Sunday","fields":[{"name":"open_sunday","type":"boolean"}]}'`,

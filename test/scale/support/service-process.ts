@@ -20,9 +20,12 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** `cpuProfileDir`: the process runs under V8's profiler and writes its .cpuprofile there when stopped (not killed). */
-export async function startService(role: 'api' | 'worker' | 'both', env: Record<string, string>, options: { cpuProfileDir?: string } = {}): Promise<ServiceProcess> {
-  const port = await freePort();
+/**
+ * `cpuProfileDir`: the process runs under V8's profiler and writes its .cpuprofile there when stopped (not killed).
+ * `port`: the port to listen on (one the test chose beforehand, to name it in another process's settings).
+ */
+export async function startService(role: 'api' | 'worker' | 'both', env: Record<string, string>, options: { cpuProfileDir?: string; port?: number } = {}): Promise<ServiceProcess> {
+  const port = options.port ?? (await freePort());
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const proc = spawn(process.execPath, [...profile, '--import', 'tsx', MAIN], {
     env: { ...process.env, ...env, SVC_ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
