@@ -185,6 +185,7 @@ forEachStore('minute usage counters', (kind) => {
       await db.schema.alterTable('calls').dropColumn('machine_detection').execute();
       await db.schema.alterTable('calls').dropColumn('voicemail_detected_at').execute();
       await db.schema.alterTable('calls').dropColumn('latency_json').execute();
+      for (const column of ['line_opened_at', 'line_closed_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
       await db.schema.alterTable('api_keys').dropColumn('machine_detection').execute();
       for (const column of ['on_behalf_of', 'recording_notice']) {
         await db.schema.alterTable('calls').dropColumn(column).execute();
@@ -195,7 +196,7 @@ forEachStore('minute usage counters', (kind) => {
         await db.schema.dropIndex('webhook_events_pending').execute();
         await db.schema.createIndex('webhook_events_due').on('webhook_events').columns(['state', 'next_attempt_at']).execute();
       }
-      const later = ['006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes', '009_idempotency_expiry_index', '010_jobs_and_answered_by', '011_failed_steps', '012_call_metadata', '013_cancel', '014_call_turns', '015_call_evidence', '016_voicemail_drop', '017_scheduled_start', '018_do_not_call', '019_redials', '020_calling_windows', '021_opt_out', '022_batches', '023_event_log', '024_deferred_usage_triggers', '025_recording_requests', '026_queue_indexes_on_postgres', '027_bounded_redelivery', '028_stream_leases', '029_machine_detection', '030_agent_session', '031_call_latency', '032_caller_disclosure'];
+      const later = ['006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes', '009_idempotency_expiry_index', '010_jobs_and_answered_by', '011_failed_steps', '012_call_metadata', '013_cancel', '014_call_turns', '015_call_evidence', '016_voicemail_drop', '017_scheduled_start', '018_do_not_call', '019_redials', '020_calling_windows', '021_opt_out', '022_batches', '023_event_log', '024_deferred_usage_triggers', '025_recording_requests', '026_queue_indexes_on_postgres', '027_bounded_redelivery', '028_stream_leases', '029_machine_detection', '030_agent_session', '031_call_latency', '032_caller_disclosure', '033_live_line'];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
       await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();

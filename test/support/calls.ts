@@ -27,6 +27,8 @@ const LATER_COLUMNS: Partial<CallRow> = {
   agent_host: null,
   agent_failure: null,
   latency_json: null,
+  line_opened_at: null,
+  line_closed_at: null,
   on_behalf_of: null,
   recording_notice: 1,
 };
@@ -85,6 +87,8 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     agent_host: null,
     agent_failure: null,
     latency_json: null,
+    line_opened_at: null,
+    line_closed_at: null,
     on_behalf_of: null,
     recording_notice: 1,
     ...overrides,

@@ -119,6 +119,10 @@ export interface CallsTable {
   agent_failure: string | null;
   /** How quickly the live agent answered (JSON, the contract's CallLatency); null for a call no live agent spoke on. */
   latency_json: string | null;
+  /** When a live agent's session joined the call's line (wall-clock ms); null when none did. */
+  line_opened_at: number | null;
+  /** When that session closed with every turn it heard written (wall-clock ms); null while it runs. */
+  line_closed_at: number | null;
   /** On whose behalf the agent calls; null for "a customer". */
   on_behalf_of: string | null;
   /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */

@@ -24,6 +24,12 @@ import { TurnLedger } from './turn-ledger.js';
 import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
 import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
 import { WarmLinks } from './warm-links.js';
+import { DEFAULT_LAST_WORDS_MS } from './closing.js';
+
+/** Beyond the last words' own wait, how long the engine waits for a line in another process to record it closed. */
+const LINE_CLOSE_SLACK_MS = 2000;
+/** How often it looks. */
+const LINE_CLOSE_POLL_MS = 50;
 
 export interface RealtimeAgentOptions {
   /** This process's internal URL (SVC_INTERNAL_URL): where a stream that lands elsewhere is relayed to. */
@@ -57,13 +63,25 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   }
 
   /**
-   * What was said. A session in this process still keeping the callee's last words (the line ended under it) is
-   * waited for, bounded by its own wait, so the words said as the callee hung up are in.
+   * What was said. A session still keeping the callee's last words (the line ended under it) is waited for, so the
+   * words said as the callee hung up are in: in this process, until it is done (bounded by its own wait); in
+   * another (the engine runs in a worker, the line in an api process), until it records its line closed, read from
+   * the store, bounded by that wait and a little more (a process that died never records it).
    */
   async turns(callId: string): Promise<TimedTurn[]> {
     const session = this.sessions.get(callId);
     if (session?.keepingLastWords) await session.done;
+    else if (!session) await this.lineClosed(callId);
     return recordedTurns(this.db, callId);
+  }
+
+  private async lineClosed(callId: string): Promise<void> {
+    const deadline = Date.now() + (this.connection.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) + LINE_CLOSE_SLACK_MS;
+    for (;;) {
+      const row = await this.db.selectFrom('calls').select(['line_opened_at', 'line_closed_at']).where('id', '=', callId).executeTakeFirst();
+      if (!row || row.line_opened_at === null || row.line_closed_at !== null || Date.now() >= deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, LINE_CLOSE_POLL_MS));
+    }
   }
 
   async optedOut(callId: string): Promise<boolean> {
@@ -116,6 +134,9 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
     };
     const voicemail = () => recordVoicemailDetected(this.db, callId, Date.now());
+    // Like the opt-out, only these columns: the engine reads them to know whether the line's turns are all written.
+    const opened = this.db.updateTable('calls').set({ line_opened_at: Date.now(), line_closed_at: null }).where('id', '=', callId).execute();
+    opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
     const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
       warm: this.warmLinks?.take(callId),
       // Only this column, as for the opt-out.
@@ -123,6 +144,10 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
         await this.db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
       },
       apology: (language) => apologyFor(language),
+      turnsWritten: async () => {
+        await opened.catch(() => undefined);
+        await this.db.updateTable('calls').set({ line_closed_at: Date.now() }).where('id', '=', callId).execute();
+      },
     });
     this.sessions.set(callId, session);
     void session.done.then(() => {

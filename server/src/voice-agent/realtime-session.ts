@@ -61,6 +61,8 @@ export interface SessionLifecycle {
   recordFailure(): Promise<void>;
   /** The apology in the call's language. */
   apology(language: string): Promise<Apology>;
+  /** Records, durably, that every turn the session heard is written (the engine may read them from any process). */
+  turnsWritten?(): Promise<void>;
 }
 
 type Json = Record<string, unknown>;
@@ -457,6 +459,7 @@ export class RealtimeSession implements LineSession {
     await this.failure;
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
     await this.ledger.close();
+    await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));
     if (reason !== 'line_ended') {
       await this.line.hangUp(reason).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'hang-up failed'));
     }

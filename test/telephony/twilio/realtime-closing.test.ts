@@ -58,21 +58,26 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** Places and answers a call whose realtime agent has these bounds, and connects its stream. */
-  async function call(script: RealtimeStep[], bounds: Partial<RealtimeConnection>, playback: MediaPeerOptions = {}) {
+  /**
+   * Places and answers a call whose realtime agent has these bounds, and connects its stream. With `apart`, the
+   * engine reads the turns through an agent of its own, as a worker process beside the api process holding the line.
+   */
+  async function call(script: RealtimeStep[], bounds: Partial<RealtimeConnection>, playback: MediaPeerOptions = {}, apart = false) {
     realtime = await FakeRealtime.start({ script });
     const env = { ...twilio.env(), SVC_DATA_DIR: dataDir, SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_API_KEY: KEY };
     let agent!: RealtimeAgent;
+    let engineAgent!: RealtimeAgent;
     // One agent for the engine and the bridge, as main.ts composes them, built over the store the server opens.
     const shared: LiveAgent & LineAgent = {
       name: 'realtime',
       live: true,
-      turns: (id) => agent.turns(id),
+      turns: (id) => engineAgent.turns(id),
       optedOut: (id) => agent.optedOut(id),
       join: (brief, line, logger) => agent.join(brief, line, logger),
     };
     srv = await startEngineServer(kind, env, { agent: shared, carrier: (deps) => configuredTelephony(deps).carrier });
     agent = new RealtimeAgent(srv.deps.store.db, { url: realtime.url, model: 'gpt-realtime', protocol: GA_PROTOCOL, apiKey: KEY, endGraceMs: 60_000, ...bounds });
+    engineAgent = apart ? new RealtimeAgent(srv.deps.store.db, { url: realtime.url, model: 'gpt-realtime', protocol: GA_PROTOCOL, apiKey: KEY, ...bounds }) : agent;
     const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
     bridge = configuredTelephony({ ...srv.deps, logger, agent: shared }).attach!(srv.httpServer)!;
     const alice = await srv.tenant();
@@ -200,6 +205,20 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
       expect(JSON.parse(row.extracted_json!)).to.deep.equal({ open_sunday: true });
       await realtime.until(() => realtime.connections[0].closed);
       expect(twilio.call(sid).updates).to.deep.equal([]);
+    });
+
+    it('are in when the engine runs in another process than the line: it waits for the line to record itself closed', async () => {
+      const { id, sid, peer } = await call([{ agent: HELLO }, { callee: OPEN, afterBytes: ms(300), midTurn: true, transcriptDelayMs: 300 }], { lastWordsMs: 10_000 }, {}, true);
+      await peer.until(() => peer.mediaBytes === 1600);
+      peer.speak(muLawTone(ms(300), 300));
+      await realtime.until(() => realtime.connections[0].sent.some((e) => e.type === 'input_audio_buffer.speech_started'));
+      peer.stop();
+      await realtime.until(() => realtime.connections[0].received.some((e) => e.type === 'input_audio_buffer.commit'));
+      expect((await twilio.status(sid, 'completed')).status).to.equal(204);
+      const row = await srv.drive(id);
+      expect(row.transcript).to.equal(`Agent: ${HELLO}\nCallee: ${OPEN}`);
+      expect(row.line_opened_at).to.be.a('number');
+      expect(row.line_closed_at).to.be.at.least(row.line_opened_at!);
     });
 
     it('are waited for only as long as lastWordsMs: a transcript later than that is not waited for', async () => {

@@ -34,6 +34,7 @@ import { m029MachineDetection } from './029-machine-detection.js';
 import { m030AgentSession } from './030-agent-session.js';
 import { m031CallLatency } from './031-call-latency.js';
 import { m032CallerDisclosure } from './032-caller-disclosure.js';
+import { m033LiveLine } from './033-live-line.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -68,6 +69,7 @@ export const migrations: Record<string, Migration> = {
   '030_agent_session': m030AgentSession,
   '031_call_latency': m031CallLatency,
   '032_caller_disclosure': m032CallerDisclosure,
+  '033_live_line': m033LiveLine,
 };
 
 export const migrationProvider: MigrationProvider = {
