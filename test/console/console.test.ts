@@ -191,6 +191,28 @@ describe('the console in headless Chromium', function () {
     await photograph('call');
   });
 
+  it("shows how quickly a live agent answered: first audio, each answer, the percentiles and the barge-ins", async () => {
+    const id = page.url().split('/').pop()!;
+    // A sandbox call has no live agent; the record's latency is what a realtime call's line writes as it closes.
+    const latency = { firstAudioMs: 412, turns: [{ atMs: 5200, afterMs: 640 }, { atMs: 71_000, afterMs: 910 }], p50Ms: 640, p95Ms: 910, bargeIns: [{ atMs: 64_500, clearMs: 7 }] };
+    await store.db.updateTable('calls').set({ latency_json: JSON.stringify(latency) }).where('id', '=', id).execute();
+    expect((await api(`/v1/agent/calls/${id}`)).body.latency).to.deep.equal(latency);
+    await page.reload();
+    await page.waitForSelector('dl.latency');
+    const pairs = await page.$$eval('dl.latency dt', (dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+    expect(pairs).to.deep.equal([
+      ['First audio', '412 ms after the answer'],
+      ['Answers', 'median 640 ms, 95th percentile 910 ms after the callee stopped (2)'],
+      ['Barge-ins', 'at 1:04, cleared in 7 ms'],
+    ]);
+    const rows = await page.$$eval('table.latency-turns tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(rows).to.deep.equal([
+      ['0:05', '640 ms'],
+      ['1:11', '910 ms'],
+    ]);
+    await accessible('call-latency');
+  });
+
   it('redelivers an event from the log: a second attempt reaches the receiver, marked as a redelivery', async () => {
     const id = page.url().split('/').pop()!;
     const completed = (await api(`/v1/agent/calls/${id}/events`)).body.events.find((e: { event: string }) => e.event === 'call.completed');
