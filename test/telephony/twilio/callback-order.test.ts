@@ -4,45 +4,28 @@
 // the call: Twilio's completed means answered, and its CallDuration dates the pick-up. The callbacks are posted
 // through the fake with the SequenceNumber each would have carried.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
-import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { readTwilioEvents } from '../../../server/src/telephony/twilio/line-events.js';
-import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { type EngineServer } from '../../support/engine.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
-import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
+import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';
 
 forEachStore('Twilio status callbacks out of order', (kind) => {
   let fake: FakeTwilio;
+  let h: TwilioEngine;
   let srv: EngineServer;
-  let alice: TestTenant;
-  let dataDir: string;
 
   beforeEach(async () => {
     fake = await FakeTwilio.start();
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-twilio-order-'));
-    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId), optedOut: async () => false };
-    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
-    alice = await srv.tenant();
+    h = await startTwilioEngine(kind, fake);
+    srv = h.srv;
   });
   afterEach(async () => {
-    await srv?.close();
+    await h?.close();
     await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function placeAndDial(): Promise<{ id: string; sid: string }> {
-    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } });
-    expect(res.status).to.equal(202);
-    await srv.engine.tick();
-    const row = await srv.row(res.body.callId);
-    expect(row.status).to.equal('dialing');
-    return { id: res.body.callId, sid: row.carrier_ref! };
-  }
+  const placeAndDial = () => h.placeAndDial();
 
   /** A status callback as Twilio numbers it for the call: initiated 0, ringing 1, in-progress 2, completed 3. */
   const status = async (sid: string, callStatus: string, sequence: number, extra: Record<string, string> = {}) => {

@@ -2,19 +2,15 @@
 // recording downmixed to one channel (RequestedChannels=1), as recordingUrl has always served it, and the
 // two-channel rendition (RequestedChannels=2) beside it, served at ?channels=2.
 import { expect } from 'chai';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
-import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { encodeWav } from '../../../server/src/recording/encode-wav.js';
-import { createJobRunner, type JobRunner } from '../../../server/src/jobs/job-runner.js';
-import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { type JobRunner } from '../../../server/src/jobs/job-runner.js';
+import { type EngineServer } from '../../support/engine.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
 import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
+import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';
 
 const MONO = encodeWav(Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))), 8000);
 /** The agent on the first channel, the callee silent on the second. */
@@ -22,6 +18,7 @@ const DUAL = encodeWav(Int16Array.from({ length: 16_000 }, (_, i) => (i % 2 === 
 
 forEachStore('two-channel recordings on the Twilio carrier', (kind) => {
   let fake: FakeTwilio;
+  let h: TwilioEngine;
   let srv: EngineServer;
   let alice: TestTenant;
   let dataDir: string;
@@ -29,25 +26,17 @@ forEachStore('two-channel recordings on the Twilio carrier', (kind) => {
 
   beforeEach(async () => {
     fake = await FakeTwilio.start();
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-twilio-dual-'));
-    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId), optedOut: async () => false };
-    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
-    const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
-    jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger, handlers: configuredTelephony({ ...srv.deps, logger }).jobs!, random: () => 0.5 });
-    alice = await srv.tenant();
+    h = await startTwilioEngine(kind, fake);
+    ({ srv, alice, dataDir, jobs } = h);
   });
   afterEach(async () => {
-    await srv?.close();
+    await h?.close();
     await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   /** A call answered, completed, and its recording reported ready by Twilio. */
   async function completedCall(): Promise<{ id: string; sid: string }> {
-    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } });
-    await srv.engine.tick();
-    const id = res.body.callId as string;
-    const sid = (await srv.row(id)).carrier_ref!;
+    const { id, sid } = await h.placeAndDial();
     expect(fake.call(sid).params.RecordingChannels).to.deep.equal(['dual']);
     await fake.status(sid, 'in-progress');
     srv.clock.advance(1000);

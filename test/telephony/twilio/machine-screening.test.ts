@@ -4,52 +4,38 @@
 // end (DetectMessageEnd's machine_end_*) or by the agent hearing a voicemail greeting (voicemail_detected). The
 // agent's side is its turns and tool, written to the store as the media bridge writes them.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pino } from 'pino';
 import { updateKey } from '../../../server/src/accounts/developer-settings.js';
-import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import type { LiveLine } from '../../../server/src/telephony/live-line.js';
 import { recordVoicemailDetected } from '../../../server/src/telephony/machine-screen.js';
 import { AMD_WAIT_MS } from '../../../server/src/telephony/twilio/twilio-carrier.js';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { appendTurn, recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
+import { appendTurn } from '../../../server/src/voice-agent/recorded-turns.js';
 import { VOICEMAIL_DETECTED } from '../../../server/src/voice-agent/tools.js';
-import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { type EngineServer } from '../../support/engine.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
 import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
+import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';
 
 const AMD_PARAMS = ['MachineDetection', 'AsyncAmd', 'AsyncAmdStatusCallback', 'AsyncAmdStatusCallbackMethod'];
 
 forEachStore('machine detection on the Twilio carrier', (kind) => {
   let fake: FakeTwilio;
+  let h: TwilioEngine;
   let srv: EngineServer;
   let alice: TestTenant;
-  let dataDir: string;
 
   beforeEach(async () => {
     fake = await FakeTwilio.start();
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-amd-'));
-    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId), optedOut: async () => false };
-    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
-    alice = await srv.tenant();
+    h = await startTwilioEngine(kind, fake);
+    ({ srv, alice } = h);
   });
   afterEach(async () => {
-    await srv?.close();
+    await h?.close();
     await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
-  async function placeAndDial(extra: Record<string, unknown> = {}): Promise<{ id: string; sid: string }> {
-    const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', ...extra } });
-    expect(res.status).to.equal(202);
-    await srv.engine.tick();
-    const row = await srv.row(res.body.callId);
-    expect(row.status).to.equal('dialing');
-    return { id: res.body.callId, sid: row.carrier_ref! };
-  }
+  const placeAndDial = (extra: Record<string, unknown> = {}) => h.placeAndDial(extra);
 
   /** A turn as the media bridge's ledger writes it, in call-time ms from the pick-up. */
   let seq = 0;

@@ -5,25 +5,15 @@
 // end_call before its goodbye's audio. Bounds are small here and counted on the callee's stream or the peer's
 // manual playback clock, so nothing depends on how fast the machine is.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
-import type { LineAgent } from '../../../server/src/telephony/live-line.js';
-import type { Attachment } from '../../../server/src/telephony/telephony.js';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
 import { SILENCE_PROMPT } from '../../../server/src/voice-agent/silence-watch.js';
-import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
-import { GA_PROTOCOL } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { RealtimeConnection } from '../../../server/src/voice-agent/realtime-session.js';
-import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { type EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, ManualClock, muLawTone, type MediaPeerOptions } from '../../support/fake-media-peer.js';
 import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
 import { forEachStore } from '../../support/stores.js';
+import { startRealtimeTwilio, type RealtimeTwilio } from './realtime-twilio.js';
 
-const KEY = 'sk-realtime-key-never-logged-0123';
 const HELLO = 'Hello, I am an AI assistant calling for a customer.';
 const STILL_THERE = 'Hello? Are you still there?';
 const GOODBYE = 'Thank you, goodbye.';
@@ -35,27 +25,22 @@ const silence = (n: number) => muLawTone(ms(n), 0);
 
 forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
   let twilio: FakeTwilio;
+  let h: RealtimeTwilio | undefined;
   let realtime: FakeRealtime;
   let srv: EngineServer;
-  let bridge: Attachment;
-  let dataDir: string;
   let peer: FakeMediaPeer | null = null;
-  const logs: string[] = [];
+  let logs: string[] = [];
 
   beforeEach(async () => {
     twilio = await FakeTwilio.start();
     twilio.completeOnHangUp = true;
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-closing-'));
-    logs.length = 0;
+    h = undefined;
     peer = null;
   });
   afterEach(async () => {
     peer?.close();
-    await bridge?.close();
-    await srv?.close();
-    await realtime?.close();
+    await h?.close();
     await twilio.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   /**
@@ -63,37 +48,10 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
    * engine reads the turns through an agent of its own, as a worker process beside the api process holding the line.
    */
   async function call(script: RealtimeStep[], bounds: Partial<RealtimeConnection>, playback: MediaPeerOptions = {}, apart = false) {
-    realtime = await FakeRealtime.start({ script });
-    const env = { ...twilio.env(), SVC_DATA_DIR: dataDir, SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_API_KEY: KEY };
-    let agent!: RealtimeAgent;
-    let engineAgent!: RealtimeAgent;
-    // One agent for the engine and the bridge, as main.ts composes them, built over the store the server opens.
-    const shared: LiveAgent & LineAgent = {
-      name: 'realtime',
-      live: true,
-      turns: (id) => engineAgent.turns(id),
-      optedOut: (id) => agent.optedOut(id),
-      join: (brief, line, logger) => agent.join(brief, line, logger),
-    };
-    srv = await startEngineServer(kind, env, { agent: shared, carrier: (deps) => configuredTelephony(deps).carrier });
-    agent = new RealtimeAgent(srv.deps.store.db, { url: realtime.url, model: 'gpt-realtime', protocol: GA_PROTOCOL, apiKey: KEY, endGraceMs: 60_000, ...bounds });
-    engineAgent = apart ? new RealtimeAgent(srv.deps.store.db, { url: realtime.url, model: 'gpt-realtime', protocol: GA_PROTOCOL, apiKey: KEY, ...bounds }) : agent;
-    const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
-    bridge = configuredTelephony({ ...srv.deps, logger, agent: shared }).attach!(srv.httpServer)!;
-    const alice = await srv.tenant();
-    const res = await alice.api.post('/v1/agent/calls', {
-      body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] },
-    });
-    expect(res.status).to.equal(202);
-    await srv.engine.tick();
-    const id = res.body.callId as string;
-    const sid = (await srv.row(id)).carrier_ref!;
-    const [, url, token] = /<Stream url="([^"]+)"><Parameter name="token" value="([^"]+)"\/>/.exec(twilio.call(sid).params.Twiml[0])!;
-    srv.clock.advance(4000);
-    expect((await twilio.status(sid, 'in-progress')).status).to.equal(204);
-    expect((await twilio.amd(sid, 'human')).status).to.equal(204);
-    await srv.engine.tick();
-    expect((await srv.row(id)).status).to.equal('in_progress');
+    h = await startRealtimeTwilio(kind, twilio, script, { bounds, apart });
+    ({ srv, realtime, logs } = h);
+    const { id, sid, url, token } = await h.placeCall();
+    await h.answer(sid, id);
     peer = await FakeMediaPeer.connect(url, playback);
     peer.start({ callSid: sid, token });
     // The line is up for a while before it ends, on the engine's clock: its turns fall within the call.

@@ -2,73 +2,42 @@
 // realtime server: the stream connects to the URL and token in the TwiML the carrier sent, the model's end_call
 // hangs up through the REST API, Twilio's `completed` callback ends the call, and nothing secret is logged.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
-import type { Attachment } from '../../../server/src/telephony/telephony.js';
-import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { type EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
 import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
 import { FAKE_AUTH_TOKEN, FakeTwilio } from '../../support/fake-twilio.js';
 import { forEachStore } from '../../support/stores.js';
+import { REALTIME_TEST_KEY, startRealtimeTwilio, type RealtimeTwilio } from './realtime-twilio.js';
 
-const KEY = 'sk-realtime-key-never-logged-0123';
+const KEY = REALTIME_TEST_KEY;
 const HELLO = 'Hello, I am an AI assistant calling for a customer.';
 const QUESTION = 'Could you tell me whether the shop is open on Sunday?';
 
 forEachStore('a realtime call on the Twilio carrier', (kind) => {
   let twilio: FakeTwilio;
-  let realtime: FakeRealtime;
+  let h: RealtimeTwilio | undefined;
   let srv: EngineServer;
-  let bridge: Attachment;
-  let dataDir: string;
+  let realtime: FakeRealtime;
   let peer: FakeMediaPeer | null = null;
-  const logs: string[] = [];
+  let logs: string[] = [];
 
   beforeEach(async () => {
     twilio = await FakeTwilio.start();
     twilio.completeOnHangUp = true;
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-realtime-'));
-    logs.length = 0;
+    h = undefined;
   });
   afterEach(async () => {
     peer?.close();
-    await bridge?.close();
-    await srv?.close();
-    await realtime?.close();
+    await h?.close();
     await twilio.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   async function setUp(script: RealtimeStep[]) {
-    realtime = await FakeRealtime.start({ script });
-    const env = { ...twilio.env(), SVC_DATA_DIR: dataDir, SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_API_KEY: KEY };
-    srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier });
-    const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
-    bridge = configuredTelephony({ ...srv.deps, logger: logger, agent: srv.agent }).attach!(srv.httpServer)!;
-    const alice = await srv.tenant();
-    const res = await alice.api.post('/v1/agent/calls', {
-      body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] },
-    });
-    expect(res.status).to.equal(202);
-    await srv.engine.tick();
-    const id = res.body.callId as string;
-    const sid = (await srv.row(id)).carrier_ref!;
-    // Where Twilio would connect the stream, and with what, read from the TwiML the carrier sent.
-    const twiml = twilio.call(sid).params.Twiml[0];
-    const [, url, token] = /<Stream url="([^"]+)"><Parameter name="token" value="([^"]+)"\/>/.exec(twiml)!;
-    return { id, sid, url, token };
+    h = await startRealtimeTwilio(kind, twilio, script);
+    ({ srv, realtime, logs } = h);
+    return h.placeCall();
   }
-
-  async function answer(sid: string, id: string): Promise<void> {
-    srv.clock.advance(4000);
-    expect((await twilio.status(sid, 'in-progress')).status).to.equal(204);
-    expect((await twilio.amd(sid, 'human')).status).to.equal(204);
-    await srv.engine.tick();
-    expect((await srv.row(id)).status).to.equal('in_progress');
-  }
+  const answer = (sid: string, id: string) => h!.answer(sid, id);
 
   it('hangs up through the REST API when the model calls end_call, and completes with the transcript and the extracted field', async () => {
     const { id, sid, url, token } = await setUp([

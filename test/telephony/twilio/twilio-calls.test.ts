@@ -3,64 +3,46 @@
 // and the engine takes each call to its status; the jobs runner keeps hang-ups and recording downloads going. The
 // agent is a stand-in live agent over the recorded turns.
 import { expect } from 'chai';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
-import { appendTurn, recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
+import { appendTurn } from '../../../server/src/voice-agent/recorded-turns.js';
 import { AMD_WAIT_MS } from '../../../server/src/telephony/twilio/twilio-carrier.js';
 import { CallEngine } from '../../../server/src/engine/call-engine.js';
-import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { encodeWav } from '../../../server/src/recording/encode-wav.js';
-import { createJobRunner, type JobRunner } from '../../../server/src/jobs/job-runner.js';
+import { type JobRunner } from '../../../server/src/jobs/job-runner.js';
 import { RECORDING_WINDOW_MS } from '../../../server/src/telephony/twilio/twilio-jobs.js';
-import { pino } from 'pino';
-import { startEngineServer, type EngineServer } from '../../support/engine.js';
+import { type EngineServer } from '../../support/engine.js';
 import { FakeTwilio, TOO_MANY_REQUESTS } from '../../support/fake-twilio.js';
 import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
+import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';
 
 const WAV = encodeWav(Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))), 8000);
 
 forEachStore('calls on the Twilio carrier', (kind) => {
   let fake: FakeTwilio;
+  let h: TwilioEngine | undefined;
   let srv: EngineServer;
   let alice: TestTenant;
-  let dataDir: string;
   let jobs: JobRunner;
 
   beforeEach(async () => {
     fake = await FakeTwilio.start();
-    dataDir = await mkdtemp(join(tmpdir(), 'svc-twilio-'));
+    h = undefined;
   });
   afterEach(async () => {
-    await srv?.close();
+    await h?.close();
     await fake.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   async function setUp(env: Record<string, string> = {}) {
-    const agent: LiveAgent = { name: 'live-test', live: true, turns: (callId) => recordedTurns(srv.deps.store.db, callId), optedOut: async () => false };
-    srv = await startEngineServer(kind, { ...fake.env(), SVC_DATA_DIR: dataDir, ...env }, { carrier: (deps) => configuredTelephony(deps).carrier, agent });
-    const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
-    jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger, handlers: configuredTelephony({ ...srv.deps, logger }).jobs!, random: () => 0.5 });
-    alice = await srv.tenant();
+    h = await startTwilioEngine(kind, fake, env);
+    ({ srv, alice, jobs } = h);
   }
 
   const jobRows = () => srv.deps.store.db.selectFrom('jobs').selectAll().orderBy('created_at').execute();
   const creates = () => fake.requests.filter((r) => r.line.endsWith('/Calls.json')).length;
 
   /** Places a call and lets the engine dial it; returns the call id and Twilio's call sid. */
-  async function placeAndDial(to = '+14155550123'): Promise<{ id: string; sid: string }> {
-    const res = await alice.api.post('/v1/agent/calls', {
-      body: { to, objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] },
-    });
-    expect(res.status).to.equal(202);
-    await srv.engine.tick();
-    const row = await srv.row(res.body.callId);
-    expect(row.status).to.equal('dialing');
-    return { id: res.body.callId, sid: row.carrier_ref! };
-  }
+  const placeAndDial = (to = '+14155550123') => h!.placeAndDial({ to, fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] });
 
   it('dials through Calls.json with the caller id, the media stream, every status event, async AMD and the recording', async () => {
     await setUp();
