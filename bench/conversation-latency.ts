@@ -16,19 +16,15 @@
 // the model is from what the peer had played when the clear came (goal: within one 20 ms frame).
 // Streams start spread over a second. Medians of the rounds' p50 and p99.
 //   npx tsx bench/conversation-latency.ts [rounds=3] [levels=25,100,200] [modelMs=300]
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../test/support/fake-media-peer.js';
 import { FakeRealtime, type RealtimeStep } from '../test/support/fake-realtime.js';
-import { FakeTwilio } from '../test/support/fake-twilio.js';
-import { freePort } from '../test/support/free-port.js';
 import { median, percentile } from './support/harness.js';
-import { placementBodies } from './support/seed.js';
-import { api, cpuSeconds, seed, startService } from './support/service.js';
+import { api, cpuSeconds } from './support/service.js';
+import { startRelay, startTwilioService } from './support/twilio-service.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const levels = (process.argv[3] ?? '25,100,200').split(',').map(Number);
@@ -140,78 +136,33 @@ interface Middle {
 }
 
 async function relay(model: FakeRealtime): Promise<Middle> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', RELAY], { env: { ...process.env, SVC_REALTIME_URL: model.url }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).on('line', (l) => /^ready (\d+)$/.test(l) && resolve(Number(/\d+/.exec(l)![0])));
-    proc.once('exit', (code) => reject(new Error(`relay exited with ${code}`)));
-  });
+  const r = await startRelay(RELAY, model.url);
   let opened = 0;
   return {
-    pid: proc.pid!,
-    calls: async (n) => Array.from({ length: n }, () => ({ url: `ws://127.0.0.1:${port}/twilio/media/${opened++}`, callSid: `CA${randomBytes(16).toString('hex')}`, token: 'relay', objective: null })),
-    stop: () => new Promise((resolve) => (proc.once('exit', () => resolve()), proc.kill('SIGKILL'))),
+    pid: r.pid,
+    calls: async (n) => Array.from({ length: n }, () => ({ url: `ws://127.0.0.1:${r.port}/twilio/media/${opened++}`, callSid: `CA${randomBytes(16).toString('hex')}`, token: 'relay', objective: null })),
+    stop: r.stop,
   };
 }
 
 async function svc(model: FakeRealtime): Promise<Middle> {
-  const twilio = await FakeTwilio.start();
-  const seeded = await seed('sqlite');
-  const port = await freePort();
-  const service = await startService(
-    {
-      ...twilio.env(),
-      ...seeded.env,
-      SVC_REALTIME_URL: model.url,
-      SVC_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      // Production refuses a plain-http public address for Twilio; nothing else differs for this bench.
-      NODE_ENV: 'development',
-      SVC_MAX_CALL_DURATION_SEC: '3000',
-      // svc's own share, without the two waits it makes on purpose: a second for the callee's "Hello?" before it
-      // greets a silent line, and 400 ms of the callee's speech before it cuts the agent off (a cough is shorter).
-      SVC_REALTIME_GREET_AFTER_MS: '0',
-      SVC_REALTIME_INTERRUPT_MIN_MS: '0',
-    },
-    port,
-  );
-  const bodies = placementBodies(levels.reduce((a, b) => a + b, 0));
-  let placed = 0;
-  let answered = 0;
+  const service = await startTwilioService(model.url, levels.reduce((a, b) => a + b, 0), {
+    // svc's own share, without the two waits it makes on purpose: a second for the callee's "Hello?" before it
+    // greets a silent line, and 400 ms of the callee's speech before it cuts the agent off (a cough is shorter).
+    SVC_REALTIME_GREET_AFTER_MS: '0',
+    SVC_REALTIME_INTERRUPT_MIN_MS: '0',
+  });
   return {
-    pid: service.proc.pid!,
+    pid: service.pid,
     calls: async (n) => {
-      const from = placed;
-      placed += n;
-      for (let i = from; i < placed; i += 10) {
-        await Promise.all(
-          bodies.slice(i, Math.min(i + 10, placed)).map(async (body) => {
-            const r = await api(service.url, seeded.apiKey, '/v1/agent/calls', JSON.parse(body));
-            if (r.status !== 202) throw new Error(`placeCall answered ${r.status}: ${JSON.stringify(r.json)}`);
-          }),
-        );
-      }
-      const dialBy = Date.now() + 60_000;
-      while (twilio.calls.length < placed && Date.now() < dialBy) await sleep(20);
-      if (twilio.calls.length < placed) throw new Error(`${twilio.calls.length} of ${placed} calls dialled`);
       const out = [];
-      for (; answered < placed; answered++) {
-        const call = twilio.calls[answered];
-        const twiml = call.params.Twiml[0];
-        const url = /<Stream url="([^"]+)">/.exec(twiml)![1];
-        const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1];
-        const status = await twilio.status(call.sid, 'in-progress');
-        const amd = await twilio.amd(call.sid, 'human');
-        if (status.status !== 204 || amd.status !== 204) throw new Error(`callbacks answered ${status.status}, ${amd.status}`);
-        const callId = decodeURIComponent(new URL(url).pathname.split('/').pop()!);
-        const record = await api(service.url, seeded.apiKey, `/v1/agent/calls/${callId}`);
-        out.push({ url, callSid: call.sid, token, objective: String(record.json.objective) });
+      for (const call of await service.placeAndAnswer(n)) {
+        const record = await api(service.url, service.apiKey, `/v1/agent/calls/${call.callId}`);
+        out.push({ url: call.url, callSid: call.callSid, token: call.token, objective: String(record.json.objective) });
       }
       return out;
     },
-    stop: async () => {
-      await service.stop();
-      await twilio.close();
-      await seeded.drop();
-    },
+    stop: service.stop,
   };
 }
 

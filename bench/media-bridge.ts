@@ -15,15 +15,11 @@
 // steps are within the garbage collector's noise). Medians of the rounds.
 //   npx tsx bench/media-bridge.ts [rounds=3] [levels=50,100,200,300,400,500,600,700,800] [seconds=5]
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { FakeTwilio } from '../test/support/fake-twilio.js';
-import { freePort } from '../test/support/free-port.js';
 import { median, percentile } from './support/harness.js';
 import { MediaFakes, type Window } from './support/media-fakes.js';
-import { placementBodies } from './support/seed.js';
-import { api, cpuSeconds, rssMb, seed, startService } from './support/service.js';
+import { cpuSeconds, rssMb } from './support/service.js';
+import { startRelay, startTwilioService } from './support/twilio-service.js';
 
 const rounds = Number(process.argv[2] ?? 3);
 const levels = (process.argv[3] ?? '50,100,200,300,400,500,600,700,800').split(',').map(Number);
@@ -56,74 +52,26 @@ interface Middle {
 }
 
 async function relay(fakes: MediaFakes): Promise<Middle> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', RELAY], { env: { ...process.env, SVC_REALTIME_URL: fakes.realtimeUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).on('line', (l) => /^ready (\d+)$/.test(l) && resolve(Number(/\d+/.exec(l)![0])));
-    proc.once('exit', (code) => reject(new Error(`relay exited with ${code}`)));
-  });
+  const r = await startRelay(RELAY, fakes.realtimeUrl);
   let opened = 0;
   return {
-    pid: proc.pid!,
+    pid: r.pid,
     open: async (count) => {
-      for (let i = 0; i < count; i++, opened++) await fakes.twilioStream(`ws://127.0.0.1:${port}/twilio/media/${opened}`, `CA${randomBytes(16).toString('hex')}`, 'relay');
+      for (let i = 0; i < count; i++, opened++) await fakes.twilioStream(`ws://127.0.0.1:${r.port}/twilio/media/${opened}`, `CA${randomBytes(16).toString('hex')}`, 'relay');
     },
-    stop: () => new Promise((resolve) => (proc.once('exit', () => resolve()), proc.kill('SIGKILL'))),
+    stop: r.stop,
   };
 }
 
 async function svc(fakes: MediaFakes): Promise<Middle> {
-  const twilio = await FakeTwilio.start();
-  const seeded = await seed('sqlite');
-  const port = await freePort();
-  const service = await startService(
-    {
-      ...twilio.env(),
-      ...seeded.env,
-      SVC_REALTIME_URL: fakes.realtimeUrl,
-      SVC_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      // Production refuses a plain-http public address for Twilio; nothing else differs for this bench.
-      NODE_ENV: 'development',
-      SVC_MAX_CALL_DURATION_SEC: '3000',
-    },
-    port,
-  );
-  const bodies = placementBodies(Math.max(...levels));
-  let placed = 0;
-  let answered = 0;
+  const service = await startTwilioService(fakes.realtimeUrl, Math.max(...levels));
   return {
-    pid: service.proc.pid!,
+    pid: service.pid,
+    // Placed ten at a time; the engine dials each through the fake REST API; each answered, its stream opened.
     open: async (count) => {
-      const from = placed;
-      placed += count;
-      // Placed ten at a time; the engine dials each through the fake REST API.
-      for (let i = from; i < placed; i += 10) {
-        await Promise.all(
-          bodies.slice(i, Math.min(i + 10, placed)).map(async (body) => {
-            const r = await api(service.url, seeded.apiKey, '/v1/agent/calls', JSON.parse(body));
-            if (r.status !== 202) throw new Error(`placeCall answered ${r.status}: ${JSON.stringify(r.json)}`);
-          }),
-        );
-      }
-      const dialBy = Date.now() + 60_000;
-      while (twilio.calls.length < placed && Date.now() < dialBy) await sleep(20);
-      if (twilio.calls.length < placed) throw new Error(`${twilio.calls.length} of ${placed} calls dialled`);
-      // Each dialled call answered (status and answering-machine callbacks, signed) and its stream opened.
-      for (; answered < placed; answered++) {
-        const call = twilio.calls[answered];
-        const twiml = call.params.Twiml[0];
-        const url = /<Stream url="([^"]+)">/.exec(twiml)![1];
-        const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1];
-        const status = await twilio.status(call.sid, 'in-progress');
-        const amd = await twilio.amd(call.sid, 'human');
-        if (status.status !== 204 || amd.status !== 204) throw new Error(`callbacks answered ${status.status}, ${amd.status}`);
-        await fakes.twilioStream(url, call.sid, token);
-      }
+      for (const call of await service.placeAndAnswer(count)) await fakes.twilioStream(call.url, call.callSid, call.token);
     },
-    stop: async () => {
-      await service.stop();
-      await twilio.close();
-      await seeded.drop();
-    },
+    stop: service.stop,
   };
 }
 
