@@ -8,6 +8,7 @@ import { DEFAULT_AGENT_CATALOGUE } from './calls/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './calls/irsf.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { batchCallHooks } from './batches/batch-hooks.js';
 import { BatchRunner } from './batches/batch-runner.js';
 import { configuredAgent, createEngine } from './engine/default-engine.js';
 import { createApp } from './http/app.js';
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
   // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
   const agent = configuredAgent(config, store, logger);
   const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
-  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), { carrier: telephony.carrier, agent }) : null;
+  const engineLogger = logger.child({ part: 'engine' });
+  // Batches hear of their calls' ends through the engine's hooks, in the transactions that end them.
+  const engine = runsWorkers ? createEngine(config, store, systemClock, engineLogger, batchCallHooks(store, engineLogger), { carrier: telephony.carrier, agent }) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
   // Batches release their calls on their own loop: a batch step is short, so a few run at once.

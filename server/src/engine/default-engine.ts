@@ -12,6 +12,7 @@ import type { Analyst } from '../analysis/analyst.js';
 import { LlmAnalyst } from '../analysis/llm-analyst.js';
 import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
 import { CallEngine, type EngineSettings } from './call-engine.js';
+import type { CallHooks } from './step-context.js';
 import type { Carrier } from '../telephony/carrier.js';
 import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
@@ -39,8 +40,11 @@ function sandboxAgent(): Agent {
   return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
 }
 
-/** The engine as configured; the carrier and agent are built here unless given (main.ts shares its own). */
-export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, parts: { carrier?: Carrier; agent?: AnyAgent } = {}): CallEngine {
+/**
+ * The engine as configured; the carrier and agent are built here unless given (main.ts shares its own). The hooks
+ * are the caller's: what the rest of the service does as calls end (batches/batch-hooks.ts).
+ */
+export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, hooks: CallHooks, parts: { carrier?: Carrier; agent?: AnyAgent } = {}): CallEngine {
   return new CallEngine({
     store,
     clock,
@@ -49,6 +53,7 @@ export function createEngine(config: Config, store: Store, clock: Clock, logger:
     agent: parts.agent ?? configuredAgent(config, store),
     analyst: configuredAnalyst(config),
     settings: engineSettings(config),
+    hooks,
   });
 }
 
