@@ -8,6 +8,7 @@
 // media bridge); a session that fails for good is recorded on the call (calls.agent_failure) for the engine.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
@@ -39,6 +40,8 @@ export interface RealtimeAgentOptions {
   logger?: Logger;
   /** Where each call's latencies go as they are measured (the process's histograms, in the service). */
   observer?: LatencyObserver;
+  /** The clock a session's back-off waits on (the system's unless told). */
+  clock?: Clock;
 }
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
@@ -139,6 +142,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
     const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
       warm: this.warmLinks?.take(callId),
+      clock: this.options.clock,
       // Only this column, as for the opt-out.
       recordFailure: async () => {
         await this.db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
