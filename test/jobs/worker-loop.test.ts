@@ -108,7 +108,7 @@ describe('the worker loop', () => {
     jobs.add('later', clock.now() + 40);
     l.nudge();
     await until('the look after the nudge', () => jobs.claims.length === 2);
-    clock.advance(40); // due now by the clock; the loop wakes on its own when the wait (40 ms) is over
+    clock.advance(40); // due now by the clock, which ends the loop's wait (40 ms of the clock's)
     await until('the job to run', () => jobs.runs.length === 1);
     expect(jobs.runs).to.deep.equal(['later']);
   });

@@ -1,6 +1,6 @@
 // The one worker loop: keeps up to `concurrency` jobs of one kind running, claims more as slots free up (ahead of
-// them, when asked to prefetch), and sleeps until the next job is due, a job finishes, `idleMs` passes or someone
-// nudges it. The call engine, the webhook dispatcher and the sweepers each run on one. stop() drains: no new
+// them, when asked to prefetch), and sleeps on its clock until the next job is due, a job finishes, `idleMs` passes
+// or someone nudges it. The call engine, the webhook dispatcher and the sweepers each run on one. stop() drains: no new
 // claims, the running jobs finish, then the work gives up whatever it still holds, so another worker takes it
 // over at once.
 //
