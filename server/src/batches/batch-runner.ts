@@ -1,4 +1,4 @@
-// The batch runner (issue 21): a batch is a job on the durable queue, like a call, and its step releases the
+// The batch runner: a batch is a job on the durable queue, like a call, and its step releases the
 // batch's next calls, in index order, as calls of it end. The step runs under the batch's lease, so one worker at
 // a time releases a batch's calls, whatever the number of worker processes: that is what keeps the batch's live
 // calls at most max_concurrency. Its write is fenced by the lease and inserts the calls with the new cursor

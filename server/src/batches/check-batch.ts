@@ -1,4 +1,4 @@
-// A batch's calls checked as placeCall checks one, every one of them (issue 21): validation is all or nothing, so
+// A batch's calls checked as placeCall checks one, every one of them: validation is all or nothing, so
 // every bad call is named by its index with the error placeCall would give it, in placeCall's order — the schema's
 // tokens, then the guardrails (preparePlacement), then the account's do-not-call list and caller ids, read for the
 // whole batch in a few queries rather than one read per call (outside the batch's write: the engine reads the

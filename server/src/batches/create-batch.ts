@@ -1,4 +1,4 @@
-// createBatch (issue 21): a batch is checked whole before anything is written, then created in one unit of write
+// createBatch: a batch is checked whole before anything is written, then created in one unit of write
 // work, in this order:
 // 1. a key whose rate-limit window is full (as the gate read it) is 429 before the body is read (the handler);
 // 2. the body, on the batch thread (batch-body.ts): its bytes and JSON, its shape (400 with the batch's own

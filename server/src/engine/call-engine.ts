@@ -46,8 +46,8 @@ export const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at'
 /**
  * The engine's two lanes, each with `concurrency` slots of its own: calls with no line yet (to dial, or to end
  * undialled) and calls on a line (to follow and to end). The end of a call can take seconds (its recording, its
- * analysis by an LLM); in one shared set of slots those steps held every slot once calls ended faster than that,
- * and new calls waited behind them to be dialled.
+ * analysis by an LLM); in one shared set of slots those steps would hold every slot whenever calls end faster than
+ * that, and new calls would wait behind them to be dialled.
  */
 export const LANES = {
   dial: { column: 'carrier_ref', value: null },
