@@ -1,4 +1,4 @@
-// A batch's calls checked all at once (issue 21's all-or-nothing validation), on both stores: every bad call is
+// A batch's calls checked all at once (all-or-nothing validation), on both stores: every bad call is
 // named by its index with exactly the error and message placeCall answers the same call with (asked of the running
 // service in the same test), the batch's defaults are overlaid by each call's own fields, and a call with startAt is
 // refused. Nothing is written by the check.

@@ -44,7 +44,7 @@ describe('language inference', () => {
   it('loads the detector only when asked: a process that imports the engine and the language module, and waits, has none loaded', async function () {
     this.timeout(20_000);
     // In a process of its own, so that no other test has loaded it yet. The engine is what a worker-only process
-    // runs; a second's wait is four times what the load takes.
+    // runs; a second's wait is well past what the load takes.
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const script = `
       const { resolveLanguage, languageDetectorReady, DEFAULT_LANGUAGES } = await import('./server/src/calls/language.ts');
