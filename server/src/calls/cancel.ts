@@ -17,7 +17,7 @@ import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { eventRow } from '../webhooks/outbox.js';
 import { statusChangeRow } from './status-log.js';
-import { answerFromRecord, type PlacementOutcome } from './placement.js';
+import { answerFromRecord, type PlacementOutcome } from '../placement/placement.js';
 import { isTerminal } from './call-status.js';
 
 export interface CancelRequest {

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { isListed } from '../accounts/do-not-call.js';
 import { accountAllowance } from '../accounts/minute-billing.js';
-import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
+import { nextOpening, type AppliedWindow } from '../schedule/calling-window.js';
 import type { CallStatus } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';

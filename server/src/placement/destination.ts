@@ -3,7 +3,7 @@
 // country (satellite and international networks: +870, +881, +882, +883) and IRSF-listed prefixes are blocked in
 // any country.
 import { parseE164 } from './caller-id.js';
-import type { IrsfList } from './irsf.js';
+import type { IrsfList } from '../numbers/irsf.js';
 
 export const ALLOWED_REGIONS = ['US', 'CA', 'GB', 'AU', 'NZ', 'IL'] as const;
 const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_REGIONS);

@@ -30,7 +30,7 @@ import {
 import { PARAM, statement } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
-import type { IrsfList } from './irsf.js';
+import type { IrsfList } from '../numbers/irsf.js';
 import { parseE164, withParsedNumbers } from './caller-id.js';
 import type { PlacementAhead } from './placement-ahead.js';
 import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';

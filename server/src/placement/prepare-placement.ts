@@ -7,9 +7,9 @@ import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { CallingWindow, CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
-import { applyWindow, type AppliedWindow } from './calling-window.js';
+import { applyWindow, type AppliedWindow } from '../schedule/calling-window.js';
 import { checkDestination } from './destination.js';
-import type { IrsfList } from './irsf.js';
+import type { IrsfList } from '../numbers/irsf.js';
 import { resolveLanguage, type AheadDetection } from './language.js';
 import { resolveVoice } from './voice.js';
 
