@@ -10,7 +10,7 @@ import type { AgentCatalogue } from '../placement/agent-catalogue.js';
 import { checkWindow } from '../schedule/calling-window.js';
 import { IrsfList } from '../numbers/irsf.js';
 import { languageDetectorReady } from '../placement/language.js';
-import { scheduledAt } from '../placement/prepare-placement.js';
+import { scheduledAt } from '../schedule/start-at.js';
 import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CallMetadata, CreateBatchRequest, StopWhen } from '../generated/types.gen.js';
 import { requestFingerprint } from '../http/idempotency-key.js';
