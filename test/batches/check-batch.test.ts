@@ -4,7 +4,7 @@
 // refused. Nothing is written by the check.
 import { expect } from 'chai';
 import { checkBatch, type BatchCheckPorts } from '../../server/src/batches/check-batch.js';
-import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
 import { loadDocument } from '../../server/src/http/openapi-document.js';
 import { compileBodyCheck } from '../../server/src/http/request-validator.js';
 import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';

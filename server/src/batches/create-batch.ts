@@ -13,7 +13,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import { consumeWithinLimit, RateLimited } from '../accounts/rate-limit.js';
-import { answerFromRecord, type PlacementOutcome, type PlacementRequest } from '../calls/placement.js';
+import { answerFromRecord, type PlacementOutcome, type PlacementRequest } from '../placement/placement.js';
 import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CreateBatchResponse } from '../generated/types.gen.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';

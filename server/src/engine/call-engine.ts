@@ -7,14 +7,14 @@
 // Dialling is at most once: the attempt is committed before the carrier is asked, and a call found with an
 // attempt but no carrier reference ends failed (engine_interrupted), never dialled again.
 //
-// A cancel (calls/cancel.ts) ends a call not yet dialled itself; one being dialled or live it marks
+// A cancel (placement/cancel.ts) ends a call not yet dialled itself; one being dialled or live it marks
 // (cancel_requested_at) and makes due. The engine then reads what happened on the line before the cancel, which
 // stands, and takes the line down: a call still ringing ends canceled, an answered one is hung up at the cancel
 // and ends completed with what was said by then.
 import { randomUUID } from 'node:crypto';
 import { isListed } from '../accounts/do-not-call.js';
 import { accountAllowance } from '../accounts/minute-billing.js';
-import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
+import { nextOpening, type AppliedWindow } from '../schedule/calling-window.js';
 import type { CallStatus } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';

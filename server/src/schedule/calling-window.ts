@@ -6,7 +6,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { ApiError } from '../errors/api-error.js';
 import type { CallingWindow, Weekday } from '../generated/types.gen.js';
-import { numberTimeZones } from './number-time-zones.js';
+import { numberTimeZones } from '../numbers/number-time-zones.js';
 
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
