@@ -1,4 +1,4 @@
-// A batch of sandbox calls (issue 21) beside the same calls placed one by one, on each store, each scenario a fresh
+// A batch of sandbox calls beside the same calls placed one by one, on each store, each scenario a fresh
 // service process (role both) at SVC_SANDBOX_TIME_SCALE=0.001: the time to create them (the batch's one request;
 // the placements at 50 connections), the time until the last of them is terminal, and the process's peak RSS.
 // Medians of the rounds; the single placements are the baseline measured in the same run.

@@ -1,4 +1,4 @@
-// How much of a live conversation's latency is svc's own (issue 34). N calls at once, each a conversation held
+// How much of a live conversation's latency is svc's own. N calls at once, each a conversation held
 // through the middle under test between a Twilio media-stream peer (test/support/fake-media-peer.ts: 20 ms mu-law
 // frames sent in real time, the agent's audio played in real time, marks echoed once played, `clear` dropping what
 // has not played) and the fake realtime model (test/support/fake-realtime.ts) whose time to first audio is fixed

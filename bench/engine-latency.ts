@@ -1,8 +1,8 @@
-// The engine and the webhooks under a steady stream of calls (issue 24): sandbox calls placed at a steady rate
+// The engine and the webhooks under a steady stream of calls: sandbox calls placed at a steady rate
 // (default 50 a second for 60 s) with webhooks to a loopback receiver in this process, on SQLite (one process,
 // role both) and on Postgres (one api process and two worker processes). Timed, p50 and p99 of each round:
 //   - 202 → dialing: from the 202's arrival here to the engine's `dialing` (the status log's `at`; the service
-//     runs on this machine's clock), as the issue states it; below zero where the call was dialled before this
+//     runs on this machine's clock), the measure the goal is stated in; below zero where the call was dialled before this
 //     process read its answer;
 //   - placed → dialing: the same from the call's created_at, the time the placement began (so it counts the
 //     placement's own time too);
@@ -10,8 +10,8 @@
 //     at its created_at) to its arrival at the receiver;
 //   - status → record: from each status change (the status log's `at`) to the first getCall that shows it, on the
 //     calls followed by a getCall every 10 ms, two at a time (each placed after the last one followed ended): 200
-//     reads a second in every scenario. (Following one call a second kept about five followed at once, and their
-//     500 reads a second were ten times the placements and half of all the queries the store ran.) A status
+//     reads a second in every scenario. (Following one call a second would keep about five followed at once, and
+//     their 500 reads a second would be ten times the placements and crowd out the load under test.) A status
 //     shorter than the poll may be missed and has no figure.
 // Baseline, measured in the same run on the same deployment: one call a second for 30 s, the same paths without
 // the load. Medians of the rounds.

@@ -4,7 +4,7 @@
 //     to end and the process's peak RSS; beside the same 1,000 placements to an API-only process (no engine), the
 //     baseline.
 //  2. 10,000 long calls held in progress at once (scale 1, so none ends during the run): peak RSS, and RSS per
-//     call above the idle process measured in the same run. Target (issue 4): under 500 MB.
+//     call above the idle process measured in the same run. Target: under 500 MB.
 //   npx tsx bench/engine-throughput.ts [rounds=3] [calls=1000] [held=10000]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// How many live calls one process carries through the media bridge (issue 24). N calls at once, each a Twilio
+// How many live calls one process carries through the media bridge. N calls at once, each a Twilio
 // Media Stream sending a 20 ms mu-law frame every 20 ms and a realtime (GA) model socket streaming 20 ms of audio
 // back every 20 ms, both fakes in this process (bench/support/media-fakes.ts), the middle in another:
 //   - baseline, measured in the same run: a bare `ws` relay forwarding every message untouched between the same

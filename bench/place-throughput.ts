@@ -1,6 +1,6 @@
 // placeCall throughput and p99 at 50 connections (rate limit and minute cap raised out of the way), beside bare
-// Koa answering the same 202 from memory, in the same run. Target (issue 3): at least 35% of bare Koa. And the
-// same placements under a calling window (09:00-20:00 in the callee's zones, issue 20), beside those without.
+// Koa answering the same 202 from memory, in the same run. Target: at least 35% of bare Koa. And the same
+// placements under a calling window (09:00-20:00 in the callee's zones), beside those without.
 //   npx tsx bench/place-throughput.ts [rounds=3] [seconds=5]
 import { rmSync } from 'node:fs';
 import { load, printTable, startTarget, type Row } from './support/harness.js';

@@ -1,5 +1,5 @@
 // getCall and listCalls throughput and p99 at 50 connections, beside bare Koa answering the same JSON from
-// memory, measured in the same run. Target (issue 2): getCall at least 60% of bare Koa.
+// memory, measured in the same run. Target: getCall at least 60% of bare Koa.
 //   npx tsx bench/read-throughput.ts [rounds=3] [seconds=5]
 import { rmSync } from 'node:fs';
 import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '../server/src/store/calls-repo.js';

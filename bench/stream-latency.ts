@@ -1,4 +1,4 @@
-// How soon a status change reaches a client (issue 22), on each store: sandbox calls placed at a steady rate into a
+// How soon a status change reaches a client, on each store: sandbox calls placed at a steady rate into a
 // fresh service process (role both, SVC_SANDBOX_TIME_SCALE=0.05, streams read at the default SVC_STREAM_POLL_MS of
 // 250 ms), each change timed from its commit (the status log's `at`, the webhook's build time) to its arrival:
 //   - on the key's stream (streamEvents, one open for the run) and on each call's own stream (streamCall);

@@ -1,6 +1,6 @@
 // Signed webhook deliveries per second to a loopback receiver answering 200, beside bare node:http POSTs of the
 // same bodies at the same concurrency (no store, no signing, no SSRF check), measured in the same run; and the
-// signing cost per event. Target (issue 5): at least 1,000 deliveries/s on one process.
+// signing cost per event. Target: at least 1,000 deliveries/s on one process.
 //   npx tsx bench/webhook-throughput.ts [rounds=3] [events=5000]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

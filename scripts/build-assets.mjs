@@ -8,4 +8,4 @@ const copy = (from) => cpSync(from, join('dist', from), { recursive: true });
 copy('openapi.yaml');
 copy('server/static');
 copy('server/data');
-for (const dir of ['server/src/calls', 'server/src/recording', 'server/src/batches']) for (const file of readdirSync(dir)) if (file.endsWith('.mjs')) copy(join(dir, file));
+for (const dir of ['server/src/placement', 'server/src/recording', 'server/src/batches']) for (const file of readdirSync(dir)) if (file.endsWith('.mjs')) copy(join(dir, file));

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
-import { isE164 } from '../../server/src/calls/caller-id.js';
+import { isE164 } from '../../server/src/placement/caller-id.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 

@@ -4,8 +4,8 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { pino } from 'pino';
-import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
-import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
+import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
 import { systemClock } from '../../server/src/clock.js';
 import { loadConfig } from '../../server/src/config.js';
 import { createApp } from '../../server/src/http/app.js';

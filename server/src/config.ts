@@ -11,7 +11,7 @@ export const LLM_ATTEMPTS = 2;
 /** OpenAI's realtime model ends a session 60 minutes after it opened (its Realtime API docs). */
 export const REALTIME_SESSION_LIMIT_SEC = 3600;
 /**
- * How old the realtime session may already be when the callee answers: it is opened as the call is dialled, so the
+ * How old the realtime session may already be when the callee answers: it is opened while the phone rings, so the
  * model is ready at the answer, and Twilio rings for 60 s (its Timeout default, plus the few seconds it may add).
  */
 export const REALTIME_SESSION_HEADROOM_SEC = 120;
@@ -21,7 +21,7 @@ export const REALTIME_MAX_CALL_DURATION_SEC = REALTIME_SESSION_LIMIT_SEC - REALT
 export interface Config {
   port: number;
   host: string;
-  /** Root address clients use; recordingUrl and /openapi.json are built from it. */
+  /** Root address clients and Twilio use; recordingUrl, /openapi.json and Twilio's callback and stream URLs are built from it. */
   publicBaseUrl: string;
   dataDir: string;
   /** Where call recordings are written (SVC_RECORDINGS_DIR); `<dataDir>/recordings` by default. */
@@ -50,7 +50,7 @@ export interface Config {
   maxBodyBytes: number;
   /** Slow clients: how long the server waits for a request's headers, for the whole request, and between requests. */
   httpTimeouts: HttpTimeouts;
-  /** SVC_WEBHOOK_ALLOW_PRIVATE=1: accept http and loopback webhook URLs. Local development and tests only. */
+  /** SVC_WEBHOOK_ALLOW_PRIVATE=1 (or true): accept http and loopback webhook URLs. Local development and tests only. */
   webhookAllowPrivate: boolean;
   /** Seconds before each webhook delivery attempt (the first is 0); SVC_WEBHOOK_RETRY_SCHEDULE. */
   webhookRetrySchedule: number[];
@@ -63,7 +63,7 @@ export interface Config {
   idempotencyTtlSec: number;
   /** Longest a call may last; the engine hangs up at this point. */
   maxCallDurationSec: number;
-  /** What this process runs: the HTTP API, the workers (call engine, webhook dispatcher), or both. */
+  /** What this process runs: the HTTP API, the workers (call engine, webhook dispatcher, batches, jobs, sweeper), or both. */
   role: 'api' | 'worker' | 'both';
   /** Sandbox carrier: wall-clock time per unit of call time (0.001 makes a minute-long call take 60 ms). */
   sandboxTimeScale: number;
@@ -75,7 +75,7 @@ export interface Config {
   engineWatchdogSec: number;
   /** Engine: calls one worker steps at once in each of its two lanes (calls to dial, calls on a line). */
   engineConcurrency: number;
-  /** Engine: longest wait between looks at the store when nothing is due. */
+  /** Engine and batch runner: longest wait between looks at the store when nothing is due. */
   enginePollMs: number;
   /** Live streams: how often the process reads the store for what is new for its open streams (the most a change waits to be sent). */
   streamPollMs: number;

@@ -3,8 +3,8 @@
 // had, the next check starting a new one.
 import { expect } from 'chai';
 import type { ApiKeyRow } from '../../server/src/accounts/accounts-repo.js';
-import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
-import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
+import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
 import { checkBatchBody, type BatchBodyInput } from '../../server/src/batches/batch-body.js';
 import { BatchBodyWorker } from '../../server/src/batches/batch-body-worker.js';
 import { ApiError, errorBody } from '../../server/src/errors/api-error.js';

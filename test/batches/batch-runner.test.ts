@@ -11,7 +11,7 @@ import { setPlanMinutes } from '../../server/src/accounts/developer-settings.js'
 import { insertBatch } from '../../server/src/batches/batch-repo.js';
 import { BATCH_PAUSE_RETRY_MS, BATCH_POLL_MS, BatchRunner, liveCalls, type BatchRow } from '../../server/src/batches/batch-runner.js';
 import { checkBatch } from '../../server/src/batches/check-batch.js';
-import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
 import { loadDocument } from '../../server/src/http/openapi-document.js';
 import { compileBodyCheck } from '../../server/src/http/request-validator.js';
 import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';

@@ -1,10 +1,10 @@
-// A batch's calls checked all at once (issue 21's all-or-nothing validation), on both stores: every bad call is
+// A batch's calls checked all at once (all-or-nothing validation), on both stores: every bad call is
 // named by its index with exactly the error and message placeCall answers the same call with (asked of the running
 // service in the same test), the batch's defaults are overlaid by each call's own fields, and a call with startAt is
 // refused. Nothing is written by the check.
 import { expect } from 'chai';
 import { checkBatch, type BatchCheckPorts } from '../../server/src/batches/check-batch.js';
-import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/calls/agent-catalogue.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
 import { loadDocument } from '../../server/src/http/openapi-document.js';
 import { compileBodyCheck } from '../../server/src/http/request-validator.js';
 import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
-import { cancelUnit } from '../../server/src/calls/cancel.js';
+import { cancelUnit } from '../../server/src/placement/cancel.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import { migrate, type Store } from '../../server/src/store/store.js';

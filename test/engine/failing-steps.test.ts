@@ -7,7 +7,7 @@ import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
 import { insertTestCall } from '../support/calls.js';
 
-/** Postgres' answer to a text holding U+0000, the fault that made every step of such a call fail. */
+/** Postgres' answer to a text holding U+0000, the fault that makes every step of such a call fail. */
 const nulFault = () => Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
 
 /** Makes every step's write of the call fail (a step writes the line's state, or the transcript): not the end's. */

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { RuleBasedAnalyst, OPTED_OUT } from '../../server/src/analysis/rule-based-analyst.js';
 import { heardOptOut } from '../../server/src/analysis/opt-out.js';
-import { DEFAULT_LANGUAGES } from '../../server/src/calls/language.js';
+import { DEFAULT_LANGUAGES } from '../../server/src/placement/language.js';
 import { formatTranscript } from '../../server/src/voice-agent/conversation.js';
 import { lexiconFor } from '../../server/src/voice-agent/lexicon.js';
 import { ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';

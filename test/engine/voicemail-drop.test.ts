@@ -1,7 +1,7 @@
 // Voicemail drop on both stores: the placement's voicemail field checked (400 invalid_voicemail), and on the
 // sandbox's voicemail number a call that leaves a message waits for the greeting and the beep, says the message in
 // the call's language, hangs up and ends voicemail with voicemailLeft, the message in its turns and its recording,
-// its time with the machine billed. Without the field, or with hangup, the v1 ending is unchanged.
+// its time with the machine billed. Without the field, or with hangup, the call hangs up on the machine, as in v1.
 import { expect } from 'chai';
 import { WaveFile } from 'wavefile';
 import { sandboxGreeting } from '../../server/src/telephony/sandbox/sandbox-carrier.js';

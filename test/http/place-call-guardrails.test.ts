@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ACCEPTED, BLOCKED, blockedMessage } from '../calls/destination-cases.js';
-import { ACCEPTED_WEBHOOK_URLS, REJECTED_WEBHOOK_URLS } from '../calls/webhook-url-cases.js';
+import { ACCEPTED, BLOCKED, blockedMessage } from '../placement/destination-cases.js';
+import { ACCEPTED_WEBHOOK_URLS, REJECTED_WEBHOOK_URLS } from '../placement/webhook-url-cases.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 

@@ -35,7 +35,7 @@ describe('the production build', function () {
       'dist/server/src/main.js',
       'dist/server/src/main.js.map',
       'dist/server/src/cli/main.js',
-      'dist/server/src/calls/placement-worker-thread.mjs',
+      'dist/server/src/placement/placement-worker-thread.mjs',
       'dist/server/src/batches/batch-body-thread.mjs',
       'dist/openapi.yaml',
       'dist/server/static/versioning.html',

@@ -65,9 +65,9 @@ describe('scale-out: two api and two worker processes on one Postgres', function
       SVC_SANDBOX_TIME_SCALE: '0.002',
       SVC_MAX_CALL_DURATION_SEC: '60',
       // Short, so the killed worker's calls are taken over soon, but well above a live worker's longest stall (its
-      // event loop renders recordings, ~0.1 s a call): a live worker losing a lease would interrupt a call too.
-      // 3 s proved too close on the 2-core machine, where four services, Postgres and this test share the cores:
-      // in two full runs (of many) a live worker's step outlived its lease and the call was taken over.
+      // event loop renders recordings): a live worker losing a lease would interrupt a call too. Half this is too
+      // close on the 2-core machine, where four services, Postgres and this test share the cores: a live worker's
+      // step can outlive its lease there, and its call be taken over.
       SVC_ENGINE_LEASE_MS: '6000',
       SVC_ENGINE_POLL_MS: '50',
       SVC_ENGINE_CONCURRENCY: String(WORKER_CONCURRENCY),

@@ -1,4 +1,4 @@
-// Migration 027 on a store written before it: events that already hold more attempts than an event now keeps are
+// Migration 027 on a store written before it: events that already hold more attempts than an event keeps are
 // cut to their first and their last 20 attempts, and those deleted are counted by outcome, as the dispatcher does
 // for the attempts it records after it.
 import { expect } from 'chai';

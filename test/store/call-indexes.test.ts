@@ -1,5 +1,5 @@
 // The indexes a call's writes pay for are the ones its reads use (migration 008): leased calls are found through
-// the partial lease index, and nothing is indexed by account and status any more. On Postgres the queues' looks
+// the partial lease index, and nothing is indexed by account and status. On Postgres the queues' looks
 // go through indexes that stay small while dead row versions wait for VACUUM (migration 026): the next-due look
 // through calls_claimable_at, the outbox's claim and next-due look through webhook_events_pending, and a group's
 // update of leased rows reaches each row by its key, never through the lease-owner index.

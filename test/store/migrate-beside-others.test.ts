@@ -1,8 +1,7 @@
 // Migrating a Postgres schema while other schemas of the same database are created and dropped (another
-// deployment on the server, another test run): kysely's migrator introspected every schema of the database and
-// failed with "schema … does not exist" or "relation … does not exist" when one went away under its catalog query
-// (about one look in ten, with two connections churning schemas of 30 tables). The migrator now looks at its own
-// schema only.
+// deployment on the server, another test run): kysely's migrator, left to itself, introspects every schema of the
+// database and fails with "schema … does not exist" or "relation … does not exist" when one goes away under its
+// catalog query, so the migrator is made to look at its own schema only.
 import { expect } from 'chai';
 import pg from 'pg';
 import { migrate } from '../../server/src/store/store.js';

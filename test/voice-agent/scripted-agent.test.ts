@@ -5,7 +5,7 @@ import { SimulatedCallee } from '../../server/src/voice-agent/simulated-callee.j
 import { EN } from '../../server/src/voice-agent/lexicon-en.js';
 import { FR } from '../../server/src/voice-agent/lexicon-fr.js';
 import { lexiconFor } from '../../server/src/voice-agent/lexicon.js';
-import { DEFAULT_LANGUAGES } from '../../server/src/calls/language.js';
+import { DEFAULT_LANGUAGES } from '../../server/src/placement/language.js';
 import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/voice-agent/conversation.js';
 
 const FIELDS: FieldDefinition[] = [

@@ -6,11 +6,11 @@
 // 16 MiB takes the better part of a second, which the event loop spends serving everyone else. What the thread
 // answers is rendered there too where it is large: the errors of the calls, and a refusal's body.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { AgentCatalogue } from '../calls/agent-catalogue.js';
-import { checkWindow } from '../calls/calling-window.js';
-import { IrsfList } from '../calls/irsf.js';
-import { languageDetectorReady } from '../calls/language.js';
-import { scheduledAt } from '../calls/prepare-placement.js';
+import type { AgentCatalogue } from '../placement/agent-catalogue.js';
+import { checkWindow } from '../schedule/calling-window.js';
+import { IrsfList } from '../numbers/irsf.js';
+import { languageDetectorReady } from '../placement/language.js';
+import { scheduledAt } from '../schedule/start-at.js';
 import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CallMetadata, CreateBatchRequest, StopWhen } from '../generated/types.gen.js';
 import { requestFingerprint } from '../http/idempotency-key.js';

@@ -1,4 +1,4 @@
-// The batch runner (issue 21): a batch is a job on the durable queue, like a call, and its step releases the
+// The batch runner: a batch is a job on the durable queue, like a call, and its step releases the
 // batch's next calls, in index order, as calls of it end. The step runs under the batch's lease, so one worker at
 // a time releases a batch's calls, whatever the number of worker processes: that is what keeps the batch's live
 // calls at most max_concurrency. Its write is fenced by the lease and inserts the calls with the new cursor
@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { accountAllowance, remainingMinutes } from '../accounts/minute-billing.js';
-import { nextOpening } from '../calls/calling-window.js';
-import type { PreparedCall } from '../calls/prepare-placement.js';
+import { nextOpening } from '../schedule/calling-window.js';
+import type { PreparedCall } from '../placement/prepare-placement.js';
 import type { Clock } from '../clock.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';

@@ -3,7 +3,7 @@
 // its event, as cancelCall ends one), and its live calls finish. The batch's lease is cleared with it, so a runner
 // mid-step finds its release fenced off (LeaseLost) and releases nothing; the calls' leases likewise, so a worker
 // about to dial one never does.
-import { canceledUndialled, logCanceled, notDialled } from '../calls/cancel.js';
+import { canceledUndialled, logCanceled, notDialled } from '../placement/cancel.js';
 import { ApiError, batchNotFound } from '../errors/api-error.js';
 import type { CallRow } from '../store/calls-repo.js';
 import { runQuery } from '../store/prepared-query.js';

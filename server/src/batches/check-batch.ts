@@ -1,14 +1,14 @@
-// A batch's calls checked as placeCall checks one, every one of them (issue 21): validation is all or nothing, so
+// A batch's calls checked as placeCall checks one, every one of them: validation is all or nothing, so
 // every bad call is named by its index with the error placeCall would give it, in placeCall's order — the schema's
 // tokens, then the guardrails (preparePlacement), then the account's do-not-call list and caller ids, read for the
 // whole batch in a few queries rather than one read per call (outside the batch's write: the engine reads the
 // list again before every dial, so a number listed meanwhile is still never called). A call is the batch's `defaults` overlaid with the
 // call's own fields; a call does not take `startAt`, as a batch's calls start with the batch.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { AgentCatalogue } from '../calls/agent-catalogue.js';
-import type { IrsfList } from '../calls/irsf.js';
-import { languageDetectorReady } from '../calls/language.js';
-import { checkCallerId, preparePlacement, type PreparedCall } from '../calls/prepare-placement.js';
+import type { AgentCatalogue } from '../placement/agent-catalogue.js';
+import type { IrsfList } from '../numbers/irsf.js';
+import { languageDetectorReady } from '../placement/language.js';
+import { checkCallerId, preparePlacement, type PreparedCall } from '../placement/prepare-placement.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorToken, PlaceCallRequest } from '../generated/types.gen.js';
 import type { Kysely } from 'kysely';

@@ -1,4 +1,4 @@
-// createBatch (issue 21): a batch is checked whole before anything is written, then created in one unit of write
+// createBatch: a batch is checked whole before anything is written, then created in one unit of write
 // work, in this order:
 // 1. a key whose rate-limit window is full (as the gate read it) is 429 before the body is read (the handler);
 // 2. the body, on the batch thread (batch-body.ts): its bytes and JSON, its shape (400 with the batch's own
@@ -13,7 +13,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import { consumeWithinLimit, RateLimited } from '../accounts/rate-limit.js';
-import { answerFromRecord, type PlacementOutcome, type PlacementRequest } from '../calls/placement.js';
+import { answerFromRecord, type PlacementOutcome, type PlacementRequest } from '../placement/placement.js';
 import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CreateBatchResponse } from '../generated/types.gen.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';

@@ -1,5 +1,5 @@
 // Checks of single argument values. Each throws a UsageError whose message says what was expected.
-import { isE164 } from '../calls/caller-id.js';
+import { isE164 } from '../placement/caller-id.js';
 import { UsageError } from './cli-error.js';
 import type { OptionValues } from './command.js';
 

@@ -7,14 +7,14 @@
 // Dialling is at most once: the attempt is committed before the carrier is asked, and a call found with an
 // attempt but no carrier reference ends failed (engine_interrupted), never dialled again.
 //
-// A cancel (calls/cancel.ts) ends a call not yet dialled itself; one being dialled or live it marks
+// A cancel (placement/cancel.ts) ends a call not yet dialled itself; one being dialled or live it marks
 // (cancel_requested_at) and makes due. The engine then reads what happened on the line before the cancel, which
 // stands, and takes the line down: a call still ringing ends canceled, an answered one is hung up at the cancel
 // and ends completed with what was said by then.
 import { randomUUID } from 'node:crypto';
 import { isListed } from '../accounts/do-not-call.js';
 import { accountAllowance } from '../accounts/minute-billing.js';
-import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
+import { nextOpening, type AppliedWindow } from '../schedule/calling-window.js';
 import type { CallStatus } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
@@ -46,8 +46,8 @@ export const CALLS: QueueTable = { table: 'calls', key: 'id', due: 'next_run_at'
 /**
  * The engine's two lanes, each with `concurrency` slots of its own: calls with no line yet (to dial, or to end
  * undialled) and calls on a line (to follow and to end). The end of a call can take seconds (its recording, its
- * analysis by an LLM); in one shared set of slots those steps held every slot once calls ended faster than that,
- * and new calls waited behind them to be dialled.
+ * analysis by an LLM); in one shared set of slots those steps would hold every slot whenever calls end faster than
+ * that, and new calls would wait behind them to be dialled.
  */
 export const LANES = {
   dial: { column: 'carrier_ref', value: null },

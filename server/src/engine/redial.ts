@@ -3,8 +3,8 @@
 // the rule is written: which endings redial, from which budget, and what the new call copies.
 import type { Insertable } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { nextOpening, type AppliedWindow } from '../calls/calling-window.js';
-import type { RedialPolicy } from '../calls/prepare-placement.js';
+import { nextOpening, type AppliedWindow } from '../schedule/calling-window.js';
+import type { RedialPolicy } from '../placement/prepare-placement.js';
 import { NOT_STARTED, type CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { CallPatch } from './call-state.js';

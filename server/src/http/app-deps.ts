@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { AgentCatalogue } from '../calls/agent-catalogue.js';
-import type { IrsfList } from '../calls/irsf.js';
+import type { AgentCatalogue } from '../placement/agent-catalogue.js';
+import type { IrsfList } from '../numbers/irsf.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';

@@ -1,12 +1,12 @@
 // One Ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses) holding the whole document, so any schema in it can be
 // compiled by JSON pointer. It knows the document's own formats and keywords:
 //   format e164         `+` and digits, and a valid number for its country (libphonenumber full metadata)
-//   format webhook-url  an https URL with a public host and no credentials (see calls/webhook-url.ts)
+//   format webhook-url  an https URL with a public host and no credentials (see placement/webhook-url.ts)
 //   x-unique-by: <prop> the array's items must differ in that property
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { isE164 } from '../calls/caller-id.js';
-import { checkWebhookUrl } from '../calls/webhook-url.js';
+import { isE164 } from '../placement/caller-id.js';
+import { checkWebhookUrl } from '../placement/webhook-url.js';
 import type { OpenApiDocument } from './openapi-document.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

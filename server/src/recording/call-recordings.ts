@@ -1,8 +1,8 @@
 // A call's recording as a file. A carrier that records the line has its recording fetched to the recordings folder
 // (the call's recording_path). Otherwise (the sandbox) the call keeps what its recording is rendered from
 // (recording_request_json), and it is rendered the first time it is asked for, then kept as
-// <recordingsDir>/<callId>.wav. Synthesis costs tens of milliseconds of CPU a call, about a core at 50 calls a
-// second (docs/performance.md), and most recordings are never listened to; the renders are deterministic, so a
+// <recordingsDir>/<callId>.wav. Synthesis costs CPU for every call, whole cores at high call rates
+// (docs/performance.md), and most recordings are never listened to; the renders are deterministic, so a
 // recording rendered late is the one rendered at the call's end. A process whose folder lacks the file (another
 // host, a folder cleared) renders it again.
 import { stat } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // The default Recorder of the service: the SpeechRecorder's work in a thread of its own. Synthesising a call's
-// turns takes tens of milliseconds of CPU; on the event loop it would hold up every request, dial and delivery
-// behind it (docs/performance.md). One thread, started at the first recording and kept while renders are pending;
+// turns is CPU-heavy; on the event loop it would hold up every request, dial and delivery behind it
+// (docs/performance.md). One thread, started at the first recording and kept while renders are pending;
 // should it die, its pending renders fail (the request for the recording is answered 503 recording_unavailable, and
 // the call keeps what its recording is made from) and the next render starts a new one. The thread is the
 // process's, shared by every recorder (as the synthesiser is): it holds the speech engine's 64 MB and the utterance

@@ -1,6 +1,5 @@
-// Hot-path queries compiled once. Building and compiling a kysely query costs more than running it on SQLite
-// (an insert into calls: about 40 µs to compile, a few to run), so a query that runs on every request is built
-// once with placeholders (PARAM) and then executed with fresh parameters, in the order the builder used them.
+// Hot-path queries compiled once. Building and compiling a kysely query costs more than running it on SQLite, so a
+// query that runs on every request is built once with placeholders (PARAM) and then executed with fresh parameters, in the order the builder used them.
 // Parameters the builder was given as values (a constant 1, a null) stay as compiled.
 //
 // preparedQuery: a read run by the store's hot read path (Store.read).

@@ -1,7 +1,8 @@
 // The Store port: what the service asks of its database, whichever it is. Two drivers implement it, each in its
 // folder: sqlite/ (the embedded default, better-sqlite3 in WAL mode, with its speed-ups) and postgres/ (a pool, for
-// several processes sharing one database); open-store.ts picks one. Nothing outside store/ knows which one it has:
-// callers use kysely (`db`) for ordinary queries, and the methods below where the drivers differ.
+// several processes sharing one database); open-store.ts picks one. Callers use kysely (`db`) for ordinary
+// queries, and the methods below where the drivers differ; outside store/, `kind` is read only for logs and for
+// how many groups the job queue writes at once.
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
 import type { WakeTopic } from './wakes.js';
@@ -12,7 +13,7 @@ export type StoreKind = 'sqlite' | 'postgres';
 export interface Store {
   /** kysely over the store: every query that is not one of the operations below. */
   readonly db: Kysely<Database>;
-  /** Which driver, for logs only. */
+  /** Which driver: for logs, and for the job queue's writers (several at once on Postgres, one on SQLite). */
   readonly kind: StoreKind;
   /**
    * A hot read, compiled once (prepared-query.ts). SQLite runs the reads asked in one turn of the event loop
@@ -39,7 +40,8 @@ export interface Store {
   locked<T>(key: string, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
   /**
    * Says, after a write has committed, that jobs of a queue are due now: this process's loops of that queue look
-   * at once, and on Postgres every other process's too (wakes.ts). A hint; the loops' polls remain the guarantee.
+   * at once; a process that runs none of them wakes the other processes' instead, on Postgres (wakes.ts). A hint;
+   * the loops' polls remain the guarantee.
    */
   wake(topic: WakeTopic): void;
   /** Runs `fn` whenever a queue is woken, here or by another process sharing the store. */
@@ -79,7 +81,7 @@ export interface DueClaim {
   /** The table's key column and the column that says when a row is next due. */
   key: string;
   due: string;
-  /** Only rows that match are jobs (webhook events: those still pending; the engine's lanes). */
+  /** Only rows that match are jobs (webhook events and jobs: those still pending; the engine's lanes). */
   only?: RowFilter;
   owner: string;
   now: number;
@@ -157,8 +159,8 @@ export async function migrate(store: Store, through?: string): Promise<void> {
 
 /**
  * How many of this build's migrations the store lacks, read from kysely's migration table in the connection's
- * schema. One small query: the Migrator's getMigrations introspects every table of every schema first, which is
- * costly for a readiness probe run every few seconds and fails when another schema is dropped meanwhile.
+ * schema. One small query, for a readiness probe run every few seconds: the Migrator's getMigrations introspects
+ * the schema's tables first.
  */
 export async function pendingMigrations(store: Store): Promise<number> {
   let names: string[];

@@ -103,7 +103,7 @@ function statusItem(call: CallFields, status: string, at: number): StreamItem {
       timestamp: iso(shown),
       durationSec: terminal ? call.duration_sec : null,
       error: terminal ? call.error : null,
-      // Only where there is one, so the events of a call without a live agent are as they always were.
+      // Only where there is one: the events of a call without a live agent carry no latency field.
       ...(terminal && call.latency_json !== null ? { latency: JSON.parse(call.latency_json) as CallLatency } : {}),
     },
   };

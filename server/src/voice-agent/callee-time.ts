@@ -1,6 +1,6 @@
 // Today's date and the time where the callee is, as the agent is told them: read in the zones libphonenumber
-// places the number in (calls/number-time-zones.ts, the map calling windows use), in English, 24-hour.
-import { numberTimeZones } from '../calls/number-time-zones.js';
+// places the number in (numbers/number-time-zones.ts, the map calling windows use), in English, 24-hour.
+import { numberTimeZones } from '../numbers/number-time-zones.js';
 
 /** A number in more zones than this (a US toll-free number is in all of North America's) is given in UTC. */
 const MAX_ZONES = 3;

@@ -3,7 +3,7 @@
 // to the check and a private one to the connect (DNS rebinding) cannot reach the inside.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isPublicAddress } from '../calls/ip-ranges.js';
+import { isPublicAddress } from '../numbers/ip-ranges.js';
 
 export interface ResolvedAddress {
   address: string;

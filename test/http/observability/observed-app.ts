@@ -2,8 +2,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
-import { DEFAULT_AGENT_CATALOGUE } from '../../../server/src/calls/agent-catalogue.js';
-import { DEFAULT_IRSF_PATH, IrsfList } from '../../../server/src/calls/irsf.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../../server/src/placement/agent-catalogue.js';
+import { DEFAULT_IRSF_PATH, IrsfList } from '../../../server/src/numbers/irsf.js';
 import { httpTimeouts, loadConfig } from '../../../server/src/config.js';
 import { createApp, type AppOptions } from '../../../server/src/http/app.js';
 import { createHttpServer } from '../../../server/src/http/http-server.js';

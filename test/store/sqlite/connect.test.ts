@@ -1,6 +1,7 @@
 // Processes that open one new SQLite file at the same instant, as the services of a fresh install do: the switch
 // to WAL mode takes the file's exclusive lock, and SQLite answers a contended switch with SQLITE_BUSY at once,
-// without waiting (waiting could deadlock), so a process that lost the race used to fail to start.
+// without waiting (waiting could deadlock), so a process that loses the race must try the switch again rather
+// than fail to start.
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

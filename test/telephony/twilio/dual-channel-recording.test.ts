@@ -1,5 +1,5 @@
 // Twilio records each party on its own channel (RecordingChannels=dual). The recording job fetches the v1
-// recording downmixed to one channel (RequestedChannels=1), as recordingUrl has always served it, and the
+// recording downmixed to one channel (RequestedChannels=1), as recordingUrl serves it, and the
 // two-channel rendition (RequestedChannels=2) beside it, served at ?channels=2.
 import { expect } from 'chai';
 import { readdir } from 'node:fs/promises';

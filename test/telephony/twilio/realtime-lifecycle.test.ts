@@ -30,7 +30,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
   const types = (i: number) => h.realtime.connections[i]!.received.map((e) => e.type).filter((t) => t !== 'input_audio_buffer.append');
   const said = async (id: string) => (await recordedTurns(h.db, id)).map((t) => `${t.speaker}: ${t.text}`);
 
-  describe('confirmation (2.2)', () => {
+  describe('confirmation', () => {
     it('tries a new socket when the session.update is answered with an error, and plays nothing of the first', async () => {
       h = await startBridge(kind, { script: [{ agent: GREETING }, WAIT], realtimeOptions: { connections: [{ sessionUpdateError: 'server_error' }, {}] } });
       const id = await h.placeCall();
@@ -69,7 +69,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
   });
 
-  describe('mid-call failures (2.2)', () => {
+  describe('mid-call failures', () => {
     it('asks again once when a response fails with a rate limit, and the call goes on', async () => {
       h = await startBridge(kind, { script: [{ fail: 'rate_limit_exceeded' }, { agent: GREETING }, WAIT] });
       const id = await h.placeCall();
@@ -114,7 +114,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
   });
 
-  describe('the greeting (2.3)', () => {
+  describe('the greeting', () => {
     it('lets the callee speak first and answers them, never asking for a greeting of its own', async () => {
       h = await startBridge(kind, { script: [{ callee: 'Hello?', afterBytes: 4 * FRAME_BYTES }, { agent: GREETING }, WAIT], connection: { greetAfterMs: 5000 } });
       const id = await h.placeCall();
@@ -137,7 +137,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
   });
 
-  describe('a voicemail message waits for the greeting to end (2.6)', () => {
+  describe('a voicemail message waits for the greeting to end', () => {
     const MESSAGE = { action: 'leave_message', message: 'This is Acme about your parcel; please call us back.' };
     const placeLeavingMessage = () =>
       h.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', voicemail: MESSAGE });
@@ -216,7 +216,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
   });
 
-  describe('barge-in (2.8)', () => {
+  describe('barge-in', () => {
     async function realTimeStream(id: string): Promise<FakeMediaPeer> {
       const peer = await FakeMediaPeer.connect(mediaStreamUrl(h.srv.baseUrl, id), { playback: 'real-time' });
       peer.start({ callSid: callSidOf(id), token: mediaStreamToken(STREAM_SECRET, id) });
@@ -255,7 +255,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
   });
 
-  describe('warm sessions (2.3)', () => {
+  describe('warm sessions', () => {
     it('a session warmed while the phone rings serves the answer: one socket, confirmed before the stream came', async () => {
       // A slow handshake and session.created: the warm session has them behind it when the callee answers.
       h = await startBridge(kind, {

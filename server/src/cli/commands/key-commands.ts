@@ -2,8 +2,8 @@
 import { createKey, ownsNumber } from '../../accounts/accounts-repo.js';
 import { findKey, listKeys, revokeKey, updateKey, type KeyUpdate } from '../../accounts/developer-settings.js';
 import { rotateWebhookSecret } from '../../accounts/webhook-secrets.js';
-import { DEFAULT_AGENT_CATALOGUE } from '../../calls/agent-catalogue.js';
-import { checkWindow, WEEKDAYS } from '../../calls/calling-window.js';
+import { DEFAULT_AGENT_CATALOGUE } from '../../placement/agent-catalogue.js';
+import { checkWindow, WEEKDAYS } from '../../schedule/calling-window.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { CallingWindow, Weekday } from '../../generated/types.gen.js';
 import { e164, integer, optional } from '../arguments.js';

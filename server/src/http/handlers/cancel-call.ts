@@ -1,8 +1,8 @@
-// cancelCall: the cancel's work runs as one unit of write work (calls/cancel.ts); then the engines are woken so that
-// a call being dialled or live is taken down at once rather than at its next due time, or the dispatchers so that
-// the event of a call it ended at once goes out at once.
+// cancelCall: the cancel's work runs as one unit of write work (placement/cancel.ts); then the engines are woken
+// so that a call being dialled or live is taken down at once rather than at its next due time, or the dispatchers
+// so that the event of a call it ended at once goes out at once.
 import type { Context } from 'koa';
-import { cancelUnit } from '../../calls/cancel.js';
+import { cancelUnit } from '../../placement/cancel.js';
 import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
 import { normalizeIdempotencyKey } from '../idempotency-key.js';

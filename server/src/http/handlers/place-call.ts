@@ -1,11 +1,11 @@
-// placeCall: the request's work runs as one unit of write work (calls/placement.ts), batched with the other
+// placeCall: the request's work runs as one unit of write work (placement/placement.ts), batched with the other
 // placements of its event-loop turn on SQLite; the response is written only once that work is committed, so a
 // 202 always has its queued call and a rejection creates nothing. preflightCall runs the same checks and writes
 // nothing.
 import type { Context } from 'koa';
-import { languageDetectorReady } from '../../calls/language.js';
-import { placementAhead } from '../../calls/placement-ahead.js';
-import { placementUnit, preflight, type PlacementPorts } from '../../calls/placement.js';
+import { languageDetectorReady } from '../../placement/language.js';
+import { placementAhead } from '../../placement/placement-ahead.js';
+import { placementUnit, preflight, type PlacementPorts } from '../../placement/placement.js';
 import { executorFor } from '../../store/prepared-query.js';
 import type { ApiCaller } from '../key-gate.js';
 import type { AppDeps } from '../app-deps.js';

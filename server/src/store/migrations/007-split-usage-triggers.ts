@@ -1,9 +1,9 @@
 // The usage counters' triggers of migration 006, split by counter and guarded by WHEN, so a row fires only the
 // statements that change something, and the calls in flight counted by a plain update of the account's row,
-// which every account now gets when it is created. On SQLite 006's triggers cost about 90 µs per inserted call,
-// several times the insert itself: every insert ran both counters' statements, and an upsert in a trigger is
-// slow. Now a queued call runs one update, an ended call one upsert of its month's minutes, and an update of a
-// call runs a counter's statements only when that counter moves. What the counters count does not change.
+// which every account gets when it is created. 006's triggers run both counters' statements on every insert, and
+// on SQLite an upsert in a trigger is slow, several times the insert itself. Split, a queued call runs one update,
+// an ended call one upsert of its month's minutes, and an update of a call runs a counter's statements only when
+// that counter moves. What the counters count does not change.
 import { PostgresAdapter, sql, type Kysely, type Migration, type RawBuilder } from 'kysely';
 import { countMinutes, differs, IN_FLIGHT_STATUSES, isBilled, isInFlight, list, moveInFlight } from './usage-sql.js';
 

@@ -1,7 +1,7 @@
-// Fewer index entries written per call. calls_by_account_status served the minute-usage sums, which the counters
-// of migrations 006 and 007 replaced; nothing reads by it any more, and every placement and every status change
-// paid an entry in it. calls_by_lease now holds only leased calls: the engine looks calls up by their lease owner,
-// never for a call without one, and a queued call no longer writes a NULL entry.
+// Fewer index entries written per call. calls_by_account_status served minute-usage sums, which the counters of
+// migrations 006 and 007 serve; nothing reads by it, and every placement and every status change pays an entry in
+// it, so it is dropped. calls_by_lease is made partial, leased calls only: the engine looks calls up by their lease
+// owner, never for a call without one, so a queued call need not write a NULL entry.
 import { sql, type Kysely, type Migration } from 'kysely';
 
 export const m008LeanCallIndexes: Migration = {

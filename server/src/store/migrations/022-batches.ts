@@ -1,4 +1,4 @@
-// Batches (issue 21): a batch row is a job on the durable queue (next_run_at and a lease, like a call) whose step
+// Batches: a batch row is a job on the durable queue (next_run_at and a lease, like a call) whose step
 // releases its calls, in order, as calls of the batch end; batch_items holds each call as checked at creation
 // until it is released; calls.batch_id names the batch a call belongs to.
 import { sql, type Kysely, type Migration } from 'kysely';

@@ -1,4 +1,4 @@
-// The event log and live streams (issue 22). call_status_changes holds each status a call reached after queued
+// The event log and live streams. call_status_changes holds each status a call reached after queued
 // (one row per status, written in the transaction that reached it), so a stream read from the store sees every
 // change, however quickly they follow each other. call_turns.heard_at is when a turn was heard (wall-clock ms):
 // a live agent's turn when it ends, a scripted sandbox turn at the time the conversation reaches its end, so the

@@ -1,8 +1,9 @@
 // On Postgres, the usage counters' triggers on calls (migration 007) fire at commit instead of at each write.
 // Every call of an account moves one row of account_usage (and, as it ends, one of account_minutes); a trigger
 // that fires at the write holds that row's lock from there to the end of the transaction. A worker's group commit
-// (many calls' steps, their events, status changes and turns) then held it for the whole group, and placements
-// for the account waited on it while holding the account's placement lock, each holding a pooled connection.
+// (many calls' steps, their events, status changes and turns) would then hold it for the whole group, and
+// placements for the account would wait on it while holding the account's placement lock, each holding a pooled
+// connection.
 // Fired at commit, a trigger holds the row only while its transaction commits. What the counters count does not
 // change: no transaction reads a counter after moving it, and a placement, which reads them under the account's
 // lock, still sees every call committed before it. SQLite runs one write at a time, so it has nothing to defer.

@@ -1,13 +1,13 @@
 // On Postgres, indexes for the two queues that stay quick while their tables carry the dead row versions every
 // update leaves until VACUUM removes them (a call is updated at each of its steps, an event as it is claimed and
-// delivered; a minute at 50 calls a second left 20,000 dead versions in calls, and autovacuum, when it is on at
-// all, passes once a minute):
+// delivered; a busy minute leaves thousands of dead versions in calls, and autovacuum, when it is on at all,
+// passes once a minute):
 // - calls_claimable_at: when a call can next be claimed (its due time, or its lease's expiry if that is later),
-//   the worker loop's next-due look (jobs/job-queue.ts nextDueAt). Without it that look read the whole table, dead
-//   versions included: 8 ms at the end of such a minute, against a tenth of that through this index.
+//   the worker loop's next-due look (jobs/job-queue.ts nextDueAt). Without it that look reads the whole table,
+//   dead versions included.
 // - webhook_events_pending replaces webhook_events_due (state, next_attempt_at): only pending events are claimed
-//   or looked for, and a delivered event's version now adds no entry. The dispatcher's claim over it went from
-//   3.1 ms to 2.8 ms over the same minute (a bitmap scan still reads the entries of delivered events until VACUUM).
+//   or looked for, so a delivered event's version adds no entry (a bitmap scan still reads the entries of delivered
+//   events until VACUUM).
 // SQLite rewrites a row in place and leaves no dead versions, so it keeps its indexes.
 import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
 

@@ -1,4 +1,4 @@
-// What the agent tells the callee about the call (issue 34, 2.9): on whose behalf it calls and whether it says
+// What the agent tells the callee about the call: on whose behalf it calls and whether it says
 // the call is recorded. calls.on_behalf_of (null: "a customer") and calls.recording_notice (1: say it, the
 // default; 0: not); api_keys.on_behalf_of and api_keys.recording_notice, the key's defaults (null: none set).
 import type { Kysely, Migration } from 'kysely';

@@ -32,7 +32,7 @@ export const countInFlight = (row: Row, sign: '+' | '-'): RawBuilder<unknown> =>
 
 /**
  * Adds (or takes back) the row's call in flight, by updating its account's row, which every account has from
- * migration 007 on (an upsert in a trigger costs SQLite several times an update: about 90 µs against 30).
+ * migration 007 on (an upsert in a trigger costs SQLite several times an update).
  */
 export const moveInFlight = (row: Row, sign: '+' | '-'): RawBuilder<unknown> =>
   sql`update account_usage set calls_in_flight = calls_in_flight ${sql.raw(sign)} ${inFlight(row)} where account_id = ${sql.raw(row)}.account_id`;

@@ -1,9 +1,9 @@
 // Units of work under one lock key, queued in the process before they take a connection. Postgres serialises them
 // with the key's advisory lock anyway; a unit waiting for that lock holds a pooled connection while it waits, so a
-// burst of one account's placements could take every connection of the pool, and every other request of the
-// process (reads, other accounts) waited behind them until the pool's wait ran out (503 store_error). Here at most
-// two units of a key hold a connection: the one under the lock and the next, which waits for it in Postgres and
-// takes it the moment it is released, as before; the rest wait in this queue, holding nothing.
+// burst of one account's placements would take every connection of the pool, and every other request of the
+// process (reads, other accounts) would wait behind them until the pool's wait ran out (503 store_error). Here at
+// most two units of a key hold a connection: the one under the lock and the next, which waits for it in Postgres
+// and takes it the moment it is released; the rest wait in this queue, holding nothing.
 const AT_ONCE = 2;
 
 export class KeyQueue {

@@ -82,9 +82,9 @@ export function openPostgres(target: PostgresTarget): Store {
  * Leased rows that set the same columns are written by one statement: each row's new values come as JSON, typed
  * by the table's own row type (jsonb_populate_record), so a burst of the dispatcher's records costs one round trip
  * rather than one each. A shape of one row is updated on its own. Each row's fence (owner and lease expiry) comes
- * with it rather than as a constant: compared with a constant owner, the planner reached the rows through the
- * lease-owner index, whose entries for the owner's every earlier claim (dead versions until VACUUM) it read each
- * time (2 to 3 ms a statement after a minute at 50 calls a second); joined, it reaches each by its key.
+ * with it rather than as a constant: with a constant owner, the planner reaches the rows through the lease-owner
+ * index and reads its entries for the owner's every earlier claim (dead versions until VACUUM) each time; joined,
+ * it reaches each by its key.
  */
 async function updateLeasedByShape<Row>(
   db: Kysely<Database>,

@@ -103,7 +103,7 @@ export function twilioJobHandlers(deps: TwilioJobDeps): Record<string, JobHandle
   // Not there yet (404), throttled, down or unreachable: tried again; anything else will not get better.
   const passing = (err: unknown) => isRetryable(err) || (err instanceof TwilioRestError && err.status === 404);
 
-  // Both renditions are fetched: the v1 recording downmixed to one channel (what recordingUrl has always served)
+  // Both renditions are fetched: the v1 recording downmixed to one channel (what recordingUrl serves)
   // and the two-channel one, written first so that a call with a recording has both. A two-channel rendition
   // Twilio refuses outright (a 4xx that will not get better) leaves the call with its v1 recording alone.
   const fetchRecording: JobHandler = async (payload, job) => {

@@ -6,7 +6,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { ApiError } from '../errors/api-error.js';
 import type { CallingWindow, Weekday } from '../generated/types.gen.js';
-import { numberTimeZones } from './number-time-zones.js';
+import { numberTimeZones } from '../numbers/number-time-zones.js';
 
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
@@ -24,7 +24,7 @@ const SEARCH_MS = 8 * 24 * 3600_000;
 
 const invalid = (message: string) => new ApiError(400, 'invalid_calling_window', message);
 
-/** Zone names as given, to their spelling (null for unknown): building a formatter to ask costs ~60 µs. */
+/** Zone names as given, to their spelling (null for unknown): building a formatter to ask costs far more than a lookup. */
 const spelled = new Map<string, string | null>();
 /** How many names `spelled` keeps: IANA has ~600 zones; names past it are asked afresh rather than kept. */
 const SPELLED_MAX = 2000;

@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { DEFAULT_LANGUAGES, languageDetectorReady, resolveLanguage } from '../../server/src/calls/language.js';
+import { DEFAULT_LANGUAGES, languageDetectorReady, resolveLanguage } from '../../server/src/placement/language.js';
 
 const infer = (objective: string, region = 'US', supported: readonly string[] = DEFAULT_LANGUAGES) => resolveLanguage({ objective, region }, supported);
 
@@ -44,10 +44,10 @@ describe('language inference', () => {
   it('loads the detector only when asked: a process that imports the engine and the language module, and waits, has none loaded', async function () {
     this.timeout(20_000);
     // In a process of its own, so that no other test has loaded it yet. The engine is what a worker-only process
-    // runs; a second's wait is four times what the load takes.
+    // runs; a second's wait is well past what the load takes.
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const script = `
-      const { resolveLanguage, languageDetectorReady, DEFAULT_LANGUAGES } = await import('./server/src/calls/language.ts');
+      const { resolveLanguage, languageDetectorReady, DEFAULT_LANGUAGES } = await import('./server/src/placement/language.ts');
       await import('./server/src/engine/default-engine.ts');
       await new Promise((r) => setTimeout(r, 1000));
       const ask = () => { try { return resolveLanguage({ objective: 'Call John about the meeting tomorrow', region: 'US' }, DEFAULT_LANGUAGES).language; } catch (e) { return e.message; } };

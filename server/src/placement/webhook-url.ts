@@ -2,7 +2,7 @@
 // or a public literal address. Names are resolved and checked again at send time by the dispatcher.
 // With allowPrivate (SVC_WEBHOOK_ALLOW_PRIVATE, local development only) http and any host are accepted.
 import { isIP } from 'node:net';
-import { isPublicAddress } from './ip-ranges.js';
+import { isPublicAddress } from '../numbers/ip-ranges.js';
 
 /** What a developer pointing webhooks at their own machine needs to know. */
 export const ALLOW_PRIVATE_HINT = 'For local development, start the service with SVC_WEBHOOK_ALLOW_PRIVATE=1 to allow http and loopback or private hosts.';

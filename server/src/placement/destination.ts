@@ -2,8 +2,8 @@
 // is Jamaica, +44 1534 is Jersey. Premium-rate and shared-cost numbers (revenue-share numbers), numbers with no
 // country (satellite and international networks: +870, +881, +882, +883) and IRSF-listed prefixes are blocked in
 // any country.
+import type { IrsfList } from '../numbers/irsf.js';
 import { parseE164 } from './caller-id.js';
-import type { IrsfList } from './irsf.js';
 
 export const ALLOWED_REGIONS = ['US', 'CA', 'GB', 'AU', 'NZ', 'IL'] as const;
 const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_REGIONS);

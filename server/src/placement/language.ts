@@ -11,8 +11,8 @@ import { detection, newDetector, type EldDetector, type RawDetection } from './p
 let loaded: EldDetector | undefined;
 let loading: Promise<void> | undefined;
 /**
- * Loads ELD once; callers of resolveLanguage await this first. Its database is an ES module of about 1 MB (a
- * quarter of a second to load, about 22 MB of heap once loaded), and ELD is published for `import` only. The HTTP
+ * Loads ELD once; callers of resolveLanguage await this first. Its database is an ES module of about 1 MB (slow to
+ * load, and large on the heap once loaded), and ELD is published for `import` only. The HTTP
  * API starts the load as it starts (http/app.ts), so it has long resolved by the time a request arrives; a
  * process that runs only workers places no call and never loads it.
  */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
-import { ALLOWED_REGIONS, checkDestination } from '../../server/src/calls/destination.js';
-import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
+import { ALLOWED_REGIONS, checkDestination } from '../../server/src/placement/destination.js';
+import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
 import { ACCEPTED, BLOCKED, blockedMessage } from './destination-cases.js';
 
 // No IRSF list, so each case is blocked by its own rule; the shipped list also covers +1876 and +870..+883.

@@ -16,9 +16,9 @@ import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, rel
 import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { eventRow } from '../webhooks/outbox.js';
-import { statusChangeRow } from './status-log.js';
+import { isTerminal } from '../calls/call-status.js';
+import { statusChangeRow } from '../calls/status-log.js';
 import { answerFromRecord, type PlacementOutcome } from './placement.js';
-import { isTerminal } from './call-status.js';
 
 export interface CancelRequest {
   apiKeyId: string;

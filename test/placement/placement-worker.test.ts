@@ -2,10 +2,10 @@
 // give the same answers as in-thread, go over in one message per turn, nothing is sent that needs no worker, and
 // a worker that dies or falls silent costs a placement nothing but the in-thread computation.
 import { expect } from 'chai';
-import { fromFacts, parseE164, withParsedNumbers } from '../../server/src/calls/caller-id.js';
-import { DEFAULT_LANGUAGES, languageDetectorReady, resolveLanguage, type AheadDetection } from '../../server/src/calls/language.js';
-import { placementAhead } from '../../server/src/calls/placement-ahead.js';
-import { PlacementWorker, placementWorker } from '../../server/src/calls/placement-worker.js';
+import { fromFacts, parseE164, withParsedNumbers } from '../../server/src/placement/caller-id.js';
+import { DEFAULT_LANGUAGES, languageDetectorReady, resolveLanguage, type AheadDetection } from '../../server/src/placement/language.js';
+import { placementAhead } from '../../server/src/placement/placement-ahead.js';
+import { PlacementWorker, placementWorker } from '../../server/src/placement/placement-worker.js';
 import { startServer } from '../support/server.js';
 import { ACCEPTED, BLOCKED } from './destination-cases.js';
 

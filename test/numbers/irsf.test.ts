@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/calls/irsf.js';
+import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
 
 describe('IrsfList', () => {
   it('reads one prefix a line, ignoring comments, trailing comments, blank lines and surrounding spaces', () => {

@@ -1,6 +1,5 @@
 // The placement worker: a thread that does ahead of a placement the pure computation that costs the most on the
-// event loop: ELD's language detection (about a tenth of a placement's time there) and libphonenumber's parse of
-// its numbers (about a twelfth). Tasks asked for in one turn of the event loop go over in one message and come
+// event loop: ELD's language detection and libphonenumber's parse of its numbers. Tasks asked for in one turn of the event loop go over in one message and come
 // back in one (see placement-worker-thread.mjs for what each answers).
 //
 // Answers are what placement-compute.mjs computes, which is also what the placement computes in-thread

@@ -29,8 +29,8 @@ import {
 } from '../store/idempotency-repo.js';
 import { PARAM, statement } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
+import type { IrsfList } from '../numbers/irsf.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
-import type { IrsfList } from './irsf.js';
 import { parseE164, withParsedNumbers } from './caller-id.js';
 import type { PlacementAhead } from './placement-ahead.js';
 import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';
