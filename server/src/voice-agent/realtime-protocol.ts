@@ -19,7 +19,8 @@
 import type { LineBrief } from './conversation.js';
 import { realtimeInstructions, transcriptionLanguage } from './realtime-instructions.js';
 import { CALL_TOOLS, type OfferedTool } from './tools.js';
-import { DEFAULT_TURN_TAKING, noiseReduction, turnDetection, type TurnTaking } from './turn-taking.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from '../settings/turn-taking.js';
+import { noiseReduction, turnDetection } from './turn-taking.js';
 import type { Speaker } from './conversation.js';
 
 export type RealtimeProtocolName = 'ga' | 'beta';

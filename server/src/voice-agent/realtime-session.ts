@@ -25,7 +25,7 @@ import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtim
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
-import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from '../settings/turn-taking.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
