@@ -13,7 +13,7 @@ import { LlmAnalyst } from '../analysis/llm-analyst.js';
 import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
 import { CallEngine, type EngineSettings } from './call-engine.js';
 import type { Carrier } from '../telephony/carrier.js';
-import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
+import { sandboxScenario } from '../numbers/sandbox-numbers.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
 
 export function defaultEngineParts(config: Config, store: Store) {
