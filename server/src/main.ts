@@ -10,6 +10,7 @@ import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { BatchRunner } from './batches/batch-runner.js';
 import { configuredAgent, createEngine } from './engine/default-engine.js';
+import { callLatencyMetrics } from './http/observability/call-latency-metrics.js';
 import { createApp } from './http/app.js';
 import { createHttpServer } from './http/http-server.js';
 import { countAddress } from './http/key-gate.js';
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   }
   const runsWorkers = config.role !== 'api';
   // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
-  const agent = configuredAgent(config, store, logger);
+  const agent = configuredAgent(config, store, logger, callLatencyMetrics);
   const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
   const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), { carrier: telephony.carrier, agent }) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;

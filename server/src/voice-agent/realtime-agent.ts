@@ -22,7 +22,6 @@ import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './re
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { TurnLedger } from './turn-ledger.js';
 import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
-import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
 import { WarmLinks } from './warm-links.js';
 import { DEFAULT_LAST_WORDS_MS } from './closing.js';
 
@@ -157,12 +156,12 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   }
 }
 
-/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL). */
-export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger): RealtimeAgent {
+/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL); the composition root gives the process's latency observer. */
+export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): RealtimeAgent {
   return new RealtimeAgent(
     db,
     { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
     CALL_TOOLS,
-    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer: callLatencyMetrics },
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer },
   );
 }
