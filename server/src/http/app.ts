@@ -2,7 +2,7 @@
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { readFileSync } from 'node:fs';
-import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from './openapi-document.js';
+import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from '../contract/openapi-document.js';
 import { errorMiddleware } from './error-middleware.js';
 import { isClientGone } from './http-server.js';
 import { isApiPath, keyGate } from './key-gate.js';
