@@ -11,7 +11,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { BatchRunner } from './batches/batch-runner.js';
 import { configuredAgent, createEngine } from './engine/default-engine.js';
 import { callLatencyMetrics } from './http/observability/call-latency-metrics.js';
-import { createApp } from './http/app.js';
+import { createApp } from './compose.js';
 import { createHttpServer } from './http/http-server.js';
 import { countAddress } from './http/key-gate.js';
 import { createJobRunner } from './jobs/job-runner.js';
