@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import type { Agent, AnyAgent } from '../voice-agent/agent.js';
+import type { Agent, AnyAgent } from '../conversation/agent.js';
 import { configuredRealtimeAgent } from '../voice-agent/realtime-agent.js';
 import type { LatencyObserver } from '../voice-agent/turn-timing.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';

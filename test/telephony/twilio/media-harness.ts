@@ -2,7 +2,7 @@
 // fake realtime server, and a fake Twilio media-stream peer: what the media and realtime tests drive.
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import type { LiveAgent } from '../../../server/src/conversation/agent.js';
 import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
 import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { AgentHangUp } from '../../../server/src/telephony/live-line.js';

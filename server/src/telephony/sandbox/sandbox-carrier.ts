@@ -18,8 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { speechMs } from '../../voice-agent/conversation.js';
-import { lexiconFor } from '../../voice-agent/lexicon.js';
+import { speechMs } from '../../conversation/conversation.js';
+import { lexiconFor } from '../../conversation/lexicon.js';
 import { sandboxScenario, type SandboxScenario } from '../../numbers/sandbox-numbers.js';
 import type { Carrier, Dialled, DialRequest, LineEvent, LineNews, MachineGreeting } from '../carrier.js';
 
