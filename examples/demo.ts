@@ -18,7 +18,7 @@ import { DEFAULT_IRSF_PATH, IrsfList } from '../server/src/numbers/irsf.js';
 import { systemClock } from '../server/src/clock.js';
 import { loadConfig } from '../server/src/config.js';
 import { createEngine } from '../server/src/engine/default-engine.js';
-import { createApp } from '../server/src/http/app.js';
+import { createApp } from '../server/src/compose.js';
 import { storeFor } from '../server/src/store/open-store.js';
 import { migrate } from '../server/src/store/store.js';
 

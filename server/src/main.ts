@@ -11,7 +11,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { batchCallHooks } from './batches/batch-hooks.js';
 import { BatchRunner } from './batches/batch-runner.js';
 import { configuredAgent, createEngine } from './engine/default-engine.js';
-import { createApp } from './http/app.js';
+import { callLatencyMetrics } from './http/observability/call-latency-metrics.js';
+import { createApp } from './compose.js';
 import { createHttpServer } from './http/http-server.js';
 import { countAddress } from './http/key-gate.js';
 import { createJobRunner } from './jobs/job-runner.js';
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
   }
   const runsWorkers = config.role !== 'api';
   // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
-  const agent = configuredAgent(config, store, logger);
+  const agent = configuredAgent(config, store, logger, callLatencyMetrics);
   const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
   const engineLogger = logger.child({ part: 'engine' });
   // Batches hear of their calls' ends through the engine's hooks, in the transactions that end them.

@@ -3,7 +3,7 @@
 // claims: were the worker to claim the call again, both steps would pass the fence and both would commit the
 // answer — two call.in_progress events (or, for a queued call, two dials).
 import { expect } from 'chai';
-import type { Agent } from '../../server/src/voice-agent/agent.js';
+import type { Agent } from '../../server/src/conversation/agent.js';
 import { ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { forEachStore } from '../support/stores.js';

@@ -1,7 +1,7 @@
 // The call engine beside a test server, on the same store and the same TestClock, so a test places calls over
 // HTTP and then drives time: every step happens at a clock the test moves, nothing sleeps.
 import { pino, type Logger } from 'pino';
-import type { AnyAgent } from '../../server/src/voice-agent/agent.js';
+import type { AnyAgent } from '../../server/src/conversation/agent.js';
 import type { Analyst } from '../../server/src/analysis/analyst.js';
 import { batchCallHooks } from '../../server/src/batches/batch-hooks.js';
 import { CallEngine, type EngineSettings } from '../../server/src/engine/call-engine.js';

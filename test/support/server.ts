@@ -7,7 +7,7 @@ import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalo
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
 import type { Clock } from '../../server/src/clock.js';
 import { httpTimeouts, loadConfig, type Config } from '../../server/src/config.js';
-import { createApp, type AppOptions } from '../../server/src/http/app.js';
+import { createApp, type AppOptions } from '../../server/src/compose.js';
 import type { AppDeps } from '../../server/src/http/app-deps.js';
 import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';

@@ -5,8 +5,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import type { Agent, AnyAgent } from '../voice-agent/agent.js';
+import type { Agent, AnyAgent } from '../conversation/agent.js';
 import { configuredRealtimeAgent } from '../voice-agent/realtime-agent.js';
+import type { LatencyObserver } from '../voice-agent/turn-timing.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';
 import type { Analyst } from '../analysis/analyst.js';
 import { LlmAnalyst } from '../analysis/llm-analyst.js';
@@ -14,7 +15,7 @@ import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
 import { CallEngine, type EngineSettings } from './call-engine.js';
 import type { CallHooks } from './step-context.js';
 import type { Carrier } from '../telephony/carrier.js';
-import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
+import { sandboxScenario } from '../numbers/sandbox-numbers.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
 
 export function defaultEngineParts(config: Config, store: Store) {
@@ -28,9 +29,9 @@ function configuredAnalyst(config: Config): Analyst {
 }
 
 /** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
-export function configuredAgent(config: Config, store: Store, logger?: Logger): AnyAgent {
+export function configuredAgent(config: Config, store: Store, logger?: Logger, observer?: LatencyObserver): AnyAgent {
   if (config.agent !== 'realtime') return sandboxAgent();
-  return configuredRealtimeAgent(config, store.db, logger);
+  return configuredRealtimeAgent(config, store.db, logger, observer);
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */

@@ -13,8 +13,8 @@ import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Carrier } from '../telephony/carrier.js';
-import type { AnyAgent } from '../voice-agent/agent.js';
-import type { TimedTurn } from '../voice-agent/conversation.js';
+import type { AnyAgent } from '../conversation/agent.js';
+import type { TimedTurn } from '../conversation/conversation.js';
 import type { EngineEvent } from './call-state.js';
 
 export interface EngineSettings {

@@ -14,8 +14,8 @@ import type { Database } from '../store/schema.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
 import { apologyFor } from './apology.js';
-import { lineBriefOf, type LineBrief, type TimedTurn } from './conversation.js';
-import type { LiveAgent } from './agent.js';
+import { lineBriefOf, type LineBrief, type TimedTurn } from '../conversation/conversation.js';
+import type { LiveAgent } from '../conversation/agent.js';
 import { appendTurn, recordedTurns } from './recorded-turns.js';
 import { openConfirmedLink } from './realtime-link.js';
 import { realtimeProtocol } from './realtime-protocol.js';
@@ -23,7 +23,6 @@ import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './re
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { TurnLedger } from './turn-ledger.js';
 import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
-import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
 import { WarmLinks } from './warm-links.js';
 import { DEFAULT_LAST_WORDS_MS } from './closing.js';
 
@@ -161,12 +160,12 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   }
 }
 
-/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL). */
-export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger): RealtimeAgent {
+/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL); the composition root gives the process's latency observer. */
+export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): RealtimeAgent {
   return new RealtimeAgent(
     db,
     { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
     CALL_TOOLS,
-    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer: callLatencyMetrics },
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer },
   );
 }

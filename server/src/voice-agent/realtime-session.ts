@@ -20,13 +20,13 @@ import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../telephony
 import type { Apology } from './apology.js';
 import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
-import type { LineBrief, Speaker } from './conversation.js';
+import type { LineBrief, Speaker } from '../conversation/conversation.js';
 import { errorEventAction, responseDoneAction } from './realtime-failures.js';
 import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
-import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from '../settings/turn-taking.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
