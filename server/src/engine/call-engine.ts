@@ -28,6 +28,7 @@ import { dial } from './dial.js';
 import { followLine } from './line.js';
 import { redialFor } from './redial.js';
 import type { Commit, EngineDeps, EngineState, StepContext } from './step-context.js';
+import { makeBatchDue } from '../store/batches/batches.js';
 
 export type { EngineDeps, EngineSettings } from './step-context.js';
 
@@ -260,13 +261,7 @@ export class CallEngine {
     // A batch's call that ends frees one of the batch's slots: the batch is due now to release the next (were this
     // lost, the batch's own poll finds it).
     if (written.batch_id !== null && written.ended_at !== null && row.ended_at === null) {
-      await this.deps.store.db
-        .updateTable('batches')
-        .set({ next_run_at: now })
-        .where('id', '=', written.batch_id)
-        .where('next_run_at', '>', now)
-        .execute()
-        .catch((err: unknown) => this.deps.logger.warn({ err, batchId: written.batch_id }, 'could not make the batch due; its poll will'));
+      await makeBatchDue(this.deps.store.db, written.batch_id, now).catch((err: unknown) => this.deps.logger.warn({ err, batchId: written.batch_id }, 'could not make the batch due; its poll will'));
     }
     return written;
   }

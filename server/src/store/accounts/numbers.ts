@@ -28,3 +28,8 @@ export async function deleteNumber(db: Db, accountId: string, e164: string): Pro
   const result = await db.deleteFrom('numbers').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
 }
+
+/** Which of `e164s` the account owns (one statement: the caller keeps the list within the bound parameters). */
+export async function ownedAmong(db: Db, accountId: string, e164s: readonly string[]): Promise<{ e164: string }[]> {
+  return db.selectFrom('numbers').select('e164').where('account_id', '=', accountId).where('e164', 'in', e164s).execute();
+}

@@ -39,3 +39,8 @@ export async function deleteEntry(db: Kysely<Database>, accountId: string, e164:
 export async function hasEntry(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
   return (await db.selectFrom('do_not_call').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst()) !== undefined;
 }
+
+/** Which of `e164s` are on the account's list (one statement: the caller keeps the list within the bound parameters). */
+export async function listedAmong(db: Kysely<Database>, accountId: string, e164s: readonly string[]): Promise<{ e164: string }[]> {
+  return db.selectFrom('do_not_call').select('e164').where('account_id', '=', accountId).where('e164', 'in', e164s).execute();
+}
