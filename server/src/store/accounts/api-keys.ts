@@ -47,14 +47,40 @@ export async function setKeyLimitAndSecret(db: Db, keyId: string, rateLimit: num
 /** The columns of a key a listing shows: never its hash or secrets. */
 export type KeyListingRow = Pick<
   ApiKeysTable,
-  'id' | 'account_id' | 'name' | 'key_hint' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json' | 'machine_detection' | 'on_behalf_of' | 'recording_notice' | 'revoked_at' | 'created_at'
+  | 'id'
+  | 'account_id'
+  | 'name'
+  | 'key_hint'
+  | 'default_caller_id'
+  | 'default_voice'
+  | 'rate_limit'
+  | 'calling_window_json'
+  | 'machine_detection'
+  | 'on_behalf_of'
+  | 'recording_notice'
+  | 'revoked_at'
+  | 'created_at'
 >;
 
 /** The account's keys, revoked ones too, oldest first. */
 export async function listKeyRows(db: Db, accountId: string): Promise<KeyListingRow[]> {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'account_id', 'name', 'key_hint', 'default_caller_id', 'default_voice', 'rate_limit', 'calling_window_json', 'machine_detection', 'on_behalf_of', 'recording_notice', 'revoked_at', 'created_at'])
+    .select([
+      'id',
+      'account_id',
+      'name',
+      'key_hint',
+      'default_caller_id',
+      'default_voice',
+      'rate_limit',
+      'calling_window_json',
+      'machine_detection',
+      'on_behalf_of',
+      'recording_notice',
+      'revoked_at',
+      'created_at',
+    ])
     .where('account_id', '=', accountId)
     .orderBy('created_at')
     .orderBy('id')
@@ -66,7 +92,10 @@ export async function findKeyRow(db: Db, keyId: string): Promise<Pick<ApiKeysTab
 }
 
 /** What may change of a key: its name and defaults. */
-export type KeyUpdate = Pick<Updateable<ApiKeysTable>, 'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json' | 'machine_detection' | 'on_behalf_of' | 'recording_notice'>;
+export type KeyUpdate = Pick<
+  Updateable<ApiKeysTable>,
+  'name' | 'default_caller_id' | 'default_voice' | 'rate_limit' | 'calling_window_json' | 'machine_detection' | 'on_behalf_of' | 'recording_notice'
+>;
 
 /** Updates an active key; false when it is unknown or revoked. */
 export async function updateActiveKey(db: Db, keyId: string, update: KeyUpdate): Promise<boolean> {
@@ -82,14 +111,7 @@ export async function revokeActiveKey(db: Db, keyId: string, now: number): Promi
 
 /** Ids of the account's active keys whose default caller id is this number. */
 export async function activeKeyIdsDefaultingTo(db: Db, accountId: string, e164: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('default_caller_id', '=', e164)
-    .where('revoked_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const rows = await db.selectFrom('api_keys').select('id').where('account_id', '=', accountId).where('default_caller_id', '=', e164).where('revoked_at', 'is', null).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
 
@@ -100,11 +122,7 @@ export async function findWebhookSecret(db: Db, keyId: string): Promise<{ webhoo
 
 /** Makes `secret` the key's current secret and `previous` its previous one until `previousExpiresAt`. */
 export async function setWebhookSecrets(db: Db, keyId: string, secret: string, previous: string, previousExpiresAt: number): Promise<void> {
-  await db
-    .updateTable('api_keys')
-    .set({ webhook_secret: secret, previous_webhook_secret: previous, previous_secret_expires_at: previousExpiresAt })
-    .where('id', '=', keyId)
-    .execute();
+  await db.updateTable('api_keys').set({ webhook_secret: secret, previous_webhook_secret: previous, previous_secret_expires_at: previousExpiresAt }).where('id', '=', keyId).execute();
 }
 
 export type SigningKey = Pick<ApiKeysTable, 'id' | 'webhook_secret' | 'previous_webhook_secret' | 'previous_secret_expires_at'>;

@@ -14,9 +14,7 @@ function accountsWithUsage(db: Kysely<Database>) {
   return db
     .selectFrom('accounts')
     .leftJoin('account_usage', 'account_usage.account_id', 'accounts.id')
-    .leftJoin('account_minutes', (join) =>
-      join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', PARAM as unknown as number),
-    );
+    .leftJoin('account_minutes', (join) => join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', PARAM as unknown as number));
 }
 
 export interface UsageRow {
@@ -25,9 +23,7 @@ export interface UsageRow {
   minutes: number | null;
 }
 
-const allowanceRow = statement((db) =>
-  accountsWithUsage(db).select(['accounts.plan_minutes', 'account_usage.calls_in_flight', 'account_minutes.minutes']).where('accounts.id', '=', PARAM),
-);
+const allowanceRow = statement((db) => accountsWithUsage(db).select(['accounts.plan_minutes', 'account_usage.calls_in_flight', 'account_minutes.minutes']).where('accounts.id', '=', PARAM));
 
 /** The account's plan and counters for the billing period starting at `periodStart`; none for an unknown account. */
 export async function readUsage(ex: Executor, periodStart: number, accountId: string): Promise<UsageRow | undefined> {
@@ -52,9 +48,7 @@ const accountState = statement((db) =>
             .where('numbers.e164', '=', eb.fn.coalesce(eb.val<string | null>(P), eb.ref('accounts.default_caller_id'))),
         )
         .as('owned'),
-      eb
-        .exists(eb.selectFrom('do_not_call').select('do_not_call.e164').whereRef('do_not_call.account_id', '=', 'accounts.id').where('do_not_call.e164', '=', P))
-        .as('listed'),
+      eb.exists(eb.selectFrom('do_not_call').select('do_not_call.e164').whereRef('do_not_call.account_id', '=', 'accounts.id').where('do_not_call.e164', '=', P)).as('listed'),
     ])
     .where('accounts.id', '=', P),
 );

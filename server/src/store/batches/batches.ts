@@ -45,7 +45,14 @@ export async function stopConditionOf(ex: Executor, batchId: string): Promise<{ 
 
 /** Adds one to the batch's matched count (taking its row's lock); returns the count and the batch's status. */
 export async function countMatch(ex: Executor, batchId: string): Promise<{ matched: number; status: string } | undefined> {
-  const [counted] = await runQuery(ex, ex.compiler.updateTable('batches').set((eb) => ({ matched: eb('matched', '+', 1) })).where('id', '=', batchId).returning(['matched', 'status']));
+  const [counted] = await runQuery(
+    ex,
+    ex.compiler
+      .updateTable('batches')
+      .set((eb) => ({ matched: eb('matched', '+', 1) }))
+      .where('id', '=', batchId)
+      .returning(['matched', 'status']),
+  );
   return counted;
 }
 

@@ -5,11 +5,7 @@ import type { Database, DoNotCallTable } from '../schema.js';
 export type DoNotCallRow = Selectable<DoNotCallTable>;
 
 /** Inserts the entry unless the number is listed already; returns the new row, or undefined when it was listed. */
-export async function insertEntryIfAbsent(
-  db: Kysely<Database>,
-  entry: { accountId: string; e164: string; reason: string | null; source: string },
-  now: number,
-): Promise<DoNotCallRow | undefined> {
+export async function insertEntryIfAbsent(db: Kysely<Database>, entry: { accountId: string; e164: string; reason: string | null; source: string }, now: number): Promise<DoNotCallRow | undefined> {
   return db
     .insertInto('do_not_call')
     .values({ account_id: entry.accountId, e164: entry.e164, reason: entry.reason, source: entry.source, created_at: now })

@@ -4,6 +4,11 @@ import type { Database, JobsTable } from '../schema.js';
 
 /** Inserts the job unless one with its id exists; true when it was inserted. */
 export async function insertJobIfAbsent(db: Kysely<Database>, row: Insertable<JobsTable>): Promise<boolean> {
-  const r = await db.insertInto('jobs').values(row).onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+  const r = await db
+    .insertInto('jobs')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
   return r !== undefined;
 }

@@ -45,6 +45,10 @@ export async function attemptCountsByOutcome(db: Kysely<Database>): Promise<{ ke
     .select([attemptOutcome.as('outcome'), sql<number>`count(*)`.as('n')])
     .groupBy(sql`1`)
     .execute();
-  const omitted = await db.selectFrom('webhook_attempts_omitted').select(['outcome', sql<number>`sum(attempts)`.as('n')]).groupBy('outcome').execute();
+  const omitted = await db
+    .selectFrom('webhook_attempts_omitted')
+    .select(['outcome', sql<number>`sum(attempts)`.as('n')])
+    .groupBy('outcome')
+    .execute();
   return { kept, omitted };
 }

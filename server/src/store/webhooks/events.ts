@@ -21,14 +21,7 @@ export async function eventsOf(db: Kysely<Database>, subjectId: string): Promise
  * Makes the subject's event pending at `now` as a redelivery, in one statement, if its state is one of `states`
  * and no redelivery was asked for since `notSince`; returns the event as queued, or undefined when it was not.
  */
-export async function requeueForRedelivery(
-  ex: Executor,
-  subjectId: string,
-  eventId: string,
-  states: readonly string[],
-  now: number,
-  notSince: number,
-): Promise<EventRow | undefined> {
+export async function requeueForRedelivery(ex: Executor, subjectId: string, eventId: string, states: readonly string[], now: number, notSince: number): Promise<EventRow | undefined> {
   const [queued] = (await runQuery(
     ex,
     ex.compiler
