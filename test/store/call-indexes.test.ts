@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { forEachStore, freshStore, type TestStore } from '../support/stores.js';
 import { CALLS, LANES } from '../../server/src/engine/call-engine.js';
 import { OUTBOX } from '../../server/src/webhooks/dispatcher.js';
-import { nextDueQuery } from '../../server/src/jobs/job-queue.js';
+import { nextDueQuery } from '../../server/src/store/jobs/queue-rows.js';
 import { claimQuery } from '../../server/src/store/due-claims.js';
 import { shapeUpdate } from '../../server/src/store/postgres/postgres-driver.js';
 import { createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';

@@ -1,11 +1,11 @@
 // The developer settings: accounts, their numbers and plans, and API keys with their defaults.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import { PARAM, perStore, preparedQuery } from '../store/prepared-query.js';
+import type { Kysely } from 'kysely';
 import type { CallingWindow } from '../generated/types.gen.js';
-import type { Store } from '../store/store.js';
 import type { ApiKeysTable, Database } from '../store/schema.js';
-import { KEY_BUCKET_PREFIX } from './rate-limit.js';
+import { findAccountByName as findAccountRowByName, insertAccount } from '../store/accounts/accounts.js';
+import { findActiveKeyWithWindow, insertApiKey, type KeyWithWindow } from '../store/accounts/api-keys.js';
+import { insertNumber, ownsNumber as ownsNumberRow } from '../store/accounts/numbers.js';
 import { hashApiKey, keyHint, newApiKey, newWebhookSecret } from './secrets.js';
 
 export type ApiKeyRow = ApiKeysTable;
@@ -43,10 +43,7 @@ export interface CreatedKey {
 
 export async function createAccount(db: Kysely<Database>, input: NewAccount, now: number): Promise<string> {
   const id = randomUUID();
-  await db
-    .insertInto('accounts')
-    .values({ id, name: input.name, plan_minutes: input.planMinutes, default_caller_id: input.defaultCallerId ?? null, created_at: now })
-    .execute();
+  await insertAccount(db, { id, name: input.name, plan_minutes: input.planMinutes, default_caller_id: input.defaultCallerId ?? null, created_at: now });
   return id;
 }
 
@@ -71,46 +68,21 @@ export async function createKey(db: Kysely<Database>, input: NewKey, now: number
     revoked_at: null,
     created_at: now,
   };
-  await db.insertInto('api_keys').values(row).execute();
+  await insertApiKey(db, row);
   return { row, key };
 }
 
-export type KeyWithWindow = ApiKeyRow & { window_start: number | null; window_count: number | null };
-
-const authQuery = perStore(
-  (store) =>
-    preparedQuery(store, (d) =>
-      d
-        .selectFrom('api_keys')
-        .leftJoin('rate_windows', (join) => join.on('rate_windows.bucket', '=', sql<string>`${sql.lit(KEY_BUCKET_PREFIX)} || api_keys.id`))
-        .selectAll('api_keys')
-        .select(['rate_windows.window_start', 'rate_windows.count as window_count'])
-        .where('api_keys.key_hash', '=', PARAM)
-        .where('api_keys.revoked_at', 'is', null),
-    ) as (...p: unknown[]) => Promise<KeyWithWindow[]>,
-);
-
-/**
- * The active key with this hash together with its rate-limit window row, in one query: it runs on every
- * authenticated request (see rate-limit.ts for the window).
- */
-export async function findActiveKeyWithWindow(store: Store, keyHash: string): Promise<KeyWithWindow | undefined> {
-  return (await authQuery(store)(keyHash))[0];
-}
+/** The active key with this hash and its rate-limit window row (rate-limit.ts reads the window), in one query. */
+export { findActiveKeyWithWindow, type KeyWithWindow };
 
 export async function addNumber(db: Kysely<Database>, accountId: string, e164: string, now: number): Promise<void> {
-  await db
-    .insertInto('numbers')
-    .values({ account_id: accountId, e164, created_at: now })
-    .onConflict((oc) => oc.columns(['account_id', 'e164']).doNothing())
-    .execute();
+  await insertNumber(db, accountId, e164, now);
 }
 
 export async function ownsNumber(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
-  const row = await db.selectFrom('numbers').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst();
-  return row !== undefined;
+  return ownsNumberRow(db, accountId, e164);
 }
 
 export async function findAccountByName(db: Kysely<Database>, name: string) {
-  return db.selectFrom('accounts').selectAll().where('name', '=', name).executeTakeFirst();
+  return findAccountRowByName(db, name);
 }

@@ -3,6 +3,8 @@
 // otherwise a random key is made when the account is created and printed once, since only its hash is kept.
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
+import { setDefaultCallerId } from '../store/accounts/accounts.js';
+import { activeKeysOf, setKeyLimitAndSecret } from '../store/accounts/api-keys.js';
 import { addNumber, createAccount, createKey, findAccountByName } from './accounts-repo.js';
 import { hashApiKey } from './secrets.js';
 
@@ -26,9 +28,9 @@ export async function seedDevAccount(store: Store, config: Config, now: number):
     const created = !account;
     const accountId = account?.id ?? (await createAccount(trx, { name: DEV_ACCOUNT_NAME, planMinutes: config.devPlanMinutes, defaultCallerId: config.devCallerId }, now));
     await addNumber(trx, accountId, config.devCallerId, now);
-    await trx.updateTable('accounts').set({ default_caller_id: config.devCallerId }).where('id', '=', accountId).execute();
+    await setDefaultCallerId(trx, accountId, config.devCallerId);
 
-    const keys = await trx.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+    const keys = await activeKeysOf(trx, accountId);
     const fixed = config.devApiKey;
     let existing = fixed ? keys.find((k) => k.key_hash === hashApiKey(fixed)) : keys[0];
     let apiKey: string | null = null;
@@ -41,7 +43,7 @@ export async function seedDevAccount(store: Store, config: Config, now: number):
     }
     // SVC_DEV_WEBHOOK_SECRET fixes the secret so scripts can verify deliveries; it replaces whatever was there.
     const webhookSecret = config.devWebhookSecret ?? existing.webhook_secret;
-    await trx.updateTable('api_keys').set({ rate_limit: config.devRateLimit, webhook_secret: webhookSecret }).where('id', '=', existing.id).execute();
+    await setKeyLimitAndSecret(trx, existing.id, config.devRateLimit, webhookSecret);
     return { accountId, apiKey, webhookSecret, created };
   });
 }

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DoNotCallEntry } from '../generated/types.gen.js';
 import type { NewRow } from '../jobs/job-queue.js';
 import type { Database } from '../store/schema.js';
+import { deleteEntry, getEntry, hasEntry, insertEntryIfAbsent, listEntries } from '../store/do-not-call/do-not-call.js';
 
 export type DoNotCallSource = DoNotCallEntry['source'];
 
@@ -40,31 +41,23 @@ export async function addToDoNotCall(
   entry: { accountId: string; e164: string; reason: string | null; source: DoNotCallSource },
   now: number,
 ): Promise<{ entry: DoNotCallEntry; added: boolean }> {
-  const inserted = await db
-    .insertInto('do_not_call')
-    .values({ account_id: entry.accountId, e164: entry.e164, reason: entry.reason, source: entry.source, created_at: now })
-    .onConflict((oc) => oc.columns(['account_id', 'e164']).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  const inserted = await insertEntryIfAbsent(db, entry, now);
   if (inserted) return { entry: toEntry(inserted), added: true };
-  const row = await db.selectFrom('do_not_call').selectAll().where('account_id', '=', entry.accountId).where('e164', '=', entry.e164).executeTakeFirstOrThrow();
+  const row = await getEntry(db, entry.accountId, entry.e164);
   return { entry: toEntry(row), added: false };
 }
 
 /** A page of the list in E.164 order, after `after` when given; nextAfter is null on the last page. */
 export async function listDoNotCall(db: Kysely<Database>, accountId: string, limit: number, after: string | null): Promise<{ entries: DoNotCallEntry[]; nextAfter: string | null }> {
-  let q = db.selectFrom('do_not_call').selectAll().where('account_id', '=', accountId).orderBy('e164').limit(limit + 1);
-  if (after !== null) q = q.where('e164', '>', after);
-  const rows = await q.execute();
+  const rows = await listEntries(db, accountId, limit + 1, after);
   const page = rows.slice(0, limit);
   return { entries: page.map(toEntry), nextAfter: rows.length > limit ? page[page.length - 1].e164 : null };
 }
 
 export async function removeFromDoNotCall(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
-  const r = await db.deleteFrom('do_not_call').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return deleteEntry(db, accountId, e164);
 }
 
 export async function isListed(db: Kysely<Database>, accountId: string, e164: string): Promise<boolean> {
-  return (await db.selectFrom('do_not_call').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst()) !== undefined;
+  return hasEntry(db, accountId, e164);
 }

@@ -15,7 +15,8 @@
 // row written, whoever writes it; so reading them is two key lookups however many calls an account has made.
 import type { Kysely, Transaction } from 'kysely';
 import { ApiError } from '../errors/api-error.js';
-import { executorFor, PARAM, statement } from '../store/prepared-query.js';
+import { readUsage } from '../store/accounts/usage.js';
+import { executorFor } from '../store/prepared-query.js';
 import type { Database } from '../store/schema.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -35,32 +36,13 @@ export interface Usage {
   reservedMinutes: number;
 }
 
-/**
- * Accounts joined to their counters: calls in flight, and minutes of the billing period whose start is a
- * parameter (the first after any in the select list). The placement's account read and accountAllowance select
- * from it.
- */
-export function accountsWithUsage(db: Kysely<Database>) {
-  return db
-    .selectFrom('accounts')
-    .leftJoin('account_usage', 'account_usage.account_id', 'accounts.id')
-    .leftJoin('account_minutes', (join) =>
-      join.onRef('account_minutes.account_id', '=', 'accounts.id').on('account_minutes.period_start', '=', PARAM as unknown as number),
-    );
-}
-
-const allowanceRow = statement((db) =>
-  accountsWithUsage(db).select(['accounts.plan_minutes', 'account_usage.calls_in_flight', 'account_minutes.minutes']).where('accounts.id', '=', PARAM),
-);
-
 export interface Allowance extends Usage {
   planMinutes: number;
 }
 
 /** The account's plan and its usage in the billing period of `nowMs` (an unknown account has a plan of 0). */
 export async function accountAllowance(db: Db, accountId: string, nowMs: number): Promise<Allowance> {
-  const [row] = await allowanceRow(executorFor(db), billingPeriod(nowMs).start, accountId);
-  return usageOf(row);
+  return usageOf(await readUsage(executorFor(db), billingPeriod(nowMs).start, accountId));
 }
 
 /** The account's used and reserved minutes in the billing period of `nowMs`. */
@@ -69,7 +51,7 @@ export async function accountUsage(db: Db, accountId: string, nowMs: number): Pr
   return { usedMinutes, reservedMinutes };
 }
 
-/** The figures of an accountsWithUsage row. */
+/** The figures of an account's usage row (store/accounts/usage.ts). */
 export function usageOf(row: { plan_minutes?: number | null; calls_in_flight?: number | null; minutes?: number | null } | undefined): Allowance {
   return { planMinutes: Number(row?.plan_minutes ?? 0), usedMinutes: Number(row?.minutes ?? 0), reservedMinutes: Number(row?.calls_in_flight ?? 0) };
 }

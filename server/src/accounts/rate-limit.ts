@@ -17,10 +17,9 @@
 // - every /v1/agent response carries the RateLimit-* headers of the window that applied to it.
 // Consuming is one atomic upsert (conditional on room, for a key's window), exact under any concurrency and across
 // processes.
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import { ApiError } from '../errors/api-error.js';
-import { PARAM, statement } from '../store/prepared-query.js';
+import { countInWindow, countWithinLimit, KEY_BUCKET_PREFIX } from '../store/accounts/rate-windows.js';
 import type { Executor } from '../store/store.js';
 
 export type RateLimitSettings = Pick<Config, 'defaultRateLimit' | 'rateWindowSec' | 'unauthRateLimit' | 'keyRequestLimit'>;
@@ -42,8 +41,8 @@ export interface WindowState {
   resetSec: number;
 }
 
-/** Bucket names of key windows; the key lookup joins its window by this prefix and the key's id. */
-export const KEY_BUCKET_PREFIX = 'key:';
+/** Bucket names of key windows: `key:<key id>`. */
+export { KEY_BUCKET_PREFIX };
 
 export function keyWindow(key: { id: string; rate_limit: number | null }, settings: RateLimitSettings): RateWindow {
   return { bucket: `${KEY_BUCKET_PREFIX}${key.id}`, limit: key.rate_limit ?? settings.defaultRateLimit, windowSec: settings.rateWindowSec };
@@ -72,43 +71,13 @@ function state(w: Pick<RateWindow, 'limit' | 'windowSec'>, count: number, start:
   };
 }
 
-const upsert = statement((db) =>
-  db
-    .insertInto('rate_windows')
-    .values({ bucket: PARAM, window_start: PARAM as unknown as number, count: 1 })
-    .onConflict((oc) =>
-      oc.column('bucket').doUpdateSet({
-        count: sql<number>`case when rate_windows.window_start = excluded.window_start then rate_windows.count + 1 else 1 end`,
-        window_start: sql<number>`excluded.window_start`,
-      }),
-    )
-    .returning(['count']),
-);
-
-/** The upsert that counts an accepted call only while the window has room: no row comes back when it is full. */
-const upsertWithinLimit = statement((db) =>
-  db
-    .insertInto('rate_windows')
-    .values({ bucket: PARAM, window_start: PARAM as unknown as number, count: 1 })
-    .onConflict((oc) =>
-      oc
-        .column('bucket')
-        .doUpdateSet({
-          count: sql<number>`case when rate_windows.window_start = excluded.window_start then rate_windows.count + 1 else 1 end`,
-          window_start: sql<number>`excluded.window_start`,
-        })
-        .where((eb) => eb.or([eb('rate_windows.window_start', '<>', eb.ref('excluded.window_start')), eb('rate_windows.count', '<', PARAM as unknown as number)])),
-    )
-    .returning(['count']),
-);
-
 /**
  * Counts one accepted request against the window if it has room, and returns its state; throws 429 rate_limited
  * when it is full. Run it in the transaction that makes the request's effect, so a rollback gives the room back.
  */
 export async function consumeWithinLimit(ex: Executor, w: RateWindow, nowMs: number, what: string): Promise<WindowState> {
   const start = windowStart(nowMs, w.windowSec);
-  const [row] = await upsertWithinLimit(ex, w.bucket, start, w.limit);
+  const [row] = await countWithinLimit(ex, w.bucket, start, w.limit);
   const consumed = row ? state(w, Number(row.count), start, nowMs) : null;
   if (!consumed) throw new RateLimited(state(w, w.limit, start, nowMs), what);
   return consumed;
@@ -122,7 +91,7 @@ export function checkRoom(w: WindowState, what: string): void {
 /** Counts one request against the window. It is allowed when the state's count is at most its limit. */
 export async function consumeWindow(ex: Executor, w: RateWindow, nowMs: number): Promise<WindowState> {
   const start = windowStart(nowMs, w.windowSec);
-  const [row] = await upsert(ex, w.bucket, start);
+  const [row] = await countInWindow(ex, w.bucket, start);
   return state(w, Number(row.count), start, nowMs);
 }
 

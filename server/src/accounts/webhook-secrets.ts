@@ -1,7 +1,8 @@
 // Webhook signing secrets of an API key: the current one, and after a rotation the previous one, which keeps
 // signing (as a second v1) until the overlap ends so receivers can switch secrets without missing a delivery.
 import type { Kysely } from 'kysely';
-import type { ApiKeysTable, Database } from '../store/schema.js';
+import type { Database } from '../store/schema.js';
+import { findWebhookSecret, setWebhookSecrets, signingKeysOf, type SigningKey } from '../store/accounts/api-keys.js';
 import { newWebhookSecret } from './secrets.js';
 
 /**
@@ -11,24 +12,20 @@ import { newWebhookSecret } from './secrets.js';
  */
 export async function rotateWebhookSecret(db: Kysely<Database>, keyId: string, now: number, overlapSec: number): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    const key = await trx.selectFrom('api_keys').select('webhook_secret').where('id', '=', keyId).executeTakeFirst();
+    const key = await findWebhookSecret(trx, keyId);
     if (!key) return null;
     const secret = newWebhookSecret();
-    await trx
-      .updateTable('api_keys')
-      .set({ webhook_secret: secret, previous_webhook_secret: key.webhook_secret, previous_secret_expires_at: now + overlapSec * 1000 })
-      .where('id', '=', keyId)
-      .execute();
+    await setWebhookSecrets(trx, keyId, secret, key.webhook_secret, now + overlapSec * 1000);
     return secret;
   });
 }
 
-export type SigningKey = Pick<ApiKeysTable, 'id' | 'webhook_secret' | 'previous_webhook_secret' | 'previous_secret_expires_at'>;
+export type { SigningKey };
 
 /** The signing secrets of these keys (the dispatcher reads them once per claim). */
 export async function loadSigningKeys(db: Kysely<Database>, keyIds: string[]): Promise<SigningKey[]> {
   if (keyIds.length === 0) return [];
-  return db.selectFrom('api_keys').select(['id', 'webhook_secret', 'previous_webhook_secret', 'previous_secret_expires_at']).where('id', 'in', keyIds).execute();
+  return signingKeysOf(db, keyIds);
 }
 
 /** The secrets that sign a delivery at `now`, newest first. */

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { CallHooks } from '../engine/step-context.js';
 import type { Store } from '../store/store.js';
+import { makeBatchDue } from '../store/batches/batches.js';
 import { countTowardStop } from './batch-stop.js';
 
 export function batchCallHooks(store: Pick<Store, 'db'>, logger: Logger): CallHooks {
@@ -15,13 +16,7 @@ export function batchCallHooks(store: Pick<Store, 'db'>, logger: Logger): CallHo
     // lost, the batch's own poll finds it).
     onCallEnded: async (call, now) => {
       if (call.batch_id === null) return;
-      await store.db
-        .updateTable('batches')
-        .set({ next_run_at: now })
-        .where('id', '=', call.batch_id)
-        .where('next_run_at', '>', now)
-        .execute()
-        .catch((err: unknown) => logger.warn({ err, batchId: call.batch_id }, 'could not make the batch due; its poll will'));
+      await makeBatchDue(store.db, call.batch_id, now).catch((err: unknown) => logger.warn({ err, batchId: call.batch_id }, 'could not make the batch due; its poll will'));
     },
   };
 }

@@ -2,12 +2,12 @@
 // scoped to the key that created it, as the wire shows them.
 import type { Kysely } from 'kysely';
 import type { Batch, BatchStatus, CallMetadata, StopWhen } from '../generated/types.gen.js';
-import { runQuery } from '../store/prepared-query.js';
 import type { Database } from '../store/schema.js';
 import type { Executor } from '../store/store.js';
 import type { BatchRow } from './batch-runner.js';
 import { batchCounts } from './batch-events.js';
 import type { CheckedCall } from './check-batch.js';
+import { batchIdForKey, batchRowsForKey, insertBatchWithItems } from '../store/batches/batches.js';
 
 export interface NewBatch {
   id: string;
@@ -23,15 +23,11 @@ export interface NewBatch {
   calls: readonly CheckedCall[];
 }
 
-/** Rows of batch_items per INSERT: well under both stores' limits on bound parameters. */
-const ITEMS_PER_INSERT = 500;
-
 /** Inserts a batch, queued and due at its start, with its calls as items. */
 export async function insertBatch(ex: Executor, b: NewBatch, now: number): Promise<void> {
-  const db = ex.compiler;
-  await runQuery(
+  await insertBatchWithItems(
     ex,
-    db.insertInto('batches').values({
+    {
       id: b.id,
       account_id: b.accountId,
       api_key_id: b.apiKeyId,
@@ -50,22 +46,18 @@ export async function insertBatch(ex: Executor, b: NewBatch, now: number): Promi
       next_run_at: b.scheduledAt ?? now,
       lease_owner: null,
       lease_expires_at: null,
-    }),
+    },
+    b.calls.map((c, idx) => ({ batch_id: b.id, idx, call_json: JSON.stringify(c.call) })),
   );
-  for (let i = 0; i < b.calls.length; i += ITEMS_PER_INSERT) {
-    const rows = b.calls.slice(i, i + ITEMS_PER_INSERT).map((c, j) => ({ batch_id: b.id, idx: i + j, call_json: JSON.stringify(c.call) }));
-    await runQuery(ex, db.insertInto('batch_items').values(rows));
-  }
 }
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 /** The key's batches with these ids, or its most recent `limit`, as the wire shows them (counts included). */
 async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { id: string } | { limit: number }): Promise<Batch[]> {
-  let q = db.selectFrom('batches').selectAll().where('api_key_id', '=', apiKeyId);
-  q = 'id' in select ? q.where('id', '=', select.id) : q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(select.limit);
-  const rows = await q.execute();
+  const rows = await batchRowsForKey(db, apiKeyId, select);
   if (rows.length === 0) return [];
+  // Its calls by status, from the calls table.
   const counts = await db
     .selectFrom('calls')
     .select(['batch_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
@@ -101,7 +93,7 @@ function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]
 
 /** The id of the key's batch `id` (ids are stored lowercase), or undefined when it is not this key's. */
 export async function findBatchIdForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<string | undefined> {
-  return (await db.selectFrom('batches').select('id').where('id', '=', id.toLowerCase()).where('api_key_id', '=', apiKeyId).executeTakeFirst())?.id;
+  return batchIdForKey(db, apiKeyId, id.toLowerCase());
 }
 
 export async function findBatchForKey(db: Kysely<Database>, apiKeyId: string, id: string): Promise<Batch | undefined> {

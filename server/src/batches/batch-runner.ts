@@ -21,8 +21,9 @@ import { v7 as uuidv7 } from 'uuid';
 import { NOT_STARTED } from '../store/calls-repo.js';
 import type { BatchesTable, CallsTable } from '../store/schema.js';
 import type { Executor, Store } from '../store/store.js';
-import { runQuery } from '../store/prepared-query.js';
 import { batchEventRow, endedCounts } from './batch-events.js';
+import { batchItemsBetween } from '../store/batches/batches.js';
+import { insertEvents } from '../store/webhooks/events.js';
 
 export type BatchRow = Selectable<BatchesTable>;
 
@@ -111,7 +112,7 @@ export class BatchRunner {
       }
       // Its event is written in the same transaction as its ending, with its calls counted there.
       const announce = async (ex: Executor, ended: BatchRow) => {
-        await runQuery(ex, ex.compiler.insertInto('webhook_events').values(batchEventRow(ended, 'completed', await endedCounts(ex, ended), now)));
+        await insertEvents(ex, [batchEventRow(ended, 'completed', await endedCounts(ex, ended), now)]);
       };
       await this.queue.commit(batch, { set: { ...started, status: 'completed', ended_at: now, updated_at: now, next_run_at: null }, alsoRun: announce });
       return;
@@ -128,14 +129,7 @@ export class BatchRunner {
       await this.queue.commit(batch, { set: { ...started, status: 'paused', stop_reason: 'over_minute_cap', updated_at: now, next_run_at: now + BATCH_PAUSE_RETRY_MS } });
       return;
     }
-    const items = await store.db
-      .selectFrom('batch_items')
-      .select(['idx', 'call_json'])
-      .where('batch_id', '=', batch.id)
-      .where('idx', '>=', batch.released)
-      .where('idx', '<', batch.released + n)
-      .orderBy('idx')
-      .execute();
+    const items = await batchItemsBetween(store.db, batch.id, batch.released, batch.released + n);
     const calls: NewRow[] = items.map((item) => ({ into: 'calls', values: releasedCall(batch, JSON.parse(item.call_json) as PreparedCall, now) }));
     await this.queue.commit(batch, {
       set: { ...started, status: 'running', stop_reason: null, released: batch.released + items.length, updated_at: now, next_run_at: now + BATCH_POLL_MS },

@@ -9,7 +9,7 @@ import type { CallRow } from '../store/calls-repo.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { batchEventRow, endedCounts } from './batch-events.js';
-import type { BatchRow } from './batch-runner.js';
+import { batchStatusForKey, updateBatchFrom } from '../store/batches/batches.js';
 
 /** The statuses a batch is ended early from. */
 export const RUNNING = ['queued', 'running', 'paused'];
@@ -21,18 +21,18 @@ export type CancelBatchOutcome = { kind: 'canceled' } | { kind: 'rejected'; erro
  * with their events. False when it had already ended (or is not the key's, when `apiKeyId` is given).
  */
 export async function endBatch(ex: Executor, id: string, how: { status: 'canceled' | 'stopped'; stopReason: string | null; apiKeyId?: string }, now: number): Promise<boolean> {
-  const db = ex.compiler;
-  let q = db
-    .updateTable('batches')
-    .set({ status: how.status, stop_reason: how.stopReason, ended_at: now, updated_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null })
-    .where('id', '=', id)
-    .where('status', 'in', RUNNING);
-  if (how.apiKeyId !== undefined) q = q.where('api_key_id', '=', how.apiKeyId);
-  const [batch] = (await runQuery(ex, q.returningAll())) as BatchRow[];
+  const batch = await updateBatchFrom(
+    ex,
+    id,
+    RUNNING,
+    { status: how.status, stop_reason: how.stopReason, ended_at: now, updated_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null },
+    how.apiKeyId,
+  );
   if (!batch) return false;
+  // Its calls not yet dialled end canceled.
   const ended = (await runQuery(
     ex,
-    db
+    ex.compiler
       .updateTable('calls')
       .set(canceledUndialled(now))
       .where('batch_id', '=', id)
@@ -48,9 +48,9 @@ export function cancelBatchUnit(apiKeyId: string, batchId: string, now: number):
     atomically(null, async (ex) => {
       const id = batchId.toLowerCase();
       if (await endBatch(ex, id, { status: 'canceled', stopReason: null, apiKeyId }, now)) return { kind: 'canceled' };
-      const [row] = await runQuery(ex, ex.compiler.selectFrom('batches').select('status').where('id', '=', id).where('api_key_id', '=', apiKeyId));
-      if (!row) return { kind: 'rejected', error: batchNotFound(batchId) };
-      if (row.status === 'canceled') return { kind: 'canceled' };
-      return { kind: 'rejected', error: new ApiError(409, 'batch_already_ended', `The batch already ended ${row.status}; only a batch not yet ended can be canceled.`) };
+      const status = await batchStatusForKey(ex, id, apiKeyId);
+      if (status === undefined) return { kind: 'rejected', error: batchNotFound(batchId) };
+      if (status === 'canceled') return { kind: 'canceled' };
+      return { kind: 'rejected', error: new ApiError(409, 'batch_already_ended', `The batch already ended ${status}; only a batch not yet ended can be canceled.`) };
     });
 }

@@ -13,6 +13,9 @@ import { ApiError } from '../errors/api-error.js';
 import type { ErrorToken, PlaceCallRequest } from '../generated/types.gen.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { findDefaultCallerId } from '../store/accounts/accounts.js';
+import { ownedAmong } from '../store/accounts/numbers.js';
+import { listedAmong } from '../store/do-not-call/do-not-call.js';
 
 /** One bad call of a batch: its index in `calls` and the error placeCall would answer it with. */
 export interface BatchItemError {
@@ -79,7 +82,7 @@ export function checkBatchCalls(ports: BatchCheckPorts, key: ApiKeyRow, calls: r
  * dials from, and the errors.
  */
 export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, checked: readonly CheckedCall[]): Promise<{ passed: CheckedCall[]; errors: BatchItemError[] }> {
-  const account = await db.selectFrom('accounts').select('default_caller_id').where('id', '=', key.account_id).executeTakeFirst();
+  const account = await findDefaultCallerId(db, key.account_id);
   const accountDefault = account?.default_caller_id ?? null;
   const listed = await within(db, 'do_not_call', key.account_id, checked.map((c) => c.call.to));
   const owned = await within(db, 'numbers', key.account_id, checked.flatMap((c) => c.call.callerId ?? accountDefault ?? []));
@@ -117,7 +120,7 @@ async function within(db: Kysely<Database>, table: 'do_not_call' | 'numbers', ac
   const unique = [...new Set(values)];
   const found = new Set<string>();
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = await db.selectFrom(table).select('e164').where('account_id', '=', accountId).where('e164', 'in', unique.slice(i, i + CHUNK)).execute();
+    const rows = await (table === 'do_not_call' ? listedAmong : ownedAmong)(db, accountId, unique.slice(i, i + CHUNK));
     for (const r of rows) found.add(r.e164);
   }
   return found;

@@ -9,9 +9,8 @@
 // The tables are the calls (due at next_run_at) and the outbox (due at next_attempt_at while pending): their rows
 // are already what the work needs, so the queue names its table instead of copying each job into a table of its own.
 import type { Kysely } from 'kysely';
-import { runQuery } from '../store/prepared-query.js';
-import { matching } from '../store/due-claims.js';
 import type { Executor, DueClaim, RowFilter, Store } from '../store/store.js';
+import { insertRows, nextDueAt, releaseLeasesOf } from '../store/jobs/queue-rows.js';
 
 /** A queue table: its name, key and due column, and which rows are jobs at all. */
 export type QueueTable = Pick<DueClaim, 'table' | 'key' | 'due' | 'only'>;
@@ -185,9 +184,7 @@ export class JobQueue<Row extends Leased> {
   private async insert(ex: Executor, rows: readonly NewRow[]): Promise<void> {
     for (const into of new Set(rows.map((r) => r.into))) {
       const these = rows.filter((r) => r.into === into);
-      const insert = this.db.insertInto(into).values(these.map((r) => r.values));
-      const keep = these.find((r) => r.keepExisting)?.keepExisting;
-      await runQuery(ex, keep ? insert.onConflict((oc) => oc.columns(keep as never).doNothing()) : insert);
+      await insertRows(ex, into, these.map((r) => r.values), these.find((r) => r.keepExisting)?.keepExisting);
     }
   }
 
@@ -207,12 +204,7 @@ export class JobQueue<Row extends Leased> {
 
   /** Gives up every lease this worker holds (on shutdown): the jobs are due for whoever comes next. */
   async releaseAll(): Promise<number> {
-    const r = await this.db
-      .updateTable(this.table.table)
-      .set({ lease_owner: null, lease_expires_at: null })
-      .where('lease_owner', '=', this.owner)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows);
+    return releaseLeasesOf(this.db, this.table.table, this.owner);
   }
 
   /**
@@ -220,21 +212,6 @@ export class JobQueue<Row extends Leased> {
    * expired), or null.
    */
   async nextDueAt(excluding: readonly string[] = [], only: RowFilter | undefined = this.table.only): Promise<number | null> {
-    const row = (await nextDueQuery(this.db, this.table, excluding, only).executeTakeFirst()) as { at: number | string | null } | undefined;
-    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+    return nextDueAt(this.db, this.table, excluding, only);
   }
-}
-
-/**
- * The next-due look: the least, over the due rows not excluded, of when each can be claimed (its due time, or its
- * lease's expiry when that is later). On Postgres an index on that very expression (migration 026) answers it.
- */
-export function nextDueQuery(db: AnyDb, { table, key, due }: QueueTable, excluding: readonly string[], only: RowFilter | undefined) {
-  let q = db
-    .selectFrom(table)
-    .select((eb) => eb.fn.min(eb.case().when('lease_expires_at', '>', eb.ref(due)).then(eb.ref('lease_expires_at')).else(eb.ref(due)).end()).as('at'))
-    .where(due, 'is not', null);
-  if (only) q = q.where(matching(only));
-  if (excluding.length > 0) q = q.where(key, 'not in', excluding);
-  return q;
 }

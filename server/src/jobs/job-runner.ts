@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Database, JobsTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import { insertJobIfAbsent } from '../store/jobs/jobs.js';
 import { backoffMs } from './backoff.js';
 import { JobQueue, LeaseLost, type QueueTable } from './job-queue.js';
 import { WorkerLoop } from './worker-loop.js';
@@ -31,26 +32,20 @@ export interface NewJob {
 
 /** Adds a job unless one with its key exists; true when it was added. */
 export async function enqueueJob(db: Kysely<Database>, job: NewJob, now: number): Promise<boolean> {
-  const r = await db
-    .insertInto('jobs')
-    .values({
-      id: job.id,
-      kind: job.kind,
-      call_id: job.callId,
-      payload_json: JSON.stringify(job.payload),
-      state: 'pending',
-      run_at: job.runAt,
-      attempts: 0,
-      lease_owner: null,
-      lease_expires_at: null,
-      last_error: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return r !== undefined;
+  return insertJobIfAbsent(db, {
+    id: job.id,
+    kind: job.kind,
+    call_id: job.callId,
+    payload_json: JSON.stringify(job.payload),
+    state: 'pending',
+    run_at: job.runAt,
+    attempts: 0,
+    lease_owner: null,
+    lease_expires_at: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 const JOBS: QueueTable = { table: 'jobs', key: 'id', due: 'run_at', only: { column: 'state', value: 'pending' } };

@@ -19,6 +19,7 @@ import { eventRow } from '../webhooks/outbox.js';
 import { isTerminal } from '../calls/call-status.js';
 import { statusChangeRow } from '../calls/status-log.js';
 import { answerFromRecord, type PlacementOutcome } from './placement.js';
+import { insertEvents } from '../store/webhooks/events.js';
 
 export interface CancelRequest {
   apiKeyId: string;
@@ -66,7 +67,7 @@ export async function logCanceled(ex: Executor, ended: readonly CallRow[], now: 
   const db = ex.compiler;
   if (ended.length > 0) await runQuery(ex, db.insertInto('call_status_changes').values(ended.map((row) => statusChangeRow(row, now))));
   const events = [...ended.map((row) => eventRow(row, 'call.canceled', now)), ...also];
-  if (events.length > 0) await runQuery(ex, db.insertInto('webhook_events').values(events));
+  if (events.length > 0) await insertEvents(ex, events);
 }
 
 function errorResponse(error: ApiError): StoredResponse {

@@ -15,9 +15,10 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
 import type { NumberType, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from '../generated/types.gen.js';
-import { accountsWithUsage, billingPeriod, checkMinuteCap, remainingMinutes, usageOf, type Allowance } from '../accounts/minute-billing.js';
+import { billingPeriod, checkMinuteCap, remainingMinutes, usageOf, type Allowance } from '../accounts/minute-billing.js';
 import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
+import { readPlacementState } from '../store/accounts/usage.js';
 import { insertQueuedCall, iso, windowFields } from '../store/calls-repo.js';
 import {
   claimIdempotencyKey,
@@ -27,7 +28,6 @@ import {
   type IdempotencyRow,
   type StoredResponse,
 } from '../store/idempotency-repo.js';
-import { PARAM, statement } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import type { IrsfList } from '../numbers/irsf.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
@@ -155,39 +155,10 @@ export function answerFromRecord(record: IdempotencyRow | undefined, fingerprint
   return { kind: 'replayed', response: { status: record.response_status!, headers, body: record.response_body! } };
 }
 
-const P = PARAM as never;
-/**
- * Everything the last checks need, in one read: the plan, the minutes used and reserved this period, the
- * account's default caller id, whether the caller id (the call's, else that default) is the account's, and
- * whether the destination is on the account's do-not-call list.
- * Parameters in SQL order: caller id, destination, period start, account.
- */
-const accountState = statement((db) =>
-  accountsWithUsage(db)
-    .select((eb) => [
-      'accounts.plan_minutes',
-      'accounts.default_caller_id',
-      'account_usage.calls_in_flight',
-      'account_minutes.minutes',
-      eb
-        .exists(
-          eb
-            .selectFrom('numbers')
-            .select('numbers.e164')
-            .whereRef('numbers.account_id', '=', 'accounts.id')
-            .where('numbers.e164', '=', eb.fn.coalesce(eb.val<string | null>(P), eb.ref('accounts.default_caller_id'))),
-        )
-        .as('owned'),
-      eb
-        .exists(eb.selectFrom('do_not_call').select('do_not_call.e164').whereRef('do_not_call.account_id', '=', 'accounts.id').where('do_not_call.e164', '=', P))
-        .as('listed'),
-    ])
-    .where('accounts.id', '=', P),
-);
-
 /** The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call (429). */
 async function checkAccount(ex: Executor, key: ApiKeyRow, call: PreparedCall, now: number): Promise<{ callerId: string; allowance: Allowance }> {
-  const [state] = await accountState(ex, call.callerId, call.to, billingPeriod(now).start, key.account_id);
+  // One read: the plan and usage, the default caller id, whether the caller id is owned and the destination listed.
+  const state = await readPlacementState(ex, call.callerId, call.to, billingPeriod(now).start, key.account_id);
   if (state?.listed) throw new ApiError(400, 'destination_opted_out', `${call.to} is on this account's do-not-call list; remove it from the list to call it.`);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
   const allowance = usageOf(state);

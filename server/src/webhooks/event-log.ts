@@ -5,7 +5,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import { ApiError } from '../errors/api-error.js';
 import type { BatchEventLogEntry, CallEventLogEntry } from '../generated/types.gen.js';
-import { runQuery } from '../store/prepared-query.js';
+import { attemptsOfEvent, attemptsOfEvents } from '../store/webhooks/attempts.js';
+import { eventsOf, findEventOf, requeueForRedelivery } from '../store/webhooks/events.js';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from '../store/schema.js';
 import type { WriteUnit } from '../store/store.js';
 
@@ -70,18 +71,12 @@ function toLogEntry(event: EventRow, attempts: readonly AttemptRow[]): EventLogE
 
 /** Every event of the subject, oldest first (a call's events are built in order, each after the last). */
 export async function eventLog(db: Kysely<Database>, subject: EventSubject): Promise<EventLogEntry[]> {
-  const events = await db.selectFrom('webhook_events').selectAll().where('call_id', '=', subject.id).orderBy('created_at').orderBy('event_id').execute();
+  const events = await eventsOf(db, subject.id);
   if (events.length === 0) return [];
-  const attempts = await db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where(
-      'event_id',
-      'in',
-      events.map((e) => e.event_id),
-    )
-    .orderBy('attempt')
-    .execute();
+  const attempts = await attemptsOfEvents(
+    db,
+    events.map((e) => e.event_id),
+  );
   // An answer's in_progress event is built before any ending in the same millisecond.
   const order = (e: EventRow) => (e.event === 'call.in_progress' ? 0 : 1);
   events.sort((a, b) => Number(a.created_at) - Number(b.created_at) || order(a) - order(b));
@@ -101,21 +96,9 @@ export async function eventLog(db: Kysely<Database>, subject: EventSubject): Pro
 export function redeliverUnit(subject: EventSubject, eventId: string, now: number): WriteUnit<EventLogEntry> {
   return ({ atomically }) =>
     atomically(null, async (ex) => {
-      const db = ex.compiler;
-      const [queued] = (await runQuery(
-        ex,
-        db
-          .updateTable('webhook_events')
-          .set({ state: 'pending', next_attempt_at: now, redelivery_requested_at: now, last_redelivery_requested_at: now, lease_owner: null, lease_expires_at: null })
-          .where('event_id', '=', eventId)
-          .where('call_id', '=', subject.id)
-          .where('state', 'in', REDELIVERABLE)
-          .where((eb) => eb.or([eb('last_redelivery_requested_at', 'is', null), eb('last_redelivery_requested_at', '<=', now - REDELIVERY_INTERVAL_MS)]))
-          .returningAll(),
-      )) as EventRow[];
-      const attempts = async (id: string) => (await runQuery(ex, db.selectFrom('webhook_attempts').selectAll().where('event_id', '=', id).orderBy('attempt'))) as AttemptRow[];
-      if (queued) return toLogEntry(queued, await attempts(queued.event_id));
-      const [event] = (await runQuery(ex, db.selectFrom('webhook_events').selectAll().where('event_id', '=', eventId).where('call_id', '=', subject.id))) as EventRow[];
+      const queued = await requeueForRedelivery(ex, subject.id, eventId, REDELIVERABLE, now, now - REDELIVERY_INTERVAL_MS);
+      if (queued) return toLogEntry(queued, await attemptsOfEvent(ex, queued.event_id));
+      const event = await findEventOf(ex, subject.id, eventId);
       if (!event) throw new ApiError(404, 'not_found', `${subject.kind === 'call' ? 'Call' : 'Batch'} ${subject.id} has no event ${eventId}.`);
       throw refusal(subject, event, now);
     });

@@ -5,6 +5,7 @@ import type { CallEventName } from '../generated/types.gen.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { Database, WebhookEventsTable } from '../store/schema.js';
 import { buildEventPayload } from './event-payload.js';
+import { goneEventReceivers } from '../store/webhooks/events.js';
 
 /**
  * The outbox row of `event` for the call as it stands after the change. A call with no webhookUrl still gets the
@@ -42,7 +43,7 @@ export function outboxRow(to: { subjectId: string; apiKeyId: string; url: string
 /** `call_id url` of the receivers that answered 410 Gone to an event of these calls: they get no more of them. */
 export async function goneReceivers(db: Kysely<Database>, events: readonly { call_id: string }[]): Promise<Set<string>> {
   const callIds = [...new Set(events.map((e) => e.call_id))];
-  const rows = await db.selectFrom('webhook_events').select(['call_id', 'url']).where('call_id', 'in', callIds).where('state', '=', 'gone').execute();
+  const rows = await goneEventReceivers(db, callIds);
   return new Set(rows.map((r) => receiverOf(r)));
 }
 

@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
 import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
-import { attemptOutcome } from '../../webhooks/attempt-bound.js';
+import { attemptCountsByOutcome } from '../../store/webhooks/attempts.js';
 import { callLatencyMetrics } from './call-latency-metrics.js';
 
 const WEBHOOK_OUTCOMES = ['success', 'http_error', 'error'] as const;
@@ -86,12 +86,7 @@ export class ServiceMetrics {
     const db = this.store.db;
     const now = this.clock.now();
     const byStatus = await db.selectFrom('calls').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
-    const kept = await db
-      .selectFrom('webhook_attempts')
-      .select([attemptOutcome.as('outcome'), sql<number>`count(*)`.as('n')])
-      .groupBy(sql`1`)
-      .execute();
-    const omitted = await db.selectFrom('webhook_attempts_omitted').select(['outcome', sql<number>`sum(attempts)`.as('n')]).groupBy('outcome').execute();
+    const { kept, omitted } = await attemptCountsByOutcome(db);
     const due = await db
       .selectFrom('calls')
       .select([sql<number>`count(*)`.as('n'), sql<number | null>`min(next_run_at)`.as('oldest')])
