@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
+import { countCallsByStatus, readDueCalls } from '../../store/calls/call-counts.js';
 import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
 import { attemptOutcome } from '../../webhooks/attempt-bound.js';
 import { callLatencyMetrics } from './call-latency-metrics.js';
@@ -85,19 +86,14 @@ export class ServiceMetrics {
   private async readStore(): Promise<void> {
     const db = this.store.db;
     const now = this.clock.now();
-    const byStatus = await db.selectFrom('calls').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
+    const byStatus = await countCallsByStatus(db);
     const kept = await db
       .selectFrom('webhook_attempts')
       .select([attemptOutcome.as('outcome'), sql<number>`count(*)`.as('n')])
       .groupBy(sql`1`)
       .execute();
     const omitted = await db.selectFrom('webhook_attempts_omitted').select(['outcome', sql<number>`sum(attempts)`.as('n')]).groupBy('outcome').execute();
-    const due = await db
-      .selectFrom('calls')
-      .select([sql<number>`count(*)`.as('n'), sql<number | null>`min(next_run_at)`.as('oldest')])
-      .where('status', 'not in', TERMINAL_STATUSES)
-      .where('next_run_at', '<=', now)
-      .executeTakeFirstOrThrow();
+    const due = await readDueCalls(db, TERMINAL_STATUSES, now);
 
     this.calls.reset();
     for (const status of CALL_STATUSES) this.calls.set({ status }, 0);
