@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Batch, BatchStatus, CallMetadata, StopWhen } from '../generated/types.gen.js';
 import { runQuery } from '../store/prepared-query.js';
 import type { Database } from '../store/schema.js';
+import { countBatchCallsByStatus } from '../store/calls/batch-calls.js';
 import type { Executor } from '../store/store.js';
 import type { BatchRow } from './batch-runner.js';
 import { batchCounts } from './batch-events.js';
@@ -66,16 +67,10 @@ async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { i
   q = 'id' in select ? q.where('id', '=', select.id) : q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(select.limit);
   const rows = await q.execute();
   if (rows.length === 0) return [];
-  const counts = await db
-    .selectFrom('calls')
-    .select(['batch_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where(
-      'batch_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .groupBy(['batch_id', 'status'])
-    .execute();
+  const counts = await countBatchCallsByStatus(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => toBatch(row, counts.filter((c) => c.batch_id === row.id)));
 }
 

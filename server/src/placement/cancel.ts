@@ -55,9 +55,6 @@ export function cancelUnit(req: CancelRequest): WriteUnit<CancelOutcome> {
   };
 }
 
-// The cancel's conditions, which a batch's cancel shares.
-export { canceledUndialled, notDialled } from '../store/calls/cancel-calls.js';
-
 /** The events and status changes of calls just ended canceled (with `also`, more outbox rows), in the same transaction. */
 export async function logCanceled(ex: Executor, ended: readonly CallRow[], now: number, also: Insertable<WebhookEventsTable>[] = []): Promise<void> {
   const db = ex.compiler;
