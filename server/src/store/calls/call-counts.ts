@@ -4,7 +4,11 @@ import type { Database } from '../schema.js';
 
 /** How many calls are in each status (statuses with none are left out). */
 export async function countCallsByStatus(db: Kysely<Database>): Promise<{ status: string; n: number }[]> {
-  return db.selectFrom('calls').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
+  return db
+    .selectFrom('calls')
+    .select(['status', sql<number>`count(*)`.as('n')])
+    .groupBy('status')
+    .execute();
 }
 
 /** How many calls in none of the `terminal` statuses are due by `now`, and the oldest due time among them (null for none). */

@@ -38,5 +38,11 @@ export async function settleTurnRows(ex: Executor, callId: string, rows: readonl
       .where((eb) => eb.or([eb('seq', '>=', rows.length), eb('heard_at', 'is', null), eb('heard_at', '>', endedAt), eb('end_ms', '>', connectedMs)])),
   );
   if (rows.length === 0) return;
-  await runQuery(ex, db.insertInto('call_turns').values(rows).onConflict((oc) => oc.columns(['call_id', 'seq']).doNothing()));
+  await runQuery(
+    ex,
+    db
+      .insertInto('call_turns')
+      .values(rows)
+      .onConflict((oc) => oc.columns(['call_id', 'seq']).doNothing()),
+  );
 }

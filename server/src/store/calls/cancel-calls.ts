@@ -12,7 +12,18 @@ export const notDialled = (eb: ExpressionBuilder<Database, 'calls'>) =>
 
 /** A call not yet dialled, ended canceled now: nothing billed, and any worker's lease on it cleared (fenced off). */
 export const canceledUndialled = (now: number) =>
-  ({ status: 'canceled', ended_at: now, duration_sec: 0, billed_minutes: 0, error: null, cancel_requested_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null, updated_at: now }) as const;
+  ({
+    status: 'canceled',
+    ended_at: now,
+    duration_sec: 0,
+    billed_minutes: 0,
+    error: null,
+    cancel_requested_at: now,
+    next_run_at: null,
+    lease_owner: null,
+    lease_expires_at: null,
+    updated_at: now,
+  }) as const;
 
 /** Ends the key's call `id` canceled if it is not yet dialled (canceledUndialled); the row as ended, or undefined. */
 export async function cancelUndialledCall(ex: Executor, apiKeyId: string, id: string, now: number): Promise<CallRow | undefined> {
