@@ -1,20 +1,19 @@
-// What a batch reads and writes of its calls: how many hold a slot, how many are in each status, and the cancel
-// of those not yet dialled when the batch ends.
+// What a batch reads and writes of its calls: how many are in given statuses (those holding a slot), how many
+// are in each status, and the cancel of those not yet dialled when the batch ends.
 import type { Kysely } from 'kysely';
-import { LIVE_STATUSES } from '../../calls/call-status.js';
 import type { CallRow } from '../calls-repo.js';
 import { runQuery } from '../prepared-query.js';
 import type { Database } from '../schema.js';
 import type { Executor } from '../store.js';
 import { canceledUndialled, notDialled } from './cancel-calls.js';
 
-/** How many of the batch's calls are live (released and not ended). */
-export async function countLiveBatchCalls(db: Kysely<Database>, batchId: string): Promise<{ n: number } | undefined> {
+/** How many of the batch's calls are in one of `statuses`. */
+export async function countBatchCallsIn(db: Kysely<Database>, batchId: string, statuses: readonly string[]): Promise<{ n: number } | undefined> {
   return db
     .selectFrom('calls')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('batch_id', '=', batchId)
-    .where('status', 'in', [...LIVE_STATUSES])
+    .where('status', 'in', [...statuses])
     .executeTakeFirst();
 }
 
