@@ -6,7 +6,7 @@
 // first render after start is reported apart.
 //   npx tsx bench/recording-render.ts [rounds=5]
 import ESpeakNg from 'espeak-ng';
-import { timeTurns, type Turn, type TimedTurn } from '../server/src/voice-agent/conversation.js';
+import { timeTurns, type Turn, type TimedTurn } from '../server/src/conversation/conversation.js';
 import { decodePcm16Wav } from '../server/src/recording/encode-wav.js';
 import { sharedSynthesizer } from '../server/src/recording/espeak-synthesizer.js';
 import { DEFAULT_VOICES, SpeechRecorder } from '../server/src/recording/speech-recorder.js';

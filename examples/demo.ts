@@ -12,12 +12,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { SvcApiError, SvcClient, isTerminal, type CallRecord } from '../sdk/src/index.js';
 import { seedDevAccount } from '../server/src/accounts/dev-seed.js';
+import { batchCallHooks } from '../server/src/batches/batch-hooks.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../server/src/placement/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from '../server/src/numbers/irsf.js';
 import { systemClock } from '../server/src/clock.js';
 import { loadConfig } from '../server/src/config.js';
 import { createEngine } from '../server/src/engine/default-engine.js';
-import { createApp } from '../server/src/http/app.js';
+import { createApp } from '../server/src/compose.js';
 import { storeFor } from '../server/src/store/open-store.js';
 import { migrate } from '../server/src/store/store.js';
 
@@ -34,7 +35,7 @@ async function embeddedService(): Promise<{ apiKey: string; baseUrl: string; clo
   const store = storeFor(config);
   await migrate(store);
   const logger = pino({ level: 'silent' });
-  const engine = createEngine(config, store, systemClock, logger);
+  const engine = createEngine(config, store, systemClock, logger, batchCallHooks(store, logger));
   const app = createApp({ config, store, clock: systemClock, logger, catalogue: DEFAULT_AGENT_CATALOGUE, irsf: IrsfList.load(DEFAULT_IRSF_PATH) });
   server.on('request', app.callback());
   const seed = await seedDevAccount(store, config, systemClock.now());

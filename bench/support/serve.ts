@@ -8,7 +8,7 @@ import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalo
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
 import { systemClock } from '../../server/src/clock.js';
 import { loadConfig } from '../../server/src/config.js';
-import { createApp } from '../../server/src/http/app.js';
+import { createApp } from '../../server/src/compose.js';
 import { serviceLogger } from '../../server/src/http/observability/service-logger.js';
 import { storeFor } from '../../server/src/store/open-store.js';
 

@@ -1,9 +1,8 @@
 // Every setting, from the environment, with a default that runs offline. It imports no adapter: adapters are
 // chosen from these values by the composition root (main.ts).
 import { resolve } from 'node:path';
-import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './webhooks/retry-schedule.js';
-import type { TurnTaking } from './voice-agent/turn-taking.js';
-import { parseTurnTaking, TurnTakingError } from './voice-agent/turn-taking-config.js';
+import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './settings/retry-schedule.js';
+import { parseTurnTaking, TurnTakingError, type TurnTaking } from './settings/turn-taking.js';
 
 /** How many times the LLM analyst sends one analysis request (a failed one is tried once more). */
 export const LLM_ATTEMPTS = 2;

@@ -8,9 +8,11 @@ import { DEFAULT_AGENT_CATALOGUE } from './placement/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './numbers/irsf.js';
 import { systemClock } from './clock.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { batchCallHooks } from './batches/batch-hooks.js';
 import { BatchRunner } from './batches/batch-runner.js';
 import { configuredAgent, createEngine } from './engine/default-engine.js';
-import { createApp } from './http/app.js';
+import { callLatencyMetrics } from './http/observability/call-latency-metrics.js';
+import { createApp } from './compose.js';
 import { createHttpServer } from './http/http-server.js';
 import { countAddress } from './http/key-gate.js';
 import { createJobRunner } from './jobs/job-runner.js';
@@ -48,9 +50,11 @@ async function main(): Promise<void> {
   }
   const runsWorkers = config.role !== 'api';
   // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
-  const agent = configuredAgent(config, store, logger);
+  const agent = configuredAgent(config, store, logger, callLatencyMetrics);
   const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
-  const engine = runsWorkers ? createEngine(config, store, systemClock, logger.child({ part: 'engine' }), { carrier: telephony.carrier, agent }) : null;
+  const engineLogger = logger.child({ part: 'engine' });
+  // Batches hear of their calls' ends through the engine's hooks, in the transactions that end them.
+  const engine = runsWorkers ? createEngine(config, store, systemClock, engineLogger, batchCallHooks(store, engineLogger), { carrier: telephony.carrier, agent }) : null;
   const dispatcher = runsWorkers ? createWebhookDispatcher({ store, clock: systemClock, config, logger: logger.child({ part: 'webhooks' }) }) : null;
   const sweeper = runsWorkers ? startIdempotencySweeper({ store, clock: systemClock, logger: logger.child({ part: 'idempotency' }) }) : null;
   // Batches release their calls on their own loop: a batch step is short, so a few run at once.

@@ -5,9 +5,9 @@ import fc from 'fast-check';
 import type { ExtractedValues, FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';
 import { SimulatedCallee } from '../../server/src/voice-agent/simulated-callee.js';
-import { fieldLabel, lowerFirst } from '../../server/src/voice-agent/field-label.js';
+import { fieldLabel, lowerFirst } from '../../server/src/conversation/field-label.js';
 import { RuleBasedAnalyst } from '../../server/src/analysis/rule-based-analyst.js';
-import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/voice-agent/conversation.js';
+import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/conversation/conversation.js';
 
 const NAMES = ['closing_time', 'open_sunday', 'staff_count', 'manager_name', 'contact_email', 'website', 'phone', 'address',
   'opening_hours', 'delivery_day', 'start_date', 'price', 'notes', 'accepts_cards', 'discount', 'waitMinutes', 'time', 'has_parking'];

@@ -3,9 +3,9 @@ import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { RuleBasedAnalyst } from '../../server/src/analysis/rule-based-analyst.js';
 import type { EndReason } from '../../server/src/analysis/analyst.js';
 import { readAnswer } from '../../server/src/analysis/answer-reader.js';
-import { lexiconFor } from '../../server/src/voice-agent/lexicon.js';
-import type { FieldType } from '../../server/src/voice-agent/field-label.js';
-import type { CallBrief } from '../../server/src/voice-agent/conversation.js';
+import { lexiconFor } from '../../server/src/conversation/lexicon.js';
+import type { FieldType } from '../../server/src/conversation/field-label.js';
+import type { CallBrief } from '../../server/src/conversation/conversation.js';
 
 const FIELDS: FieldDefinition[] = [
   { name: 'closing_time', description: 'Closing time on Sunday' },

@@ -2,18 +2,19 @@
 // never more than max_concurrency live at once (sampled after every step of the runner and of the engine), each a
 // call of the batch that completes; the batch completes with its last call. At the minute cap the batch pauses
 // (over_minute_cap) instead of failing calls, and resumes when minutes are available. A redial of a batch's call
-// belongs to the batch, holds a slot, and the batch ends only after it.
+// belongs to the batch, holds a slot, and the batch ends only after it. A call of the batch that ends makes the
+// batch due at once.
 import { expect } from 'chai';
 import { pino } from 'pino';
 import type { ApiKeyRow } from '../../server/src/accounts/accounts-repo.js';
 import { setPlanMinutes } from '../../server/src/accounts/developer-settings.js';
 import { insertBatch } from '../../server/src/batches/batch-repo.js';
-import { BATCH_PAUSE_RETRY_MS, BatchRunner, liveCalls, type BatchRow } from '../../server/src/batches/batch-runner.js';
+import { BATCH_PAUSE_RETRY_MS, BATCH_POLL_MS, BatchRunner, liveCalls, type BatchRow } from '../../server/src/batches/batch-runner.js';
 import { checkBatch } from '../../server/src/batches/check-batch.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
-import { loadDocument } from '../../server/src/http/openapi-document.js';
-import { compileBodyCheck } from '../../server/src/http/request-validator.js';
-import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';
+import { loadDocument } from '../../server/src/contract/openapi-document.js';
+import { compileBodyCheck } from '../../server/src/contract/request-validator.js';
+import { ajvFor, formatReasons } from '../../server/src/contract/schema-ajv.js';
 import { executorFor } from '../../server/src/store/prepared-query.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
@@ -114,6 +115,21 @@ forEachStore('the batch runner', (kind) => {
       ...numbers(2).map((c) => [c.to, 'completed']),
     ]);
     expect(rows[1].previous_call_id).to.equal(rows[0].id);
+  });
+
+  it('is made due by the end of one of its calls: the next is released then, not at its poll', async () => {
+    // The first call fails a second after its dial, well before the batch's next poll.
+    const id = await create([{ to: '+14155550114' }, ...numbers(1)], 1);
+    await runner.tick();
+    const [first] = await calls(id);
+    const poll = srv.clock.now() + BATCH_POLL_MS;
+    expect([(await batch(id)).next_run_at, (await calls(id)).length]).to.deep.equal([poll, 1]);
+    const ended = await srv.drive(first!.id);
+    expect([ended.status, ended.ended_at]).to.deep.equal(['failed', srv.clock.now()]);
+    expect(srv.clock.now()).to.be.below(poll);
+    expect((await batch(id)).next_run_at).to.equal(srv.clock.now());
+    expect(await runner.tick()).to.equal(1);
+    expect((await calls(id)).map((r) => r.status)).to.deep.equal(['failed', 'queued']);
   });
 
   it('stops exactly when stopWhen is met: the count at the stop is exact, live calls finish, none is dialled after', async () => {

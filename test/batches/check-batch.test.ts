@@ -5,9 +5,9 @@
 import { expect } from 'chai';
 import { checkBatch, type BatchCheckPorts } from '../../server/src/batches/check-batch.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
-import { loadDocument } from '../../server/src/http/openapi-document.js';
-import { compileBodyCheck } from '../../server/src/http/request-validator.js';
-import { ajvFor, formatReasons } from '../../server/src/http/schema-ajv.js';
+import { loadDocument } from '../../server/src/contract/openapi-document.js';
+import { compileBodyCheck } from '../../server/src/contract/request-validator.js';
+import { ajvFor, formatReasons } from '../../server/src/contract/schema-ajv.js';
 import type { ApiKeyRow } from '../../server/src/accounts/accounts-repo.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';

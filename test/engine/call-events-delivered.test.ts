@@ -3,8 +3,8 @@
 // record and the schema, signatures that Stripe's verifier accepts.
 import { expect } from 'chai';
 import Stripe from 'stripe';
-import { loadDocument } from '../../server/src/http/openapi-document.js';
-import { ajvFor, pointer } from '../../server/src/http/schema-ajv.js';
+import { loadDocument } from '../../server/src/contract/openapi-document.js';
+import { ajvFor, pointer } from '../../server/src/contract/schema-ajv.js';
 import { createWebhookDispatcher } from '../../server/src/webhooks/dispatcher.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';

@@ -87,7 +87,12 @@ forEachStore('the engine\'s lanes', (kind) => {
     };
     await follow(ids, 'two analyses held and the third call due to end', async () => held.waiting === 2 && (await dueToEnd()).length === 1);
     const [waiting] = await dueToEnd();
-    await new Promise((r) => setTimeout(r, 100));
+    // The loop looks again at each of its polls (every 5 ms of the clock's): three more looks leave the call waiting.
+    for (let i = 0; i < 3; i++) {
+      await until('the loop asleep', () => srv.clock.pending().length === 1);
+      srv.clock.advance(5);
+    }
+    await until('the loop asleep', () => srv.clock.pending().length === 1);
     expect(held.waiting).to.equal(2);
     expect(await srv.row(waiting!.id)).to.deep.equal(waiting);
     held.letGo();

@@ -3,7 +3,7 @@
 // call's limit, then finishes the call from what was recorded.
 import { expect } from 'chai';
 import type { Kysely } from 'kysely';
-import type { LiveAgent } from '../../server/src/voice-agent/agent.js';
+import type { LiveAgent } from '../../server/src/conversation/agent.js';
 import { appendTurn, recordedTurns } from '../../server/src/voice-agent/recorded-turns.js';
 import { recordLineEvent } from '../../server/src/telephony/carrier-inbox.js';
 import type { Database } from '../../server/src/store/schema.js';

@@ -2,8 +2,8 @@
 // links it can follow from a placement to the call and its recording; custom formats it can read in words and
 // as patterns.
 import { expect } from 'chai';
-import { loadDocument, resolveRef, type OpenApiDocument } from '../../server/src/http/openapi-document.js';
-import { ajvFor, pointer } from '../../server/src/http/schema-ajv.js';
+import { loadDocument, resolveRef, type OpenApiDocument } from '../../server/src/contract/openapi-document.js';
+import { ajvFor, pointer } from '../../server/src/contract/schema-ajv.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 

@@ -4,8 +4,8 @@
 // UTF-8, too large). Every answer must be one the operation declares, with a token its schema lists (the contract
 // helper checks both on every response), and none may be a 500. On both stores.
 import { expect } from 'chai';
-import { MAX_NESTING } from '../../server/src/http/json-nesting.js';
-import { HTTP_METHODS, loadDocument, resolveRef, type Operation, type Parameter, type Schema } from '../../server/src/http/openapi-document.js';
+import { MAX_NESTING } from '../../server/src/contract/json-nesting.js';
+import { HTTP_METHODS, loadDocument, resolveRef, type Operation, type Parameter, type Schema } from '../../server/src/contract/openapi-document.js';
 import { assertContract, type RequestOptions } from '../support/contract.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';

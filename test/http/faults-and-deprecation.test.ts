@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
-import { loadDocument } from '../../server/src/http/openapi-document.js';
-import { createApp } from '../../server/src/http/app.js';
+import { loadDocument } from '../../server/src/contract/openapi-document.js';
+import { createApp } from '../../server/src/compose.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 import SQLite from 'better-sqlite3';

@@ -4,8 +4,8 @@
 // Most bodies are limited to 64 KiB, which holds only about 32,000 levels, so the hundred-thousand-level cases run
 // against the same document with every body limit raised to 4 MiB; createBatch's own 16 MiB limit holds them as is.
 import { expect } from 'chai';
-import { MAX_NESTING } from '../../server/src/http/json-nesting.js';
-import { loadDocument, type OpenApiDocument } from '../../server/src/http/openapi-document.js';
+import { MAX_NESTING } from '../../server/src/contract/json-nesting.js';
+import { loadDocument, type OpenApiDocument } from '../../server/src/contract/openapi-document.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 

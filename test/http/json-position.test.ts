@@ -1,6 +1,6 @@
 // Where a body stops being JSON, as the invalid_json message tells the client.
 import { expect } from 'chai';
-import { whereJsonBreaks } from '../../server/src/http/json-body.js';
+import { whereJsonBreaks } from '../../server/src/contract/json-body.js';
 
 describe('where a JSON body breaks', () => {
   const cases: [string, string][] = [

@@ -164,7 +164,7 @@ forEachStore('placement limits and idempotency', (kind) => {
     it('answers a duplicate that arrives while the first is running with 409 idempotency_key_in_use', async () => {
       await srv.deps.store.db
         .insertInto('idempotency_keys')
-        .values({ api_key_id: alice.keyId, idem_key: 'k5', request_hash: (await import('../../server/src/http/idempotency-key.js')).requestFingerprint(ok), state: 'running', response_status: null, response_headers_json: null, response_body: null, created_at: srv.clock.now(), expires_at: srv.clock.now() + 86_400_000 })
+        .values({ api_key_id: alice.keyId, idem_key: 'k5', request_hash: (await import('../../server/src/contract/idempotency-key.js')).requestFingerprint(ok), state: 'running', response_status: null, response_headers_json: null, response_body: null, created_at: srv.clock.now(), expires_at: srv.clock.now() + 86_400_000 })
         .execute();
       const res = await post(ok, 'k5');
       expect(res.status).to.equal(409);

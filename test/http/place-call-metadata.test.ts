@@ -6,7 +6,7 @@ import { defaultEngineParts } from '../../server/src/engine/default-engine.js';
 import { loadConfig } from '../../server/src/config.js';
 import { createWebhookDispatcher } from '../../server/src/webhooks/dispatcher.js';
 import { SandboxCarrier } from '../../server/src/telephony/sandbox/sandbox-carrier.js';
-import type { Agent } from '../../server/src/voice-agent/agent.js';
+import type { Agent } from '../../server/src/conversation/agent.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';

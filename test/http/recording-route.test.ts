@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { timeTurns } from '../../server/src/voice-agent/conversation.js';
+import { timeTurns } from '../../server/src/conversation/conversation.js';
 import { SpeechRecorder } from '../../server/src/recording/speech-recorder.js';
 import { writeRecording } from '../../server/src/recording/write-recording.js';
 import { recordingRequestJson, type RecordingRequest } from '../../server/src/recording/recorder.js';

@@ -4,7 +4,7 @@
 // (Postgres refuses U+0000 in text), and a well-encoded id still finds its resource.
 import { expect } from 'chai';
 import { connect } from 'node:net';
-import { HTTP_METHODS, loadDocument, resolveRef, type Parameter } from '../../server/src/http/openapi-document.js';
+import { HTTP_METHODS, loadDocument, resolveRef, type Parameter } from '../../server/src/contract/openapi-document.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 

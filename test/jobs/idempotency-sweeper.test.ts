@@ -8,6 +8,7 @@ import { startIdempotencySweeper } from '../../server/src/jobs/idempotency-sweep
 import type { Store } from '../../server/src/store/store.js';
 import { forEachStore, freshStore, type TestStore } from '../support/stores.js';
 import { TestClock } from '../support/server.js';
+import { until } from '../support/until.js';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 
@@ -57,7 +58,12 @@ forEachStore('the idempotency sweeper', (kind) => {
     await record('k', 'old-again', NOW - 1);
     const timed = startIdempotencySweeper({ store, clock, logger: pino({ level: 'silent' }), everyMs: 20, chunk: 3 });
     try {
-      for (let i = 0; i < 200 && (await left()).length > 1; i++) await new Promise((r) => setTimeout(r, 10));
+      // The sweep waits for its time on the clock: 20 ms after the start, and not before.
+      clock.advance(19);
+      await until('the sweeper asleep until its time', () => clock.pending().join() === String(NOW + 20));
+      expect(await left()).to.deep.equal(['k/live', 'k/old-again']);
+      clock.advance(1);
+      await until('the timed sweep', async () => (await left()).length === 1);
       expect(await left()).to.deep.equal(['k/live']);
     } finally {
       await timed.stop();

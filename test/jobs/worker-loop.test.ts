@@ -108,7 +108,7 @@ describe('the worker loop', () => {
     jobs.add('later', clock.now() + 40);
     l.nudge();
     await until('the look after the nudge', () => jobs.claims.length === 2);
-    clock.advance(40); // due now by the clock; the loop wakes on its own when the wait (40 ms) is over
+    clock.advance(40); // due now by the clock, which ends the loop's wait (40 ms of the clock's)
     await until('the job to run', () => jobs.runs.length === 1);
     expect(jobs.runs).to.deep.equal(['later']);
   });
@@ -195,9 +195,12 @@ describe('the worker loop', () => {
       if (job.id === 'bad') throw new Error('boom');
     });
     const claim = jobs.claim.bind(jobs);
-    let failures = 1;
+    let failed = false;
     jobs.claim = async (limit, running) => {
-      if (failures-- > 0) throw new Error('store down');
+      if (!failed) {
+        failed = true;
+        throw new Error('store down');
+      }
       return claim(limit, running);
     };
     jobs.add('bad');
@@ -205,6 +208,13 @@ describe('the worker loop', () => {
     const l = new WorkerLoop(jobs, { concurrency: 1, idleMs: 10 }, clock, logger);
     loops.push(l);
     l.start();
+    // After the failed claim the loop waits a second of the clock's before it looks again.
+    const retryAt = clock.now() + 1000;
+    await until('the wait after the failed claim', () => failed && clock.pending().join() === String(retryAt));
+    clock.advance(999);
+    await tick();
+    expect([jobs.runs, clock.pending()]).to.deep.equal([[], [retryAt]]);
+    clock.advance(1);
     await until('both jobs to run', () => jobs.runs.length === 2);
     expect(jobs.runs.sort()).to.deep.equal(['bad', 'good']);
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { loadDocument } from '../../server/src/http/openapi-document.js';
+import { loadDocument } from '../../server/src/contract/openapi-document.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { callTool, httpClient, stdioClient } from './mcp-tools.js';

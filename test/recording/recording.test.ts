@@ -1,7 +1,7 @@
 // The speech recorder: real espeak-ng audio, two voices, each turn at its time, a WAV that a standard parser reads.
 import { expect } from 'chai';
 import { WaveFile } from 'wavefile';
-import { timeTurns, type TimedTurn } from '../../server/src/voice-agent/conversation.js';
+import { timeTurns, type TimedTurn } from '../../server/src/conversation/conversation.js';
 import { decodePcm16Wav } from '../../server/src/recording/encode-wav.js';
 import { ESPEAK_SAMPLE_RATE, EspeakSynthesizer, SynthesisError, sharedSynthesizer, type Synthesizer } from '../../server/src/recording/espeak-synthesizer.js';
 import { DEFAULT_VOICES, SpeechRecorder, espeakLanguageFor } from '../../server/src/recording/speech-recorder.js';

@@ -3,7 +3,7 @@
 // claims: were the worker to claim the call again, both steps would pass the fence and both would commit the
 // answer — two call.in_progress events (or, for a queued call, two dials).
 import { expect } from 'chai';
-import type { Agent } from '../../server/src/voice-agent/agent.js';
+import type { Agent } from '../../server/src/conversation/agent.js';
 import { ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { forEachStore } from '../support/stores.js';
@@ -11,7 +11,7 @@ import { until as waitUntil } from '../support/until.js';
 
 const LEASE_MS = 1000;
 
-/** Waits for the condition with real time, checking every few ms (the engine's loop runs on real timers). */
+/** Waits for the condition, checking every few ms of real time (the engine's steps run in real time). */
 const until = (what: string, condition: () => boolean | Promise<boolean>) => waitUntil(what, condition, 10_000, 2);
 
 forEachStore('a worker whose step outlives its lease', (kind) => {
@@ -58,7 +58,11 @@ forEachStore('a worker whose step outlives its lease', (kind) => {
     s.clock.advance(2 * LEASE_MS);
     const seen = claims;
     s.deps.store.wake('calls');
-    await until('three more claims', () => claims >= seen + 3);
+    // The loop looks at each of its polls, every 2 ms of the clock's.
+    await until('three more claims', () => {
+      if (s.clock.pending().length > 0) s.clock.advance(2);
+      return claims >= seen + 3;
+    });
     held.forEach((release) => release());
 
     await until('the call to end', async () => {

@@ -81,7 +81,7 @@ forEachStore('wakes', (kind) => {
     srv.engine.start();
     const alice = await srv.tenant();
     // The loop's first look found nothing: it sleeps an hour unless woken.
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the loop asleep', () => srv!.clock.pending().join() === String(srv!.clock.now() + HOUR));
     const placed = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } });
     expect(placed.status).to.equal(202);
     const id = placed.body.callId as string;
@@ -95,7 +95,8 @@ forEachStore('wakes', (kind) => {
     dispatcher.start();
     try {
       const alice = await srv.tenant();
-      await new Promise((r) => setTimeout(r, 50));
+      // The loop's first look found nothing: it sleeps an hour unless woken.
+      await until('the loop asleep', () => srv!.clock.pending().join() === String(srv!.clock.now() + HOUR));
       const placed = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', webhookUrl: rx.url, startAt: new Date(srv.clock.now() + HOUR).toISOString() } });
       const id = placed.body.callId as string;
       const canceled = await alice.api.post(`/v1/agent/calls/${id}/cancel`, {});

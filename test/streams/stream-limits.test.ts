@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { pino } from 'pino';
-import { createApp } from '../../server/src/http/app.js';
+import { createApp } from '../../server/src/compose.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';
 import { revokeKey } from '../../server/src/accounts/developer-settings.js';
 import { openStore } from '../../server/src/store/open-store.js';

@@ -4,8 +4,8 @@
 // be the spec's error body.
 import { expect } from 'chai';
 import type { ValidateFunction } from 'ajv';
-import { loadDocument, resolveRef, HTTP_METHODS, type OpenApiDocument } from '../../server/src/http/openapi-document.js';
-import { ajvFor, pointer } from '../../server/src/http/schema-ajv.js';
+import { loadDocument, resolveRef, HTTP_METHODS, type OpenApiDocument } from '../../server/src/contract/openapi-document.js';
+import { ajvFor, pointer } from '../../server/src/contract/schema-ajv.js';
 
 const doc: OpenApiDocument = loadDocument();
 const ajv = ajvFor(doc, { allowPrivateWebhooks: true });

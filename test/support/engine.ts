@@ -1,8 +1,9 @@
 // The call engine beside a test server, on the same store and the same TestClock, so a test places calls over
 // HTTP and then drives time: every step happens at a clock the test moves, nothing sleeps.
 import { pino, type Logger } from 'pino';
-import type { AnyAgent } from '../../server/src/voice-agent/agent.js';
+import type { AnyAgent } from '../../server/src/conversation/agent.js';
 import type { Analyst } from '../../server/src/analysis/analyst.js';
+import { batchCallHooks } from '../../server/src/batches/batch-hooks.js';
 import { CallEngine, type EngineSettings } from '../../server/src/engine/call-engine.js';
 import type { Carrier } from '../../server/src/telephony/carrier.js';
 import type { TelephonyDeps } from '../../server/src/telephony/telephony.js';
@@ -50,6 +51,8 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
     agent,
     analyst: parts.analyst ?? defaults.analyst,
     settings: { ...engineSettings(config), ...parts.settings },
+    // As the composition root wires it: batches hear of their calls' ends.
+    hooks: batchCallHooks(store, logger),
   });
   const row = (id: string) => store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   return {

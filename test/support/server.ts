@@ -5,8 +5,9 @@ import { pino } from 'pino';
 import { createAccount, createKey, addNumber } from '../../server/src/accounts/accounts-repo.js';
 import { DEFAULT_AGENT_CATALOGUE } from '../../server/src/placement/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../server/src/numbers/irsf.js';
+import type { Clock } from '../../server/src/clock.js';
 import { httpTimeouts, loadConfig, type Config } from '../../server/src/config.js';
-import { createApp, type AppOptions } from '../../server/src/http/app.js';
+import { createApp, type AppOptions } from '../../server/src/compose.js';
 import type { AppDeps } from '../../server/src/http/app-deps.js';
 import type { CallingWindow } from '../../server/src/generated/types.gen.js';
 import { createHttpServer } from '../../server/src/http/http-server.js';
@@ -15,11 +16,66 @@ import { countAddress } from '../../server/src/http/key-gate.js';
 import { apiClient, type ApiClient } from './contract.js';
 import { freshStore, type StoreKind, type TestStore } from './stores.js';
 
-export class TestClock {
-  constructor(public ms = Date.UTC(2026, 10, 22, 12, 0, 30)) {}
-  now = () => this.ms;
+interface TestTimer {
+  dueAt: number;
+  /** Timers due at the same time fire in the order they were set. */
+  seq: number;
+  fn: () => void;
+}
+
+/**
+ * The tests' clock: it stands still until the test moves it (advance, or setting ms), and moving it fires what fell
+ * due by then, in the order it fell due: the timers set on it and the sleeps on it (every wait of a worker loop, a
+ * back-off). A timer due already when it is set fires on the next turn of the event loop, as a real one would.
+ */
+export class TestClock implements Clock {
+  private at: number;
+  private readonly timers: TestTimer[] = [];
+  private timersSet = 0;
+
+  constructor(ms = Date.UTC(2026, 10, 22, 12, 0, 30)) {
+    this.at = ms;
+  }
+
+  get ms(): number {
+    return this.at;
+  }
+
+  set ms(to: number) {
+    this.at = to;
+    this.fireDue();
+  }
+
+  now = () => this.at;
+
   advance(ms: number) {
-    this.ms += ms;
+    this.ms = this.at + ms;
+  }
+
+  sleep = (ms: number) => new Promise<void>((resolve) => void this.setTimer(ms, resolve));
+
+  setTimer = (ms: number, fn: () => void) => {
+    const timer: TestTimer = { dueAt: this.at + Math.max(0, ms), seq: this.timersSet++, fn };
+    this.timers.push(timer);
+    if (timer.dueAt <= this.at) setImmediate(() => this.fireDue());
+    return () => {
+      const i = this.timers.indexOf(timer);
+      if (i >= 0) this.timers.splice(i, 1);
+    };
+  };
+
+  /** When the timers and sleeps waiting on this clock fall due, earliest first. */
+  pending(): number[] {
+    return this.timers.map((t) => t.dueAt).sort((a, b) => a - b);
+  }
+
+  private fireDue(): void {
+    for (;;) {
+      const due = this.timers.filter((t) => t.dueAt <= this.at).sort((a, b) => a.dueAt - b.dueAt || a.seq - b.seq)[0];
+      if (!due) return;
+      this.timers.splice(this.timers.indexOf(due), 1);
+      due.fn();
+    }
   }
 }
 

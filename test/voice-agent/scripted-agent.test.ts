@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';
 import { SimulatedCallee } from '../../server/src/voice-agent/simulated-callee.js';
-import { EN } from '../../server/src/voice-agent/lexicon-en.js';
-import { FR } from '../../server/src/voice-agent/lexicon-fr.js';
-import { lexiconFor } from '../../server/src/voice-agent/lexicon.js';
+import { EN } from '../../server/src/conversation/lexicon-en.js';
+import { FR } from '../../server/src/conversation/lexicon-fr.js';
+import { lexiconFor } from '../../server/src/conversation/lexicon.js';
 import { DEFAULT_LANGUAGES } from '../../server/src/placement/language.js';
-import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/voice-agent/conversation.js';
+import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/conversation/conversation.js';
 
 const FIELDS: FieldDefinition[] = [
   { name: 'closing_time', description: 'Closing time on Sunday' },

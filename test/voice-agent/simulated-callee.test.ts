@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { SimulatedCallee } from '../../server/src/voice-agent/simulated-callee.js';
-import { EN } from '../../server/src/voice-agent/lexicon-en.js';
-import { DE } from '../../server/src/voice-agent/lexicon-de.js';
+import { EN } from '../../server/src/conversation/lexicon-en.js';
+import { DE } from '../../server/src/conversation/lexicon-de.js';
 import { hashText, seededRandom } from '../../server/src/voice-agent/seeded-random.js';
 
 const FIELDS: FieldDefinition[] = [

@@ -2,7 +2,7 @@
 // agent's written once the line has played it, and cut where the callee talked over it.
 import { expect } from 'chai';
 import { pino } from 'pino';
-import type { TimedTurn } from '../../server/src/voice-agent/conversation.js';
+import type { TimedTurn } from '../../server/src/conversation/conversation.js';
 import { TurnLedger } from '../../server/src/voice-agent/turn-ledger.js';
 import { TurnTiming } from '../../server/src/voice-agent/turn-timing.js';
 

@@ -3,7 +3,7 @@
 // position run on by the clock between frames), and a cut item truncated where the line has played to by now.
 import { expect } from 'chai';
 import { pino } from 'pino';
-import type { TimedTurn } from '../../server/src/voice-agent/conversation.js';
+import type { TimedTurn } from '../../server/src/conversation/conversation.js';
 import { TurnLedger } from '../../server/src/voice-agent/turn-ledger.js';
 import { nearestRank, TurnTiming, type CallLatency } from '../../server/src/voice-agent/turn-timing.js';
 

@@ -5,7 +5,7 @@ import Stripe from 'stripe';
 import { rotateWebhookSecret } from '../../server/src/accounts/webhook-secrets.js';
 import type { Config } from '../../server/src/config.js';
 import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherDeps } from '../../server/src/webhooks/dispatcher.js';
-import { DEFAULT_RETRY_SCHEDULE_SEC } from '../../server/src/webhooks/retry-schedule.js';
+import { DEFAULT_RETRY_SCHEDULE_SEC } from '../../server/src/settings/retry-schedule.js';
 import { defaultRequest, type RequestFn } from '../../server/src/webhooks/webhook-sender.js';
 import { TestClock } from '../support/server.js';
 import { forEachStore, freshStore, type TestStore } from '../support/stores.js';

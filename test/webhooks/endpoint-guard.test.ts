@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { createWebhookDispatcher, type WebhookDispatcher } from '../../server/src/webhooks/dispatcher.js';
 import type { ResolvedAddress, Resolver } from '../../server/src/webhooks/endpoint-guard.js';
-import { DEFAULT_RETRY_SCHEDULE_SEC } from '../../server/src/webhooks/retry-schedule.js';
+import { DEFAULT_RETRY_SCHEDULE_SEC } from '../../server/src/settings/retry-schedule.js';
 import type { RequestFn } from '../../server/src/webhooks/webhook-sender.js';
 import { TestClock } from '../support/server.js';
 import { freshStore, type TestStore } from '../support/stores.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../server/src/config.js';
 import { parseRetryAfter } from '../../server/src/jobs/backoff.js';
-import { DEFAULT_RETRY_SCHEDULE_SEC, nextRetryDelayMs, parseRetrySchedule } from '../../server/src/webhooks/retry-schedule.js';
+import { DEFAULT_RETRY_SCHEDULE_SEC, nextRetryDelayMs, parseRetrySchedule } from '../../server/src/settings/retry-schedule.js';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 

@@ -1,7 +1,7 @@
 // What the analysis model is told: the brief's objective, context, language and fields, how the call ended,
 // and the transcript. Nothing else about the call goes to the provider: not the number called, the caller id,
 // the call id or any key.
-import { fieldType } from '../voice-agent/field-label.js';
+import { fieldType } from '../conversation/field-label.js';
 import type { AnalysisInput, EndReason } from './analyst.js';
 
 export interface ChatMessage {

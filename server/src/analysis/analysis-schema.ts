@@ -3,7 +3,7 @@
 // missing value spelt null); the reply is checked against the same rules, since a local model server may ignore
 // response_format.
 import type { ExtractedValues, FieldDefinition } from '../generated/types.gen.js';
-import { fieldType } from '../voice-agent/field-label.js';
+import { fieldType } from '../conversation/field-label.js';
 
 export interface JsonSchema {
   [keyword: string]: unknown;

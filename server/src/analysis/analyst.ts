@@ -1,6 +1,6 @@
 // The Analyst port: after a call, a plain-English summary and the requested fields, read from the transcript.
 import type { ExtractedValues } from '../generated/types.gen.js';
-import type { CallBrief } from '../voice-agent/conversation.js';
+import type { CallBrief } from '../conversation/conversation.js';
 
 /**
  * Why the conversation ended: the agent hung up, the engine cut it at the maximum duration or minute cap, or the

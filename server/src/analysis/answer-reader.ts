@@ -1,7 +1,7 @@
 // Reads one spoken answer as a value of the declared type, with a language's answer vocabulary. Anything that says
 // "don't know", or does not carry a value of the type, reads as null.
-import type { AnswerVocabulary } from '../voice-agent/lexicon.js';
-import type { FieldType } from '../voice-agent/field-label.js';
+import type { AnswerVocabulary } from '../conversation/lexicon.js';
+import type { FieldType } from '../conversation/field-label.js';
 
 export function normalise(text: string): string {
   return text.normalize('NFC').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/\s+/g, ' ').trim();

@@ -2,9 +2,9 @@
 // vocabulary (or English's, which callees fall back to) in a line the callee said. Both analysts ask it: it is
 // the rule-based analyst's whole reading, and the LLM analyst's floor (an opt-out is never lost because a model
 // missed it or was down).
-import { SPEAKER_LABEL } from '../voice-agent/conversation.js';
-import { EN } from '../voice-agent/lexicon-en.js';
-import { lexiconFor } from '../voice-agent/lexicon.js';
+import { SPEAKER_LABEL } from '../conversation/conversation.js';
+import { EN } from '../conversation/lexicon-en.js';
+import { lexiconFor } from '../conversation/lexicon.js';
 
 const CALLEE = `${SPEAKER_LABEL.callee}: `;
 

@@ -1,8 +1,8 @@
 // The default analyst: reads the transcript text alone (never the simulator) for each requested field, and writes
 // a plain-English summary of the objective, the outcome and what was learnt.
 import type { ExtractedValues, FieldDefinition } from '../generated/types.gen.js';
-import { fieldLabel, fieldType, lowerFirst } from '../voice-agent/field-label.js';
-import { lexiconFor } from '../voice-agent/lexicon.js';
+import { fieldLabel, fieldType, lowerFirst } from '../conversation/field-label.js';
+import { lexiconFor } from '../conversation/lexicon.js';
 import type { Analysis, AnalysisInput, Analyst, EndReason } from './analyst.js';
 import { readAnswer } from './answer-reader.js';
 import { heardOptOut } from './opt-out.js';

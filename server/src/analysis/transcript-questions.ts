@@ -1,8 +1,8 @@
 // Finds, in a transcript's text, where the agent asked for each field and what the callee said next.
 import type { FieldDefinition } from '../generated/types.gen.js';
-import { SPEAKER_LABEL, type Speaker } from '../voice-agent/conversation.js';
-import { fieldLabel, fieldType } from '../voice-agent/field-label.js';
-import type { Lexicon } from '../voice-agent/lexicon.js';
+import { SPEAKER_LABEL, type Speaker } from '../conversation/conversation.js';
+import { fieldLabel, fieldType } from '../conversation/field-label.js';
+import type { Lexicon } from '../conversation/lexicon.js';
 import { normalise } from './answer-reader.js';
 
 export interface TranscriptLine {

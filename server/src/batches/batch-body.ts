@@ -13,11 +13,11 @@ import { languageDetectorReady } from '../placement/language.js';
 import { scheduledAt } from '../schedule/start-at.js';
 import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CallMetadata, CreateBatchRequest, StopWhen } from '../generated/types.gen.js';
-import { requestFingerprint } from '../http/idempotency-key.js';
-import { parseJsonBytes } from '../http/json-body.js';
-import { loadDocument } from '../http/openapi-document.js';
-import { compileBodyCheck } from '../http/request-validator.js';
-import { ajvFor, formatReasons } from '../http/schema-ajv.js';
+import { requestFingerprint } from '../contract/idempotency-key.js';
+import { parseJsonBytes } from '../contract/json-body.js';
+import { loadDocument } from '../contract/openapi-document.js';
+import { compileBodyCheck } from '../contract/request-validator.js';
+import { ajvFor, formatReasons } from '../contract/schema-ajv.js';
 import { checkBatchCalls, type BatchCheckPorts, type CheckedCall } from './check-batch.js';
 
 /** What the check depends on besides the request: the service's settings, as plain data a thread can be sent. */

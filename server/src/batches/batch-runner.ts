@@ -7,7 +7,7 @@
 // A step: count the batch's live calls (queued, dialing, in_progress: released and not ended); release up to
 // max_concurrency of them, as many as the account's plan has minutes for (none: the batch is `paused`,
 // over_minute_cap, and looks again later); complete the batch when every call is released and none is live. A
-// call of the batch that ends makes the batch due at once (the engine); the batch also looks every POLL_MS.
+// call of the batch that ends makes the batch due at once (its call hooks, batch-hooks.ts); the batch also looks every POLL_MS.
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Selectable } from 'kysely';
 import type { Logger } from 'pino';

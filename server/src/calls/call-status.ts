@@ -37,3 +37,18 @@ export function isTerminal(status: string): status is TerminalStatus {
 export function terminalEvent(status: TerminalStatus): CallEventName {
   return `call.${status}`;
 }
+
+/** Error tokens a failed call can carry. */
+export type CallErrorToken =
+  | 'engine_interrupted' // dialled, but the worker stopped before recording the carrier's reference; never redialled
+  | 'dial_failed' // the carrier's API failed while dialling; whether it placed the call is unknown, so not retried
+  | 'carrier_rejected' // the carrier refused to place the call
+  | 'carrier_unreachable' // the network could not reach the number
+  | 'carrier_timeout' // the carrier went silent; the watchdog ended the call
+  | 'carrier_throttled' // the carrier kept refusing the dial as too many requests (429); nothing was dialled
+  | 'call_dropped' // the line dropped after the answer
+  | 'agent_unavailable' // the live agent's model could not be reached or went away, and could not be brought back
+  | 'engine_error' // the call's steps kept failing; it was ended rather than left live
+  | 'destination_opted_out' // canceled, undialled: the number went on the account's do-not-call list before its dial
+  | 'over_minute_cap' // a redial canceled, undialled: the plan's minutes were used up when it was due
+  | 'outside_calling_window'; // canceled, undialled: its calling window no longer opens in all the number's zones

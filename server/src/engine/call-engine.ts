@@ -252,17 +252,7 @@ export class CallEngine {
     const link = redial ? { next_call_id: redial.id } : {};
     const also: NewRow[] = [...rows, ...(redial ? [{ into: 'calls' as const, values: redial.values }] : [])];
     const written = await this.commit(row, now, { set: { ...t.patch, ...extra, ...link }, nextRunAt, event: t.event, keepLease, also, alsoRun });
-    // A batch's call that ends frees one of the batch's slots: the batch is due now to release the next (were this
-    // lost, the batch's own poll finds it).
-    if (written.batch_id !== null && written.ended_at !== null && row.ended_at === null) {
-      await this.deps.store.db
-        .updateTable('batches')
-        .set({ next_run_at: now })
-        .where('id', '=', written.batch_id)
-        .where('next_run_at', '>', now)
-        .execute()
-        .catch((err: unknown) => this.deps.logger.warn({ err, batchId: written.batch_id }, 'could not make the batch due; its poll will'));
-    }
+    if (written.ended_at !== null && row.ended_at === null) await this.deps.hooks.onCallEnded(written, now);
     return written;
   }
 }

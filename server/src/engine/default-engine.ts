@@ -5,15 +5,17 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
-import type { Agent, AnyAgent } from '../voice-agent/agent.js';
+import type { Agent, AnyAgent } from '../conversation/agent.js';
 import { configuredRealtimeAgent } from '../voice-agent/realtime-agent.js';
+import type { LatencyObserver } from '../voice-agent/turn-timing.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';
 import type { Analyst } from '../analysis/analyst.js';
 import { LlmAnalyst } from '../analysis/llm-analyst.js';
 import { RuleBasedAnalyst } from '../analysis/rule-based-analyst.js';
 import { CallEngine, type EngineSettings } from './call-engine.js';
+import type { CallHooks } from './step-context.js';
 import type { Carrier } from '../telephony/carrier.js';
-import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
+import { sandboxScenario } from '../numbers/sandbox-numbers.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
 
 export function defaultEngineParts(config: Config, store: Store) {
@@ -27,9 +29,9 @@ function configuredAnalyst(config: Config): Analyst {
 }
 
 /** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
-export function configuredAgent(config: Config, store: Store, logger?: Logger): AnyAgent {
+export function configuredAgent(config: Config, store: Store, logger?: Logger, observer?: LatencyObserver): AnyAgent {
   if (config.agent !== 'realtime') return sandboxAgent();
-  return configuredRealtimeAgent(config, store.db, logger);
+  return configuredRealtimeAgent(config, store.db, logger, observer);
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */
@@ -39,8 +41,11 @@ function sandboxAgent(): Agent {
   return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
 }
 
-/** The engine as configured; the carrier and agent are built here unless given (main.ts shares its own). */
-export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, parts: { carrier?: Carrier; agent?: AnyAgent } = {}): CallEngine {
+/**
+ * The engine as configured; the carrier and agent are built here unless given (main.ts shares its own). The hooks
+ * are the caller's: what the rest of the service does as calls end (batches/batch-hooks.ts).
+ */
+export function createEngine(config: Config, store: Store, clock: Clock, logger: Logger, hooks: CallHooks, parts: { carrier?: Carrier; agent?: AnyAgent } = {}): CallEngine {
   return new CallEngine({
     store,
     clock,
@@ -49,6 +54,7 @@ export function createEngine(config: Config, store: Store, clock: Clock, logger:
     agent: parts.agent ?? configuredAgent(config, store),
     analyst: configuredAnalyst(config),
     settings: engineSettings(config),
+    hooks,
   });
 }
 

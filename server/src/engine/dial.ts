@@ -4,7 +4,8 @@ import type { CallStatus } from '../generated/types.gen.js';
 import { backoffMs } from '../jobs/backoff.js';
 import type { CallRow } from '../store/calls-repo.js';
 import { CarrierRefused, CarrierThrottled } from '../telephony/carrier.js';
-import { transition, type CallErrorToken } from './call-state.js';
+import type { CallErrorToken } from '../calls/call-status.js';
+import { transition } from './call-state.js';
 import type { EngineState, StepContext, Throttle } from './step-context.js';
 
 /** Dialling again after the carrier throttled: 1 s, 2 s, 4 s, … up to 30 s (Twilio allows about one call a second). */

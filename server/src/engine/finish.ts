@@ -1,15 +1,14 @@
 // The end of an answered call: what was said (the script, or what the live agent recorded), what its recording is
-// rendered from, the analysis of a completed call, the opt-out and the batch's count, all in the transaction that
-// ends it.
+// rendered from, the analysis of a completed call, the opt-out and the completion hook (a batch's count), all in
+// the transaction that ends it.
 import { optOutEntry } from '../accounts/do-not-call.js';
-import { countTowardStop } from '../batches/batch-stop.js';
 import type { ExtractedValues } from '../generated/types.gen.js';
 import type { NewRow } from '../jobs/job-queue.js';
 import { recordingRequestJson } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { Executor } from '../store/store.js';
-import { isLive } from '../voice-agent/agent.js';
-import { briefOf, formatTranscript, recordTurns, type TimedTurn } from '../voice-agent/conversation.js';
+import { isLive } from '../conversation/agent.js';
+import { briefOf, formatTranscript, recordTurns, type TimedTurn } from '../conversation/conversation.js';
 import { settleTurns } from '../voice-agent/recorded-turns.js';
 import type { EngineEvent } from './call-state.js';
 import type { StepContext, Talk } from './step-context.js';
@@ -54,13 +53,12 @@ export async function finish(ctx: StepContext, row: CallRow, talk: Talk, ended: 
   // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
   const listing: NewRow[] = optOut ? [optOutEntry(row, ctx.deps.clock.now())] : [];
   const set = { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
-  // A batch's completed call counts toward its stop condition in the transaction that completes it.
-  const batchId = row.batch_id;
-  const countStop = batchId !== null && e.type === 'conversation_over' ? (ex: Executor) => countTowardStop(ex, batchId, values, ctx.deps.clock.now()) : undefined;
+  // What completes with the call (a batch's stop condition) is written in the transaction that completes it.
+  const completed = e.type === 'conversation_over';
   const settle = settled(row.id, said, e.connectedMs);
   await ctx.apply(row, e, set, null, false, listing, async (ex, written) => {
     await settle(ex, written);
-    await countStop?.(ex);
+    if (completed) await ctx.deps.hooks.onCallCompleted(ex, written, values, ctx.deps.clock.now());
   });
 }
 

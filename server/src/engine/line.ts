@@ -5,8 +5,8 @@ import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js
 import type { EndReason } from '../analysis/analyst.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { LineEvent } from '../telephony/carrier.js';
-import { isLive } from '../voice-agent/agent.js';
-import { briefOf, timeTurns } from '../voice-agent/conversation.js';
+import { isLive } from '../conversation/agent.js';
+import { briefOf, timeTurns } from '../conversation/conversation.js';
 import { scriptedTurnRows } from '../voice-agent/recorded-turns.js';
 import { finish } from './finish.js';
 import type { EngineState, StepContext, Talk } from './step-context.js';

@@ -6,15 +6,15 @@ import type { Updateable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Analyst, EndReason } from '../analysis/analyst.js';
 import type { Clock } from '../clock.js';
-import type { CallEventName } from '../generated/types.gen.js';
+import type { CallEventName, ExtractedValues } from '../generated/types.gen.js';
 import type { NewRow } from '../jobs/job-queue.js';
 import type { Tone } from '../recording/recorder.js';
 import type { CallRow } from '../store/calls-repo.js';
 import type { CallsTable } from '../store/schema.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Carrier } from '../telephony/carrier.js';
-import type { AnyAgent } from '../voice-agent/agent.js';
-import type { TimedTurn } from '../voice-agent/conversation.js';
+import type { AnyAgent } from '../conversation/agent.js';
+import type { TimedTurn } from '../conversation/conversation.js';
 import type { EngineEvent } from './call-state.js';
 
 export interface EngineSettings {
@@ -29,6 +29,23 @@ export interface EngineSettings {
   idlePollMs: number;
 }
 
+/**
+ * What the rest of the service does as a call ends, named here so the engine knows none of it: the composition
+ * root wires an implementation in (batches/batch-hooks.ts gives a batch's). Both are given the call as written.
+ */
+export interface CallHooks {
+  /**
+   * Runs inside the transaction that completes an answered call with its analysis, after the call's own writes:
+   * what it writes commits or fails with the completion. `extracted` is the analysis's values.
+   */
+  onCallCompleted(ex: Executor, call: CallRow, extracted: ExtractedValues | null, now: number): Promise<void>;
+  /**
+   * Runs once the write that ends a call (any terminal status) is committed. The ending stands whatever it does:
+   * it resolves on failure too, having logged it.
+   */
+  onCallEnded(call: CallRow, now: number): Promise<void>;
+}
+
 export interface EngineDeps {
   store: Store;
   clock: Clock;
@@ -37,6 +54,7 @@ export interface EngineDeps {
   analyst: Analyst;
   logger: Logger;
   settings: EngineSettings;
+  hooks: CallHooks;
   /** Names this worker's leases; random by default. */
   owner?: string;
   /** Jitter source, in [0, 1). */
@@ -92,7 +110,7 @@ export interface Commit {
   event?: CallEventName | null;
   /** Rows inserted in the same transaction besides the event (a redial). */
   also?: NewRow[];
-  /** Statements run in the same transaction after it, given the call as written (a batch's stop condition). */
+  /** Statements run in the same transaction after it, given the call as written (the turns settled, the completion hook). */
   alsoRun?: (ex: Executor, written: CallRow) => Promise<void>;
 }
 

@@ -2,7 +2,7 @@
 // voicemail once it is over (or where a cancel cut it).
 import type { CallRow } from '../store/calls-repo.js';
 import type { LineEvent } from '../telephony/carrier.js';
-import { formatTranscript, recordTurns, speechMs, type TimedTurn } from '../voice-agent/conversation.js';
+import { formatTranscript, recordTurns, speechMs, type TimedTurn } from '../conversation/conversation.js';
 import { recordingRequestJson, type Tone } from '../recording/recorder.js';
 import { settled } from './finish.js';
 import type { EngineState, StepContext, VoicemailDrop } from './step-context.js';

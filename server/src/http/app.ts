@@ -2,7 +2,7 @@
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { readFileSync } from 'node:fs';
-import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from './openapi-document.js';
+import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from '../contract/openapi-document.js';
 import { errorMiddleware } from './error-middleware.js';
 import { isClientGone } from './http-server.js';
 import { isApiPath, keyGate } from './key-gate.js';
@@ -24,7 +24,6 @@ import { consoleRoutes } from './console/console-routes.js';
 import { operationsRoutes } from './observability/operations-routes.js';
 import { requestObserver } from './observability/request-observer.js';
 import { ServiceMetrics } from './observability/service-metrics.js';
-import { mcpRoute } from '../mcp/mcp-route.js';
 import { configuredTelephony } from '../telephony/configured-telephony.js';
 import { defaultRecordings } from '../recording/default-recordings.js';
 
@@ -37,6 +36,8 @@ export interface AppOptions {
   handlers?: Record<string, Handler>;
   /** Share one metrics object (e.g. with the engine); by default the app makes its own. */
   metrics?: ServiceMetrics;
+  /** Routes served beside the documents, given the document the app serves: the MCP endpoint (compose.ts). */
+  outsideRoutes?: (doc: OpenApiDocument) => Koa.Middleware[];
 }
 
 function defaultHandlers(deps: AppDeps): Handlers {
@@ -52,7 +53,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
   };
 }
 
-export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
+export function createHttpApp(deps: AppDeps, options: AppOptions = {}): Koa {
   const doc = options.document ?? loadDocument(DOCUMENT_PATH);
   const served = publicDocument(doc, deps.config.publicBaseUrl);
   const servedJson = JSON.stringify(served);
@@ -94,7 +95,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Koa {
         await next();
       }
     },
-    mcpRoute(deps, doc),
+    ...(options.outsideRoutes?.(doc) ?? []),
     ...(telephony.routes ? [telephony.routes] : []),
   ]);
   app.use((ctx, next) => (isApiPath(ctx.path) ? next() : outside(ctx, next)));

@@ -1,7 +1,7 @@
 // Deprecation headers for operations marked `x-deprecation: { at, sunset, successor? }` in openapi.yaml:
 // Deprecation (RFC 9745), Sunset (RFC 8594) and Link (RFC 8288). Unmarked operations carry none of them.
 // The marks are checked at start-up: a sunset less than 90 days after the deprecation date refuses to start.
-import type { Operation } from './openapi-document.js';
+import type { Operation } from '../contract/openapi-document.js';
 
 const MIN_NOTICE_MS = 90 * 24 * 3600 * 1000;
 

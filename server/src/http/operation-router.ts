@@ -4,10 +4,10 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { OperationId } from '../generated/operations.gen.js';
 import { deprecationHeaders } from './deprecation.js';
-import { readBodyBytes, readJsonBody } from './json-body.js';
-import { HTTP_METHODS, type OpenApiDocument } from './openapi-document.js';
-import { compileRequestValidator, type ValidatedRequest } from './request-validator.js';
-import { ajvFor, formatReasons } from './schema-ajv.js';
+import { readBodyBytes, readJsonBody } from '../contract/json-body.js';
+import { HTTP_METHODS, type OpenApiDocument } from '../contract/openapi-document.js';
+import { compileRequestValidator, type ValidatedRequest } from '../contract/request-validator.js';
+import { ajvFor, formatReasons } from '../contract/schema-ajv.js';
 
 export interface Handler {
   (ctx: Context, req: ValidatedRequest): Promise<void>;

@@ -1,11 +1,10 @@
 // The one worker loop: keeps up to `concurrency` jobs of one kind running, claims more as slots free up (ahead of
-// them, when asked to prefetch), and sleeps until the next job is due, a job finishes, `idleMs` passes or someone
-// nudges it. The call engine, the webhook dispatcher and the sweepers each run on one. stop() drains: no new
+// them, when asked to prefetch), and sleeps on its clock until the next job is due, a job finishes, `idleMs` passes
+// or someone nudges it. The call engine, the webhook dispatcher and the sweepers each run on one. stop() drains: no new
 // claims, the running jobs finish, then the work gives up whatever it still holds, so another worker takes it
 // over at once.
 //
 // tick() does, without the loop, what is due now and returns how many jobs it ran: tests drive time with it.
-import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
@@ -267,8 +266,8 @@ export class WorkerLoop<Job> {
   }
 
   /**
-   * Sleeps `ms`, or less when roused; a rousing that came since the last sleep ends this one at once. Resolves
-   * true when the whole time passed.
+   * Sleeps `ms` on the clock, or less when roused; a rousing that came since the last sleep ends this one at once.
+   * Resolves true when the whole time passed.
    */
   private sleep(ms: number): Promise<boolean> {
     if (this.woken) {
@@ -277,31 +276,28 @@ export class WorkerLoop<Job> {
     }
     return new Promise((resolve) => {
       const done = (timedOut: boolean) => {
-        clearTimeout(timer);
+        cancel();
         this.wake = null;
         this.woken = false;
         resolve(timedOut);
       };
-      const timer = setTimeout(() => done(true), ms);
+      const cancel = this.clock.setTimer(ms, () => done(true));
       this.wake = () => done(false);
     });
   }
 }
 
-/**
- * Work that runs every `everyMs` of wall time in each process that runs it, not a row of a queue (a sweep of
- * expired records). Its cadence is real time, so it keeps to it whatever clock the loop is given.
- */
+/** Work that runs every `everyMs` of clock time in each process that runs it, not a row of a queue (a sweep of expired records). */
 export function periodicWork(name: string, everyMs: number, clock: Clock, run: () => Promise<void>): Work<string> {
-  let nextAt = performance.now() + everyMs;
+  let nextAt = clock.now() + everyMs;
   return {
-    claim: async (_limit, held) => (held.length === 0 && performance.now() >= nextAt ? [name] : []),
+    claim: async (_limit, held) => (held.length === 0 && clock.now() >= nextAt ? [name] : []),
     key: () => name,
     run: async () => {
-      nextAt = performance.now() + everyMs;
+      nextAt = clock.now() + everyMs;
       await run();
     },
-    nextDueAt: async () => clock.now() + Math.max(0, nextAt - performance.now()),
+    nextDueAt: async () => nextAt,
     release: async () => {},
   };
 }

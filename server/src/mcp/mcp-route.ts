@@ -9,10 +9,10 @@ import { SvcClient } from '../../../sdk/src/svc-client.js';
 import { rateLimitHeaders } from '../accounts/rate-limit.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AppDeps } from '../http/app-deps.js';
-import { readUtf8Body } from '../http/json-body.js';
-import { MAX_NESTING, tooDeepAt } from '../http/json-nesting.js';
+import { readUtf8Body } from '../contract/json-body.js';
+import { MAX_NESTING, tooDeepAt } from '../contract/json-nesting.js';
 import { authenticate } from '../http/key-gate.js';
-import type { OpenApiDocument } from '../http/openapi-document.js';
+import type { OpenApiDocument } from '../contract/openapi-document.js';
 
 const MCP_PATH = '/mcp';
 

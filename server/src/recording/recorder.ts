@@ -1,6 +1,6 @@
 // The Recorder port: real audio of a conversation. The default synthesises each turn with an offline speech
 // synthesiser, two voices, and lays it at the turn's time, so the file lasts exactly as long as the call.
-import type { TimedTurn } from '../voice-agent/conversation.js';
+import type { TimedTurn } from '../conversation/conversation.js';
 
 export interface RecordingRequest {
   turns: readonly TimedTurn[];

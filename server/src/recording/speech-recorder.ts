@@ -1,7 +1,7 @@
 // The default Recorder: each turn spoken by espeak-ng in the call's language, the agent and the callee in two
 // voices, laid into silence at the turn's start, spoken faster when it would outrun its slot and cut at its end
 // only when even that is too long, so the file lasts exactly the call.
-import type { Speaker } from '../voice-agent/conversation.js';
+import type { Speaker } from '../conversation/conversation.js';
 import { encodeWav } from './encode-wav.js';
 import { ESPEAK_SAMPLE_RATE, sharedSynthesizer, type SpeechVoice, type Synthesizer } from './espeak-synthesizer.js';
 import type { Recorder, RecordingRequest } from './recorder.js';

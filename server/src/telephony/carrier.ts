@@ -1,7 +1,7 @@
 // The Carrier port: the telephone line. The engine asks it to dial and to hang up, and reads what happened on
 // the line from it. An adapter keeps its own resumable state (JSON) on the call row, so a call survives a
 // restart of the worker that dialled it.
-import type { CallErrorToken } from '../engine/call-state.js';
+import type { CallErrorToken } from '../calls/call-status.js';
 
 export interface DialRequest {
   callId: string;

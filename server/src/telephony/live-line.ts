@@ -7,7 +7,7 @@
 // LineListener the agent gives it when it joins; an agent (voice-agent/) implements LineAgent. Neither side knows
 // the other's kind.
 import type { Logger } from 'pino';
-import type { LineBrief } from '../voice-agent/conversation.js';
+import type { LineBrief } from '../conversation/conversation.js';
 
 /**
  * Why an agent's session on a line ended: the agent hung up (after its goodbye, or on a line silent too long), lost

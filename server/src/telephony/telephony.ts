@@ -10,7 +10,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { JobHandler } from '../jobs/job-runner.js';
 import type { Store } from '../store/store.js';
-import type { AnyAgent } from '../voice-agent/agent.js';
+import type { AnyAgent } from '../conversation/agent.js';
 import type { Carrier } from './carrier.js';
 
 /** What a carrier's wing is built with. */

@@ -8,6 +8,7 @@
 // media bridge); a session that fails for good is recorded on the call (calls.agent_failure) for the engine.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
 import { claimAgentHost, markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency } from '../store/calls/agent-line.js';
@@ -15,8 +16,8 @@ import { getCall } from '../store/calls/call-by-id.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
 import { apologyFor } from './apology.js';
-import { lineBriefOf, type LineBrief, type TimedTurn } from './conversation.js';
-import type { LiveAgent } from './agent.js';
+import { lineBriefOf, type LineBrief, type TimedTurn } from '../conversation/conversation.js';
+import type { LiveAgent } from '../conversation/agent.js';
 import { appendTurn, recordedTurns } from './recorded-turns.js';
 import { openConfirmedLink } from './realtime-link.js';
 import { realtimeProtocol } from './realtime-protocol.js';
@@ -24,7 +25,6 @@ import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './re
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { TurnLedger } from './turn-ledger.js';
 import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
-import { callLatencyMetrics } from '../http/observability/call-latency-metrics.js';
 import { WarmLinks } from './warm-links.js';
 import { DEFAULT_LAST_WORDS_MS } from './closing.js';
 
@@ -41,6 +41,8 @@ export interface RealtimeAgentOptions {
   logger?: Logger;
   /** Where each call's latencies go as they are measured (the process's histograms, in the service). */
   observer?: LatencyObserver;
+  /** The clock a session's back-off waits on (the system's unless told). */
+  clock?: Clock;
 }
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
@@ -140,6 +142,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
     const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
       warm: this.warmLinks?.take(callId),
+      clock: this.options.clock,
       // Only this column, as for the opt-out.
       recordFailure: async () => {
         await markAgentUnavailable(this.db, callId);
@@ -158,12 +161,12 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   }
 }
 
-/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL). */
-export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger): RealtimeAgent {
+/** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL); the composition root gives the process's latency observer. */
+export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): RealtimeAgent {
   return new RealtimeAgent(
     db,
     { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
     CALL_TOOLS,
-    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer: callLatencyMetrics },
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer },
   );
 }

@@ -3,8 +3,8 @@
 // know: the recording notice, that it is an AI, today's date and time where the callee is, the number to call
 // back, reading back what it notes, holding; and when to call its tools, tools.ts). How they are sent is the interface's
 // (realtime-protocol.ts).
-import type { LineBrief } from './conversation.js';
-import { fieldLabel, fieldType, type FieldType } from './field-label.js';
+import type { LineBrief } from '../conversation/conversation.js';
+import { fieldLabel, fieldType, type FieldType } from '../conversation/field-label.js';
 import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
 
 const TYPE_HINT: Record<FieldType, string> = { boolean: 'yes or no', number: 'a number', string: 'a short answer' };

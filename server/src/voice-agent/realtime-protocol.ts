@@ -16,11 +16,12 @@
 // response.audio.delta, response.audio.done and response.audio_transcript.done; model gpt-4o-realtime-preview.
 //
 // Either way the phone line's 8 kHz mu-law goes to the model and comes back untouched: no transcoding.
-import type { LineBrief } from './conversation.js';
+import type { LineBrief } from '../conversation/conversation.js';
 import { realtimeInstructions, transcriptionLanguage } from './realtime-instructions.js';
 import { CALL_TOOLS, type OfferedTool } from './tools.js';
-import { DEFAULT_TURN_TAKING, noiseReduction, turnDetection, type TurnTaking } from './turn-taking.js';
-import type { Speaker } from './conversation.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from '../settings/turn-taking.js';
+import { noiseReduction, turnDetection } from './turn-taking.js';
+import type { Speaker } from '../conversation/conversation.js';
 
 export type RealtimeProtocolName = 'ga' | 'beta';
 

@@ -15,17 +15,18 @@
 // the goodbye of the response that called end_call plays out before the hang-up, and the callee's last words are
 // committed and awaited when they hang up (closing.ts).
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../clock.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
 import type { Apology } from './apology.js';
 import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
-import type { LineBrief, Speaker } from './conversation.js';
+import type { LineBrief, Speaker } from '../conversation/conversation.js';
 import { errorEventAction, responseDoneAction } from './realtime-failures.js';
 import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
 import type { ToolContext, ToolRegistry } from './tools.js';
 import type { TurnLedger } from './turn-ledger.js';
-import { DEFAULT_TURN_TAKING, type TurnTaking } from './turn-taking.js';
+import { DEFAULT_TURN_TAKING, type TurnTaking } from '../settings/turn-taking.js';
 
 /** Callee audio kept while the model's socket opens (10 s); older audio is dropped rather than piling up. */
 const MAX_QUEUED_MESSAGES = 500;
@@ -63,6 +64,11 @@ export interface SessionLifecycle {
   apology(language: string): Promise<Apology>;
   /** Records, durably, that every turn the session heard is written (the engine may read them from any process). */
   turnsWritten?(): Promise<void>;
+  /**
+   * The clock a retried response waits on, a back-off (the system's unless told). The session's other timers pace
+   * the live line's audio, and run on the wall.
+   */
+  clock?: Clock;
 }
 
 type Json = Record<string, unknown>;
@@ -104,7 +110,8 @@ export class RealtimeSession implements LineSession {
   private over = false;
   private endTimer: NodeJS.Timeout | null = null;
   private greetTimer: NodeJS.Timeout | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
+  /** Cancels the wait before a retried response. */
+  private retryTimer: (() => void) | null = null;
   /** The model has spoken or been asked to (the greeting is no longer due). */
   private greeted = false;
   /** The agent holds its words until the line's verdict (LiveLine.verdict); for good once it is a machine's. */
@@ -359,10 +366,10 @@ export class RealtimeSession implements LineSession {
     if (this.retries >= 1) return void this.giveUp(`${why}, again`);
     this.retries++;
     this.logger.warn({ callId: this.brief.callId, why }, 'realtime response failed; asking again');
-    this.retryTimer = setTimeout(() => {
+    this.retryTimer = (this.lifecycle.clock ?? systemClock).setTimer(RETRY_DELAY_MS, () => {
       this.retryTimer = null;
       if (!this.ending && !this.responseActive) this.send({ type: 'response.create' });
-    }, RETRY_DELAY_MS);
+    });
   }
 
   /** The model's socket closed under the call: one new session carries the conversation on, else the call gives up. */
@@ -442,7 +449,8 @@ export class RealtimeSession implements LineSession {
   }
 
   private clearTimers(): void {
-    for (const t of [this.endTimer, this.greetTimer, this.retryTimer]) if (t) clearTimeout(t);
+    for (const t of [this.endTimer, this.greetTimer]) if (t) clearTimeout(t);
+    this.retryTimer?.();
     this.endTimer = this.greetTimer = this.retryTimer = null;
     this.bargeIn.close();
     this.goodbye.stop();

@@ -7,7 +7,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { insertTurn, readTurns, settleTurnRows } from '../store/calls/call-turns.js';
 import type { Executor } from '../store/store.js';
 import type { CallTurnsTable, Database } from '../store/schema.js';
-import type { Speaker, TimedTurn } from './conversation.js';
+import type { Speaker, TimedTurn } from '../conversation/conversation.js';
 
 /**
  * Appends a turn, heard now; `seq` orders the turns of a call (the bridge numbers them as they end). The media

@@ -3,11 +3,11 @@
 // again (the sandbox's 555-0118) is answered with an apology and a goodbye, and nothing more is asked. The context only shapes the wording
 // (it is for the agent, not the recipient, so it is never read out).
 import type { FieldDefinition } from '../generated/types.gen.js';
-import { sandboxScenario } from '../telephony/sandbox/sandbox-carrier.js';
-import { timeTurns, type CallBrief, type Turn } from './conversation.js';
-import type { Agent } from './agent.js';
-import { fieldLabel, fieldType } from './field-label.js';
-import type { Lexicon } from './lexicon.js';
+import { sandboxScenario } from '../numbers/sandbox-numbers.js';
+import { timeTurns, type CallBrief, type Turn } from '../conversation/conversation.js';
+import type { Agent } from '../conversation/agent.js';
+import { fieldLabel, fieldType } from '../conversation/field-label.js';
+import type { Lexicon } from '../conversation/lexicon.js';
 import { seededRandom, type SeededRandom } from './seeded-random.js';
 import { SimulatedCallee } from './simulated-callee.js';
 

@@ -1,9 +1,9 @@
 // The sandbox's person on the other end: deterministic per call (seeded from the call id), it greets, hears the
 // opening, answers roughly 70% of the requested fields and says it does not know the others.
 import type { ExtractedValues } from '../generated/types.gen.js';
-import type { CallBrief } from './conversation.js';
-import { EN } from './lexicon-en.js';
-import { lexiconFor, type Lexicon } from './lexicon.js';
+import type { CallBrief } from '../conversation/conversation.js';
+import { EN } from '../conversation/lexicon-en.js';
+import { lexiconFor, type Lexicon } from '../conversation/lexicon.js';
 import { seededRandom, type SeededRandom } from './seeded-random.js';
 import { spokenAnswer } from './spoken-answer.js';
 

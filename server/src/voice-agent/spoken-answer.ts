@@ -1,8 +1,8 @@
 // What the simulated callee answers to one field: a value of the declared type and the line that says it.
 // The value is the truth the analyst must recover from the line alone.
 import type { FieldDefinition } from '../generated/types.gen.js';
-import { fieldLabel, fieldType, humaniseName } from './field-label.js';
-import type { Lexicon, Unit, ValueKind } from './lexicon.js';
+import { fieldLabel, fieldType, humaniseName } from '../conversation/field-label.js';
+import type { Lexicon, Unit, ValueKind } from '../conversation/lexicon.js';
 import type { SeededRandom } from './seeded-random.js';
 
 export interface SpokenAnswer {

@@ -5,7 +5,7 @@
 // cut where the callee talked over it. How quickly the agent answers is timed as it goes (turn-timing.ts).
 import type { Logger } from 'pino';
 import type { LiveLine } from '../telephony/live-line.js';
-import type { Speaker, TimedTurn } from './conversation.js';
+import type { Speaker, TimedTurn } from '../conversation/conversation.js';
 import { TurnTiming, type CallLatency } from './turn-timing.js';
 
 export const BYTES_PER_MS = 8;

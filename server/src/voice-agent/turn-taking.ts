@@ -9,43 +9,7 @@
 // `interruptAfterMs` (barge-in.ts); a cough or an "mm-hm" stops before that and the agent talks on. With
 // `interruptAfterMs` 0 the server cuts at once, as it does by default.
 
-export type TurnDetectionMode = 'server_vad' | 'semantic_vad';
-export type Eagerness = 'low' | 'medium' | 'high' | 'auto';
-export type NoiseReduction = 'near_field' | 'far_field' | 'off';
-
-export interface TurnTaking {
-  mode: TurnDetectionMode;
-  /** server_vad: how loud speech must be to count (0 to 1). */
-  threshold: number;
-  /** server_vad: audio kept from before the speech was detected. */
-  prefixPaddingMs: number;
-  /** server_vad: the silence that ends the callee's turn. */
-  silenceDurationMs: number;
-  /** semantic_vad: how soon the model takes a turn as finished. */
-  eagerness: Eagerness;
-  noiseReduction: NoiseReduction;
-  /** How long the callee's speech must last before the agent's audio is cut; 0 leaves it to the server, at once. */
-  interruptAfterMs: number;
-  /** How long the agent lets the callee speak first after the answer ("Hello?") before it greets them. */
-  greetAfterMs: number;
-}
-
-/**
- * Tested defaults for a handset: near-field noise reduction; a threshold a little above the server's 0.5, as a
- * phone line's noise floor is higher than a headset's; 500 ms of silence ends a turn (a caller's pause to think
- * is not the end of an answer); 400 ms of speech before the agent is cut off (an "mm-hm" or a cough is shorter);
- * a second of silence after the answer before the agent greets a callee who has not said "Hello?".
- */
-export const DEFAULT_TURN_TAKING: TurnTaking = {
-  mode: 'server_vad',
-  threshold: 0.6,
-  prefixPaddingMs: 300,
-  silenceDurationMs: 500,
-  eagerness: 'low',
-  noiseReduction: 'near_field',
-  interruptAfterMs: 400,
-  greetAfterMs: 1000,
-};
+import type { TurnTaking } from '../settings/turn-taking.js';
 
 /**
  * The session's turn_detection: the callee's end of turn makes the model answer (create_response), except while

@@ -1,10 +1,10 @@
 // What one delivery attempt means for its event: a 2xx delivers it, a 410 Gone ends its deliveries and those of
 // every later event of the same call to the same URL (they end gone without being sent), anything else
 // (another status, a timeout, no connection, an address the guard refused) is a failure that is retried on the
-// schedule (retry-schedule.ts), or fails the event once the schedule is spent. A receiver's Retry-After on 429 or
+// schedule (settings/retry-schedule.ts), or fails the event once the schedule is spent. A receiver's Retry-After on 429 or
 // 503 can only push the next attempt later.
 import { parseRetryAfter } from '../jobs/backoff.js';
-import { nextRetryDelayMs } from './retry-schedule.js';
+import { nextRetryDelayMs } from '../settings/retry-schedule.js';
 import type { SendResult } from './webhook-sender.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'gone' | 'refused';

@@ -5,7 +5,7 @@ import { addNumber, createAccount, createKey } from '../../../server/src/account
 import { DEFAULT_AGENT_CATALOGUE } from '../../../server/src/placement/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from '../../../server/src/numbers/irsf.js';
 import { httpTimeouts, loadConfig } from '../../../server/src/config.js';
-import { createApp, type AppOptions } from '../../../server/src/http/app.js';
+import { createApp, type AppOptions } from '../../../server/src/compose.js';
 import { createHttpServer } from '../../../server/src/http/http-server.js';
 import type { AppDeps } from '../../../server/src/http/app-deps.js';
 import { serviceLogger } from '../../../server/src/http/observability/service-logger.js';

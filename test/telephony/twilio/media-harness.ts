@@ -2,7 +2,7 @@
 // fake realtime server, and a fake Twilio media-stream peer: what the media and realtime tests drive.
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import type { LiveAgent } from '../../../server/src/conversation/agent.js';
 import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
 import { realtimeProtocol, type RealtimeProtocolName } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { AgentHangUp } from '../../../server/src/telephony/live-line.js';
@@ -15,7 +15,7 @@ import { FakeMediaPeer, type MediaPeerOptions } from '../../support/fake-media-p
 import type { LatencyObserver } from '../../../server/src/voice-agent/turn-timing.js';
 import { FakeRealtime, type FakeRealtimeOptions, type RealtimeStep } from '../../support/fake-realtime.js';
 import type { RealtimeConnection } from '../../../server/src/voice-agent/realtime-session.js';
-import { DEFAULT_TURN_TAKING } from '../../../server/src/voice-agent/turn-taking.js';
+import { DEFAULT_TURN_TAKING } from '../../../server/src/settings/turn-taking.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import { InboxCarrier } from '../../support/inbox-carrier.js';
 import type { TestTenant } from '../../support/server.js';

@@ -1,7 +1,7 @@
 // SVC_AGENT=realtime and its settings: validated at start, the key never repeated, the agent composed from them.
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../server/src/config.js';
-import { isLive } from '../../../server/src/voice-agent/agent.js';
+import { isLive } from '../../../server/src/conversation/agent.js';
 import { defaultEngineParts } from '../../../server/src/engine/default-engine.js';
 import type { Store } from '../../../server/src/store/store.js';
 

@@ -1,6 +1,6 @@
 // What the realtime model is told for a call: instructions from the brief, and the session it is given.
 import { expect } from 'chai';
-import { calleeTime } from '../../../server/src/voice-agent/callee-time.js';
+import { calleeTime } from '../../../server/src/conversation/callee-time.js';
 import { languageName, realtimeInstructions } from '../../../server/src/voice-agent/realtime-instructions.js';
 import { BETA_PROTOCOL, GA_PROTOCOL } from '../../../server/src/voice-agent/realtime-protocol.js';
 

@@ -13,7 +13,7 @@ import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js
 import { realtimeProtocol } from '../../../server/src/voice-agent/realtime-protocol.js';
 import { attachMediaBridge, type MediaBridge } from '../../../server/src/telephony/twilio/media-bridge.js';
 import { watchVerdict } from '../../../server/src/telephony/twilio/amd-verdict.js';
-import { DEFAULT_TURN_TAKING } from '../../../server/src/voice-agent/turn-taking.js';
+import { DEFAULT_TURN_TAKING } from '../../../server/src/settings/turn-taking.js';
 import { mediaStreamToken, mediaStreamUrl } from '../../../server/src/telephony/twilio/media-stream.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
 import { forEachStore } from '../../support/stores.js';

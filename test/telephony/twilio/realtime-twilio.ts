@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import type { LineAgent } from '../../../server/src/telephony/live-line.js';
 import type { Attachment } from '../../../server/src/telephony/telephony.js';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import type { LiveAgent } from '../../../server/src/conversation/agent.js';
 import { RealtimeAgent } from '../../../server/src/voice-agent/realtime-agent.js';
 import { GA_PROTOCOL } from '../../../server/src/voice-agent/realtime-protocol.js';
 import type { RealtimeConnection } from '../../../server/src/voice-agent/realtime-session.js';

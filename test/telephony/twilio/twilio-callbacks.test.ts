@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import type { LiveAgent } from '../../../server/src/conversation/agent.js';
 import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
 import { configuredTwilioRest } from '../../../server/src/telephony/twilio/twilio-rest.js';
 import { createJobRunner } from '../../../server/src/jobs/job-runner.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { createJobRunner, type JobRunner } from '../../../server/src/jobs/job-runner.js';
 import { configuredTelephony } from '../../../server/src/telephony/configured-telephony.js';
-import type { LiveAgent } from '../../../server/src/voice-agent/agent.js';
+import type { LiveAgent } from '../../../server/src/conversation/agent.js';
 import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
 import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import type { FakeTwilio } from '../../support/fake-twilio.js';

@@ -13,11 +13,11 @@ import { createBatchUnit, prepareBatch, type CreateBatchPorts } from '../../batc
 import { ApiError, batchNotFound } from '../../errors/api-error.js';
 import { executorFor } from '../../store/prepared-query.js';
 import type { AppDeps } from '../app-deps.js';
-import { normalizeIdempotencyKey } from '../idempotency-key.js';
-import { closeUnread } from '../json-body.js';
+import { normalizeIdempotencyKey } from '../../contract/idempotency-key.js';
+import { closeUnread } from '../../contract/json-body.js';
 import type { ApiCaller } from '../key-gate.js';
 import type { Handler } from '../operation-router.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 
 export function batchHandlers(deps: AppDeps) {
   const { store, clock, config } = deps;

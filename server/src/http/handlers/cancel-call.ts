@@ -5,8 +5,8 @@ import type { Context } from 'koa';
 import { cancelUnit } from '../../placement/cancel.js';
 import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
-import { normalizeIdempotencyKey } from '../idempotency-key.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import { normalizeIdempotencyKey } from '../../contract/idempotency-key.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 
 export function cancelCallHandler(deps: AppDeps) {
   const { store, clock, config } = deps;

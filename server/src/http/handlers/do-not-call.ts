@@ -5,7 +5,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { DoNotCallRequest } from '../../generated/types.gen.js';
 import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 
 const E164 = /^\+[1-9][0-9]{6,14}$/;
 

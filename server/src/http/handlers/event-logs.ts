@@ -8,7 +8,7 @@ import { findCallForKey } from '../../store/calls-repo.js';
 import { eventLog, redeliverUnit, type EventSubject } from '../../webhooks/event-log.js';
 import type { AppDeps } from '../app-deps.js';
 import { chargeRequest, type ApiCaller } from '../key-gate.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 
 export function eventLogHandlers(deps: AppDeps) {
   const { store, clock } = deps;

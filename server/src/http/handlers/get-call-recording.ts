@@ -9,7 +9,7 @@ import { findCallForKey } from '../../store/calls-repo.js';
 import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
 import { ApiError } from '../../errors/api-error.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 import { callNotFound } from '../../errors/api-error.js';
 import type { CallRecordings } from '../../recording/call-recordings.js';
 

@@ -9,8 +9,8 @@ import { placementUnit, preflight, type PlacementPorts } from '../../placement/p
 import { executorFor } from '../../store/prepared-query.js';
 import type { ApiCaller } from '../key-gate.js';
 import type { AppDeps } from '../app-deps.js';
-import { normalizeIdempotencyKey, requestFingerprint } from '../idempotency-key.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import { normalizeIdempotencyKey, requestFingerprint } from '../../contract/idempotency-key.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 
 export function placeCallHandlers(deps: AppDeps) {
   const { store, clock, config } = deps;

@@ -4,7 +4,7 @@ import { findCallForKey, listCallsForKey, toCallRecord, toCallSummary } from '..
 import type { AppDeps } from '../app-deps.js';
 import type { ApiCaller } from '../key-gate.js';
 import { callNotFound } from '../../errors/api-error.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 
 export function readCallHandlers({ store, config }: AppDeps) {
   return {

@@ -10,7 +10,7 @@ import type { StreamHub } from '../../streams/stream-hub.js';
 import { parseCallCursor, replayStart, STREAM_OVERLAP_MS } from '../../streams/stream-reads.js';
 import type { AppDeps } from '../app-deps.js';
 import { chargeRequest, type ApiCaller } from '../key-gate.js';
-import type { ValidatedRequest } from '../request-validator.js';
+import type { ValidatedRequest } from '../../contract/request-validator.js';
 import { SseResponse } from '../sse-response.js';
 
 /** What a client refused for the cap waits before trying again: about the time a dead process's leases take to lapse. */

@@ -19,27 +19,10 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { markSandboxHungUp, recordSandboxDial } from '../../store/calls/sandbox-dials.js';
-import { speechMs } from '../../voice-agent/conversation.js';
-import { lexiconFor } from '../../voice-agent/lexicon.js';
+import { speechMs } from '../../conversation/conversation.js';
+import { lexiconFor } from '../../conversation/lexicon.js';
+import { sandboxScenario, type SandboxScenario } from '../../numbers/sandbox-numbers.js';
 import type { Carrier, Dialled, DialRequest, LineEvent, LineNews, MachineGreeting } from '../carrier.js';
-
-export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent' | 'opts_out';
-
-const BY_SUFFIX: Record<string, SandboxScenario> = {
-  '11': 'no_answer',
-  '12': 'voicemail',
-  '13': 'declined',
-  '14': 'failed',
-  '15': 'long',
-  '16': 'drops',
-  '17': 'silent',
-  '18': 'opts_out',
-};
-
-export function sandboxScenario(to: string): SandboxScenario {
-  const m = /^\+1\d{3}55501(\d\d)$/.exec(to);
-  return (m && BY_SUFFIX[m[1]]) || 'completed';
-}
 
 /** Call-time milliseconds of each scenario's ringing, and when an answered call drops. */
 const RING_MS: Record<SandboxScenario, number> = {

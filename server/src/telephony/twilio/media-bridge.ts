@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { LIVE_STATUSES } from '../../calls/call-status.js';
-import { lineBriefOf } from '../../voice-agent/conversation.js';
+import { lineBriefOf } from '../../conversation/conversation.js';
 import type { Database } from '../../store/schema.js';
 import type { CallRow } from '../../store/calls-repo.js';
 import { findCall } from '../../store/calls/call-by-id.js';

@@ -1,0 +1,21 @@
+// Which outcome a sandbox number stands for: the fictional NANP range +1 NPA 555-01XX chooses it by its last two
+// digits (the table is in telephony/sandbox/sandbox-carrier.ts). The sandbox carrier plays it on the line and the
+// scripted agent plays the callee's side of it, so it sits below both.
+
+export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent' | 'opts_out';
+
+const BY_SUFFIX: Record<string, SandboxScenario> = {
+  '11': 'no_answer',
+  '12': 'voicemail',
+  '13': 'declined',
+  '14': 'failed',
+  '15': 'long',
+  '16': 'drops',
+  '17': 'silent',
+  '18': 'opts_out',
+};
+
+export function sandboxScenario(to: string): SandboxScenario {
+  const m = /^\+1\d{3}55501(\d\d)$/.exec(to);
+  return (m && BY_SUFFIX[m[1]]) || 'completed';
+}
