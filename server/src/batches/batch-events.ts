@@ -7,8 +7,8 @@ import type { Insertable } from 'kysely';
 import type { WebhookEventsTable } from '../store/schema.js';
 import { outboxRow } from '../webhooks/outbox.js';
 import type { BatchEvent, BatchStatus, CallMetadata } from '../generated/types.gen.js';
-import { runQuery } from '../store/prepared-query.js';
 import type { Executor } from '../store/store.js';
+import { countBatchCallsOn } from '../store/calls/batch-calls.js';
 import type { BatchRow } from './batch-runner.js';
 
 type Counts = BatchEvent['counts'];
@@ -27,14 +27,7 @@ export function batchCounts(rows: readonly { status: string; n: number | string 
 
 /** The batch's calls by status, read in the transaction that ends it. */
 export async function endedCounts(ex: Executor, batch: Pick<BatchRow, 'id' | 'total' | 'released'>): Promise<Counts> {
-  const rows = await runQuery(
-    ex,
-    ex.compiler
-      .selectFrom('calls')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('batch_id', '=', batch.id)
-      .groupBy('status'),
-  );
+  const rows = await countBatchCallsOn(ex, batch.id);
   return batchCounts(rows, batch.total - batch.released, 'canceled');
 }
 

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Batch, BatchStatus, CallMetadata, StopWhen } from '../generated/types.gen.js';
 import type { Database } from '../store/schema.js';
+import { countBatchCallsByStatus } from '../store/calls/batch-calls.js';
 import type { Executor } from '../store/store.js';
 import type { BatchRow } from './batch-runner.js';
 import { batchCounts } from './batch-events.js';
@@ -58,16 +59,10 @@ async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { i
   const rows = await batchRowsForKey(db, apiKeyId, select);
   if (rows.length === 0) return [];
   // Its calls by status, from the calls table.
-  const counts = await db
-    .selectFrom('calls')
-    .select(['batch_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where(
-      'batch_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .groupBy(['batch_id', 'status'])
-    .execute();
+  const counts = await countBatchCallsByStatus(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => toBatch(row, counts.filter((c) => c.batch_id === row.id)));
 }
 

@@ -19,6 +19,7 @@ import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-q
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import { v7 as uuidv7 } from 'uuid';
 import { NOT_STARTED } from '../store/calls-repo.js';
+import { countBatchCallsIn } from '../store/calls/batch-calls.js';
 import type { BatchesTable, CallsTable } from '../store/schema.js';
 import type { Executor, Store } from '../store/store.js';
 import { batchEventRow, endedCounts } from './batch-events.js';
@@ -140,12 +141,7 @@ export class BatchRunner {
 
 /** How many of the batch's calls hold a slot: released and not ended. */
 export async function liveCalls(store: Store, batchId: string): Promise<number> {
-  const row = await store.db
-    .selectFrom('calls')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('batch_id', '=', batchId)
-    .where('status', 'in', [...LIVE_STATUSES])
-    .executeTakeFirst();
+  const row = await countBatchCallsIn(store.db, batchId, LIVE_STATUSES);
   return Number(row?.n ?? 0);
 }
 

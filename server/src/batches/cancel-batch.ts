@@ -3,10 +3,9 @@
 // its event, as cancelCall ends one), and its live calls finish. The batch's lease is cleared with it, so a runner
 // mid-step finds its release fenced off (LeaseLost) and releases nothing; the calls' leases likewise, so a worker
 // about to dial one never does.
-import { canceledUndialled, logCanceled, notDialled } from '../placement/cancel.js';
+import { logCanceled } from '../placement/cancel.js';
 import { ApiError, batchNotFound } from '../errors/api-error.js';
-import type { CallRow } from '../store/calls-repo.js';
-import { runQuery } from '../store/prepared-query.js';
+import { cancelUndialledBatchCalls } from '../store/calls/batch-calls.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { batchEventRow, endedCounts } from './batch-events.js';
 import { batchStatusForKey, updateBatchFrom } from '../store/batches/batches.js';
@@ -30,15 +29,7 @@ export async function endBatch(ex: Executor, id: string, how: { status: 'cancele
   );
   if (!batch) return false;
   // Its calls not yet dialled end canceled.
-  const ended = (await runQuery(
-    ex,
-    ex.compiler
-      .updateTable('calls')
-      .set(canceledUndialled(now))
-      .where('batch_id', '=', id)
-      .where(notDialled)
-      .returningAll(),
-  )) as CallRow[];
+  const ended = await cancelUndialledBatchCalls(ex, id, now);
   await logCanceled(ex, ended, now, [batchEventRow(batch, how.status, await endedCounts(ex, batch), now)]);
   return true;
 }

@@ -20,6 +20,7 @@ import { backoffMs } from '../jobs/backoff.js';
 import { JobQueue, LeaseLost, type NewRow, type QueueTable } from '../jobs/job-queue.js';
 import { WorkerLoop } from '../jobs/worker-loop.js';
 import type { CallRow } from '../store/calls-repo.js';
+import { makeUnleasedDueNow } from '../store/calls/call-due.js';
 import type { RowFilter } from '../store/store.js';
 import { eventRow } from '../webhooks/outbox.js';
 import { statusChangeRow } from '../calls/status-log.js';
@@ -188,13 +189,7 @@ export class CallEngine {
     // A cancel that came in while this step ran made the call due then, and this step's write has just put its due
     // time back: bring it forward again. (A step that sees the cancel ends the call, so this does not repeat.)
     if (!c.keepLease && c.nextRunAt !== null && c.nextRunAt > now && written.cancel_requested_at !== null) {
-      await this.deps.store.db
-        .updateTable('calls')
-        .set({ next_run_at: now })
-        .where('id', '=', written.id)
-        .where('lease_owner', 'is', null)
-        .where('next_run_at', '>', now)
-        .execute();
+      await makeUnleasedDueNow(this.deps.store.db, written.id, now);
     }
     return written;
   }

@@ -7,13 +7,14 @@
 //   up and ends it, canceled if it was never answered, completed if it was (call-engine.ts): 202;
 // - a call already canceled is 200 again; one that ended otherwise is 409 call_already_ended; another key's is 404.
 // With an Idempotency-Key, the first answer is stored and replayed, as for a placement; faults are not stored.
-import type { ExpressionBuilder, Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { CallRecord } from '../generated/types.gen.js';
-import type { Database, WebhookEventsTable } from '../store/schema.js';
+import type { WebhookEventsTable } from '../store/schema.js';
+import { cancelUndialledCall, markCancelRequested, readCallForKey } from '../store/calls/cancel-calls.js';
+import { insertStatusChanges } from '../store/calls/status-changes.js';
 import { ApiError, callNotFound } from '../errors/api-error.js';
 import { toCallRecord, type CallRow } from '../store/calls-repo.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type StoredResponse } from '../store/idempotency-repo.js';
-import { runQuery } from '../store/prepared-query.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import { eventRow } from '../webhooks/outbox.js';
 import { isTerminal } from '../calls/call-status.js';
@@ -54,18 +55,9 @@ export function cancelUnit(req: CancelRequest): WriteUnit<CancelOutcome> {
   };
 }
 
-/** A call not yet dialled: queued, or dialing while no dial stands (the carrier throttled the last one). */
-export const notDialled = (eb: ExpressionBuilder<Database, 'calls'>) =>
-  eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'dialing'), eb('dial_attempted_at', 'is', null), eb('carrier_ref', 'is', null)])]);
-
-/** A call not yet dialled, ended canceled now: nothing billed, and any worker's lease on it cleared (fenced off). */
-export const canceledUndialled = (now: number) =>
-  ({ status: 'canceled', ended_at: now, duration_sec: 0, billed_minutes: 0, error: null, cancel_requested_at: now, next_run_at: null, lease_owner: null, lease_expires_at: null, updated_at: now }) as const;
-
 /** The events and status changes of calls just ended canceled (with `also`, more outbox rows), in the same transaction. */
 export async function logCanceled(ex: Executor, ended: readonly CallRow[], now: number, also: Insertable<WebhookEventsTable>[] = []): Promise<void> {
-  const db = ex.compiler;
-  if (ended.length > 0) await runQuery(ex, db.insertInto('call_status_changes').values(ended.map((row) => statusChangeRow(row, now))));
+  await insertStatusChanges(ex, ended.map((row) => statusChangeRow(row, now)));
   const events = [...ended.map((row) => eventRow(row, 'call.canceled', now)), ...also];
   if (events.length > 0) await insertEvents(ex, events);
 }
@@ -75,7 +67,6 @@ function errorResponse(error: ApiError): StoredResponse {
 }
 
 async function cancel(ex: Executor, req: CancelRequest): Promise<{ kind: 'answered'; response: StoredResponse; row: CallRow } | { kind: 'rejected'; error: ApiError }> {
-  const db = ex.compiler;
   const id = req.callId.toLowerCase();
   const { now } = req;
   const answer = (status: 200 | 202, row: CallRow) => {
@@ -84,35 +75,17 @@ async function cancel(ex: Executor, req: CancelRequest): Promise<{ kind: 'answer
   };
 
   // Not yet dialled: canceled here, with its event, fencing off any worker's claim.
-  const [ended] = (await runQuery(
-    ex,
-    db
-      .updateTable('calls')
-      .set(canceledUndialled(now))
-      .where('id', '=', id)
-      .where('api_key_id', '=', req.apiKeyId)
-      .where(notDialled)
-      .returningAll(),
-  )) as CallRow[];
+  const ended = await cancelUndialledCall(ex, req.apiKeyId, id, now);
   if (ended) {
     await logCanceled(ex, [ended], now);
     return answer(200, ended);
   }
 
   // Being dialled or live: the engine takes it down; the first request's time is the one that counts.
-  const [marked] = (await runQuery(
-    ex,
-    db
-      .updateTable('calls')
-      .set((eb) => ({ cancel_requested_at: eb.fn.coalesce('cancel_requested_at', eb.val(now)), next_run_at: now, updated_at: now }))
-      .where('id', '=', id)
-      .where('api_key_id', '=', req.apiKeyId)
-      .where('status', 'in', ['dialing', 'in_progress'])
-      .returningAll(),
-  )) as CallRow[];
+  const marked = await markCancelRequested(ex, req.apiKeyId, id, now);
   if (marked) return answer(202, marked);
 
-  const [row] = (await runQuery(ex, db.selectFrom('calls').selectAll().where('id', '=', id).where('api_key_id', '=', req.apiKeyId))) as CallRow[];
+  const row = await readCallForKey(ex, req.apiKeyId, id);
   if (!row) return { kind: 'rejected', error: callNotFound(req.callId) };
   if (row.status === 'canceled') return answer(200, row);
   if (isTerminal(row.status)) {

@@ -9,27 +9,15 @@
 // replays from its cursor's time less that overlap. An item's `id` never changes, so a client deduplicates on it.
 // The key's changes are read for many keys at once (the process's stream hub reads once for all its streams) or
 // a page at a time (a stream catching up on what it missed).
-import type { Compilable, Selectable } from 'kysely';
 import { isTerminal } from '../calls/call-status.js';
 import type { CallLatency } from '../generated/types.gen.js';
-import type { CallRow } from '../store/calls-repo.js';
-import type { CallStatusChangesTable, CallTurnsTable } from '../store/schema.js';
+import { readKeysWindow, readReplayMarks, readStatusChanges, readStreamCall, readStreamCallsById, readStreamTurns, type StatusChangeRow, type StreamCallRow, type TurnRow } from '../store/calls/stream-rows.js';
 import type { Store } from '../store/store.js';
 
 /**
- * What the streams read with: queries built by the store's kysely and run on its reading path (on SQLite the
- * reading connection, so replays never queue behind the writer; on Postgres the pool).
+ * What the streams read with: the store's reading path (store/calls/stream-rows.ts).
  */
 export type StreamStore = Pick<Store, 'db' | 'read'>;
-
-function run<Row>(s: StreamStore, query: Compilable<Row>): Promise<Row[]> {
-  const { sql, parameters } = query.compile();
-  return s.read<Row>(sql, parameters);
-}
-
-async function first<Row>(s: StreamStore, query: Compilable<Row>): Promise<Row | undefined> {
-  return (await run(s, query))[0];
-}
 
 /** How far back of its last read the key's stream reads again: a change that commits later than this after it was made is missed. */
 export const STREAM_OVERLAP_MS = 5_000;
@@ -76,10 +64,8 @@ export interface TurnData {
   timestamp: string;
 }
 
-type CallFields = Pick<CallRow, 'id' | 'api_key_id' | 'batch_id' | 'status' | 'created_at' | 'started_at' | 'ended_at' | 'duration_sec' | 'error' | 'latency_json'>;
-const CALL_FIELDS = ['id', 'api_key_id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error', 'latency_json'] as const;
-type StatusRow = Pick<Selectable<CallStatusChangesTable>, 'call_id' | 'status' | 'at'>;
-type TurnRow = Selectable<CallTurnsTable>;
+type CallFields = StreamCallRow;
+type StatusRow = StatusChangeRow;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -189,12 +175,8 @@ export async function readCall(
   // The changes are read first, and the record and turns after them, so that each change is shown with the
   // record and turns at least as new as it: a change shown with the record as it was before it would carry none
   // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.
-  const { db } = s;
-  const changes = await run(s, db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('call_id', '=', callId));
-  const [call, turns] = await Promise.all([
-    first(s, db.selectFrom('calls').select(CALL_FIELDS).where('id', '=', callId).where('api_key_id', '=', apiKeyId)),
-    run(s, db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq')),
-  ]);
+  const changes = await readStatusChanges(s, callId);
+  const [call, turns] = await Promise.all([readStreamCall(s, apiKeyId, callId), readStreamTurns(s, callId)]);
   if (!call) return null;
   // Queued first whatever the clocks say (the placing process's clock may run ahead of the worker's).
   const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at))).sort(bySendOrder)];
@@ -246,29 +228,9 @@ export interface KeyItems {
  */
 export async function readKeys(s: StreamStore, apiKeyIds: readonly string[], after: number, now: number, limit?: number): Promise<KeyItems> {
   if (apiKeyIds.length === 0) return { items: [], cut: null };
-  const { db } = s;
   const keys = [...apiKeyIds];
   // As for one call (readCall): the changes first, then the records and turns, at least as new as they are.
-  const window = async (from: number, to: number, n: number | undefined) => {
-    let changes = db.selectFrom('call_status_changes').select(['call_id', 'status', 'at']).where('api_key_id', 'in', keys).where('at', '>', from).where('at', '<=', to).orderBy('at');
-    let created = db.selectFrom('calls').select(CALL_FIELDS).where('api_key_id', 'in', keys).where('created_at', '>', from).where('created_at', '<=', to).orderBy('created_at');
-    let turns = db
-      .selectFrom('call_turns')
-      .innerJoin('calls', 'calls.id', 'call_turns.call_id')
-      .selectAll('call_turns')
-      .where('call_turns.heard_at', '>', from)
-      .where('call_turns.heard_at', '<=', to)
-      .where('calls.api_key_id', 'in', keys)
-      .orderBy('call_turns.heard_at');
-    if (n !== undefined) {
-      changes = changes.limit(n);
-      created = created.limit(n);
-      turns = turns.limit(n);
-    }
-    const c = await run(s, changes);
-    const [cr, t] = await Promise.all([run(s, created), run(s, turns)]);
-    return { changes: c, created: cr, turns: t };
-  };
+  const window = (from: number, to: number, n: number | undefined) => readKeysWindow(s, keys, from, to, n);
   let read = await window(after, now, limit);
   let cut: number | null = null;
   if (limit !== undefined) {
@@ -293,7 +255,7 @@ export async function readKeys(s: StreamStore, apiKeyIds: readonly string[], aft
   const turns = read.turns.filter((t) => within(Number(t.heard_at)));
   const missing = [...new Set([...changes.map((c) => c.call_id), ...turns.map((t) => t.call_id)])].filter((id) => !calls.has(id));
   for (let i = 0; i < missing.length; i += 500) {
-    for (const c of await run(s, db.selectFrom('calls').select(CALL_FIELDS).where('id', 'in', missing.slice(i, i + 500)))) calls.set(c.id, c);
+    for (const c of await readStreamCallsById(s, missing.slice(i, i + 500))) calls.set(c.id, c);
   }
   const items: StreamItem[] = [
     ...read.created.filter((c) => within(Number(c.created_at))).map((c) => statusItem(c, 'queued', Number(c.created_at))),
@@ -308,22 +270,6 @@ export async function readKeys(s: StreamStore, apiKeyIds: readonly string[], aft
  * `max` status changes, calls placed and turns heard, or `after` itself when it has fewer.
  */
 export async function replayStart(s: StreamStore, apiKeyId: string, after: number, max: number): Promise<number> {
-  const { db } = s;
-  const [change, call, turn] = await Promise.all([
-    first(s, db.selectFrom('call_status_changes').select('at').where('api_key_id', '=', apiKeyId).where('at', '>', after).orderBy('at', 'desc').offset(max).limit(1)),
-    first(s, db.selectFrom('calls').select('created_at as at').where('api_key_id', '=', apiKeyId).where('created_at', '>', after).orderBy('created_at', 'desc').offset(max).limit(1)),
-    first(
-      s,
-      db
-      .selectFrom('call_turns')
-      .innerJoin('calls', 'calls.id', 'call_turns.call_id')
-      .select('call_turns.heard_at as at')
-      .where('calls.api_key_id', '=', apiKeyId)
-      .where('call_turns.heard_at', '>', after)
-      .orderBy('call_turns.heard_at', 'desc')
-      .offset(max)
-      .limit(1),
-    ),
-  ]);
+  const [change, call, turn] = await readReplayMarks(s, apiKeyId, after, max);
   return Math.max(after, ...[change, call, turn].map((r) => (r ? Number(r.at) : after)));
 }

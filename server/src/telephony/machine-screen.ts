@@ -6,6 +6,8 @@
 //   (a machine's greeting does not reply to anyone; a person does).
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { readTurnStarts } from '../store/calls/call-turns.js';
+import { findVoicemailDetectedByRef, markVoicemailDetected } from '../store/calls/voicemail-detected.js';
 
 export interface ScreenEvidence {
   /** When the agent reported a voicemail greeting (wall-clock ms); null if it did not. */
@@ -16,9 +18,9 @@ export interface ScreenEvidence {
 
 /** The evidence for the call dialled as `ref`, the carrier's verdict having come `afterMs` after the pick-up. */
 export async function screenEvidence(db: Kysely<Database>, ref: string, afterMs: number): Promise<ScreenEvidence> {
-  const call = await db.selectFrom('calls').select(['id', 'voicemail_detected_at']).where('carrier_ref', '=', ref).executeTakeFirst();
+  const call = await findVoicemailDetectedByRef(db, ref);
   if (!call) return { voicemailDetectedAt: null, calleeReplied: false };
-  const turns = await db.selectFrom('call_turns').select(['speaker', 'start_ms']).where('call_id', '=', call.id).orderBy('seq').execute();
+  const turns = await readTurnStarts(db, call.id);
   let agentStartedMs = Infinity;
   let calleeReplied = false;
   for (const t of turns) {
@@ -32,9 +34,5 @@ export async function screenEvidence(db: Kysely<Database>, ref: string, afterMs:
 
 /** Records that the agent heard a voicemail greeting (the first report counts), and makes the call due at once. */
 export async function recordVoicemailDetected(db: Kysely<Database>, callId: string, now: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.updateTable('calls').set({ voicemail_detected_at: now }).where('id', '=', callId).where('voicemail_detected_at', 'is', null).execute();
-    // Due at once, unless the call is already terminal (next_run_at null) or due sooner.
-    await trx.updateTable('calls').set({ next_run_at: now }).where('id', '=', callId).where('next_run_at', '>', now).execute();
-  });
+  await markVoicemailDetected(db, callId, now);
 }

@@ -11,6 +11,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
+import { claimAgentHost, markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency } from '../store/calls/agent-line.js';
+import { getCall } from '../store/calls/call-by-id.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
 import { apologyFor } from './apology.js';
@@ -80,19 +82,19 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   private async lineClosed(callId: string): Promise<void> {
     const deadline = Date.now() + (this.connection.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) + LINE_CLOSE_SLACK_MS;
     for (;;) {
-      const row = await this.db.selectFrom('calls').select(['line_opened_at', 'line_closed_at']).where('id', '=', callId).executeTakeFirst();
+      const row = await readLineMarks(this.db, callId);
       if (!row || row.line_opened_at === null || row.line_closed_at !== null || Date.now() >= deadline) return;
       await new Promise((resolve) => setTimeout(resolve, LINE_CLOSE_POLL_MS));
     }
   }
 
   async optedOut(callId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('calls').select('opt_out').where('id', '=', callId).executeTakeFirst();
+    const row = await readOptOut(this.db, callId);
     return Number(row?.opt_out ?? 0) === 1;
   }
 
   async failure(callId: string): Promise<'agent_unavailable' | null> {
-    const row = await this.db.selectFrom('calls').select('agent_failure').where('id', '=', callId).executeTakeFirst();
+    const row = await readAgentFailure(this.db, callId);
     return row?.agent_failure === 'agent_unavailable' ? 'agent_unavailable' : null;
   }
 
@@ -104,9 +106,8 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     const warm = this.warmLinks;
     const me = this.internalUrl;
     if (!warm || !me) return;
-    const claimed = await this.db.updateTable('calls').set({ agent_host: me }).where('id', '=', callId).where('agent_host', 'is', null).where('status', '=', 'dialing').executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) return;
-    const row = await this.db.selectFrom('calls').selectAll().where('id', '=', callId).executeTakeFirstOrThrow();
+    if (!(await claimAgentHost(this.db, callId, me))) return;
+    const row = await getCall(this.db, callId);
     const brief = lineBriefOf(row);
     const logger = this.options.logger!.child({ callId });
     logger.info('warming the realtime session while the phone rings');
@@ -128,28 +129,28 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     const { callId } = brief;
     // Like the opt-out, only this column: the record's latency, written as the session ends.
     const writeLatency = async (latency: CallLatency) => {
-      await this.db.updateTable('calls').set({ latency_json: JSON.stringify(latency) }).where('id', '=', callId).execute();
+      await writeCallLatency(this.db, callId, JSON.stringify(latency));
     };
     const ledger = new TurnLedger(line, (seq, turn) => appendTurn(this.db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.options.observer ?? null), writeLatency });
     const optOut = async () => {
       // Only this column of the call: the engine, which holds the call's lease, writes the rest as the call ends.
-      await this.db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
+      await markOptedOut(this.db, callId);
     };
     const voicemail = () => recordVoicemailDetected(this.db, callId, Date.now());
     // Like the opt-out, only these columns: the engine reads them to know whether the line's turns are all written.
-    const opened = this.db.updateTable('calls').set({ line_opened_at: Date.now(), line_closed_at: null }).where('id', '=', callId).execute();
+    const opened = markLineOpened(this.db, callId, Date.now());
     opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
     const session = new RealtimeSession(brief, line, ledger, this.tools, this.connection, logger, optOut, voicemail, {
       warm: this.warmLinks?.take(callId),
       clock: this.options.clock,
       // Only this column, as for the opt-out.
       recordFailure: async () => {
-        await this.db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
+        await markAgentUnavailable(this.db, callId);
       },
       apology: (language) => apologyFor(language),
       turnsWritten: async () => {
         await opened.catch(() => undefined);
-        await this.db.updateTable('calls').set({ line_closed_at: Date.now() }).where('id', '=', callId).execute();
+        await markLineClosed(this.db, callId, Date.now());
       },
     });
     this.sessions.set(callId, session);

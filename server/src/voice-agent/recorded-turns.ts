@@ -4,7 +4,7 @@
 // scripted (sandbox) conversation is written whole at the answer, each turn heard when the conversation reaches
 // its end. When the call ends, the rows are settled to the record's turns in the transaction that ends it.
 import type { Insertable, Kysely } from 'kysely';
-import { runQuery } from '../store/prepared-query.js';
+import { insertTurn, readTurns, settleTurnRows } from '../store/calls/call-turns.js';
 import type { Executor } from '../store/store.js';
 import type { CallTurnsTable, Database } from '../store/schema.js';
 import type { Speaker, TimedTurn } from '../conversation/conversation.js';
@@ -14,11 +14,7 @@ import type { Speaker, TimedTurn } from '../conversation/conversation.js';
  * bridge runs on the wall clock, whatever clock the engine is given.
  */
 export async function appendTurn(db: Kysely<Database>, callId: string, seq: number, turn: TimedTurn, heardAt = Date.now()): Promise<void> {
-  await db
-    .insertInto('call_turns')
-    .values(turnRow(callId, seq, turn, heardAt))
-    .onConflict((oc) => oc.columns(['call_id', 'seq']).doNothing())
-    .execute();
+  await insertTurn(db, turnRow(callId, seq, turn, heardAt));
 }
 
 export function turnRow(callId: string, seq: number, turn: TimedTurn, heardAt: number): Insertable<CallTurnsTable> {
@@ -31,7 +27,7 @@ export function scriptedTurnRows(callId: string, turns: readonly TimedTurn[], an
 }
 
 export async function recordedTurns(db: Kysely<Database>, callId: string): Promise<TimedTurn[]> {
-  const rows = await db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq').execute();
+  const rows = await readTurns(db, callId);
   return rows.map((r) => ({ speaker: r.speaker as Speaker, text: r.text, startMs: Number(r.start_ms), endMs: Number(r.end_ms) }));
 }
 
@@ -41,15 +37,6 @@ export async function recordedTurns(db: Kysely<Database>, callId: string): Promi
  * voicemail's greeting and message) is added, heard at the end.
  */
 export async function settleTurns(ex: Executor, callId: string, said: readonly TimedTurn[], connectedMs: number, endedAt: number): Promise<void> {
-  const db = ex.compiler;
-  await runQuery(
-    ex,
-    db
-      .deleteFrom('call_turns')
-      .where('call_id', '=', callId)
-      .where((eb) => eb.or([eb('seq', '>=', said.length), eb('heard_at', 'is', null), eb('heard_at', '>', endedAt), eb('end_ms', '>', connectedMs)])),
-  );
-  if (said.length === 0) return;
   const rows = said.map((t, i) => turnRow(callId, i, { ...t, endMs: Math.min(t.endMs, connectedMs) }, endedAt));
-  await runQuery(ex, db.insertInto('call_turns').values(rows).onConflict((oc) => oc.columns(['call_id', 'seq']).doNothing()));
+  await settleTurnRows(ex, callId, rows, connectedMs, endedAt);
 }

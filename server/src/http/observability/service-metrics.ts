@@ -1,10 +1,10 @@
 // Prometheus metrics. Request counts and latencies, and the live calls' latencies (call-latency-metrics.ts), are
 // this process's own; call, webhook and queue figures are read from the store at scrape time, so every process of a
 // scaled-out deployment reports the same values.
-import { sql } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Clock } from '../../clock.js';
 import type { Store } from '../../store/store.js';
+import { countCallsByStatus, readDueCalls } from '../../store/calls/call-counts.js';
 import { CALL_STATUSES, TERMINAL_STATUSES } from '../../calls/call-status.js';
 import { attemptCountsByOutcome } from '../../store/webhooks/attempts.js';
 import { callLatencyMetrics } from './call-latency-metrics.js';
@@ -85,14 +85,9 @@ export class ServiceMetrics {
   private async readStore(): Promise<void> {
     const db = this.store.db;
     const now = this.clock.now();
-    const byStatus = await db.selectFrom('calls').select(['status', sql<number>`count(*)`.as('n')]).groupBy('status').execute();
+    const byStatus = await countCallsByStatus(db);
     const { kept, omitted } = await attemptCountsByOutcome(db);
-    const due = await db
-      .selectFrom('calls')
-      .select([sql<number>`count(*)`.as('n'), sql<number | null>`min(next_run_at)`.as('oldest')])
-      .where('status', 'not in', TERMINAL_STATUSES)
-      .where('next_run_at', '<=', now)
-      .executeTakeFirstOrThrow();
+    const due = await readDueCalls(db, TERMINAL_STATUSES, now);
 
     this.calls.reset();
     for (const status of CALL_STATUSES) this.calls.set({ status }, 0);

@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { markSandboxHungUp, recordSandboxDial } from '../../store/calls/sandbox-dials.js';
 import { speechMs } from '../../conversation/conversation.js';
 import { lexiconFor } from '../../conversation/lexicon.js';
 import { sandboxScenario, type SandboxScenario } from '../../numbers/sandbox-numbers.js';
@@ -79,7 +80,7 @@ export class SandboxCarrier implements Carrier {
     if (this.options.dialLatencyMs > 0) await new Promise((r) => setTimeout(r, this.options.dialLatencyMs));
     const scenario = sandboxScenario(request.to);
     const ref = `SB${randomUUID().replace(/-/g, '')}`;
-    await this.db.insertInto('sandbox_dials').values({ call_id: request.callId, carrier_ref: ref, to_number: request.to, at: now, hung_up_at: null }).execute();
+    await recordSandboxDial(this.db, { callId: request.callId, ref, to: request.to, at: now });
     const state: SandboxState = { scenario, dialledAt: now, reported: 0, leaveMessage: request.leaveMessage, language: request.language };
     return { ref, state };
   }
@@ -119,6 +120,6 @@ export class SandboxCarrier implements Carrier {
 
   /** Releases the line: the ledger keeps when (the first hang-up of a line is the one that counts). */
   async hangUp(ref: string, _state: unknown, now: number): Promise<void> {
-    await this.db.updateTable('sandbox_dials').set({ hung_up_at: now }).where('carrier_ref', '=', ref).where('hung_up_at', 'is', null).execute();
+    await markSandboxHungUp(this.db, ref, now);
   }
 }

@@ -7,6 +7,7 @@
 import type { Context, Next } from 'koa';
 import getRawBody from 'raw-body';
 import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
+import { findCarrierRef } from '../../store/calls/call-by-id.js';
 import { recordLineEvent } from '../carrier-inbox.js';
 import { amdLineEvent, callbackPayload, statusLineEvent, type TwilioParams } from './line-events.js';
 import type { TwilioRest } from './twilio-rest.js';
@@ -42,7 +43,7 @@ export function twilioCallbacks(deps: TelephonyDeps, rest: TwilioRest, onStatus?
       logger.warn({ reqId: ctx.state.reqId, callback, callId }, 'Twilio callback refused: missing or invalid X-Twilio-Signature');
       return reply(ctx, 403, 'invalid_signature');
     }
-    const call = await store.db.selectFrom('calls').select(['id', 'carrier_ref']).where('id', '=', callId).executeTakeFirst();
+    const call = await findCarrierRef(store.db, callId);
     if (!call) return reply(ctx, 404, 'not_found');
     const sid = params.CallSid;
     // The callback must be about the line this call dialled (the ref may not be stored yet when it comes early).

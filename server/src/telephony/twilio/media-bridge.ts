@@ -11,6 +11,7 @@ import { LIVE_STATUSES } from '../../calls/call-status.js';
 import { lineBriefOf } from '../../conversation/conversation.js';
 import type { Database } from '../../store/schema.js';
 import type { CallRow } from '../../store/calls-repo.js';
+import { findCall } from '../../store/calls/call-by-id.js';
 import type { AgentHangUp, LineAgent, LineSession } from '../live-line.js';
 import { parseTwilioMessage } from './media-messages.js';
 import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from './media-stream.js';
@@ -62,12 +63,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
     } catch {
       return refuse(socket, 404);
     }
-    deps.db
-      .selectFrom('calls')
-      .selectAll()
-      .where('id', '=', callId)
-      .executeTakeFirst()
-      .then(
+    findCall(deps.db, callId).then(
         (row) => {
           if (!row || !(LIVE_STATUSES as readonly string[]).includes(row.status) || !row.carrier_ref) {
             log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');

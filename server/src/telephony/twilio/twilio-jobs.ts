@@ -13,6 +13,7 @@ import type { Config } from '../../config.js';
 import { backoffMs } from '../../jobs/backoff.js';
 import { enqueueJob, type JobHandler } from '../../jobs/job-runner.js';
 import { writeRecording } from '../../recording/write-recording.js';
+import { setRecordingPath } from '../../store/calls/call-by-id.js';
 import type { Store } from '../../store/store.js';
 import { readTwilioEvents } from './line-events.js';
 import { isRetryable, TwilioRestError, type TwilioRest } from './twilio-rest.js';
@@ -125,7 +126,7 @@ export function twilioJobHandlers(deps: TwilioJobDeps): Record<string, JobHandle
     }
     if (twoChannels) await writeRecording(deps.config, p.callId, twoChannels, 2);
     const path = await writeRecording(deps.config, p.callId, wav);
-    await store.db.updateTable('calls').set({ recording_path: path }).where('id', '=', p.callId).execute();
+    await setRecordingPath(store.db, p.callId, path);
     return { done: true };
   };
 

@@ -1,0 +1,53 @@
+// The columns of a call that the live agent's side of the line writes while the engine holds the call's lease:
+// each operation touches only its own columns, so it never overwrites what the engine writes as the call ends.
+import type { Kysely, Selectable } from 'kysely';
+import type { CallsTable, Database } from '../schema.js';
+
+/** When the call's line was opened to the agent and when its turns were all written; undefined for no such call. */
+export async function readLineMarks(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'line_opened_at' | 'line_closed_at'> | undefined> {
+  return db.selectFrom('calls').select(['line_opened_at', 'line_closed_at']).where('id', '=', callId).executeTakeFirst();
+}
+
+/** Records that the line is open to the agent at `at`, its turns not yet all written. */
+export async function markLineOpened(db: Kysely<Database>, callId: string, at: number): Promise<void> {
+  await db.updateTable('calls').set({ line_opened_at: at, line_closed_at: null }).where('id', '=', callId).execute();
+}
+
+/** Records that the line's turns are all written, at `at`. */
+export async function markLineClosed(db: Kysely<Database>, callId: string, at: number): Promise<void> {
+  await db.updateTable('calls').set({ line_closed_at: at }).where('id', '=', callId).execute();
+}
+
+/** The call's opt_out flag (0 or 1); undefined for no such call. */
+export async function readOptOut(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'opt_out'> | undefined> {
+  return db.selectFrom('calls').select('opt_out').where('id', '=', callId).executeTakeFirst();
+}
+
+/** Records that the callee asked not to be called again. */
+export async function markOptedOut(db: Kysely<Database>, callId: string): Promise<void> {
+  await db.updateTable('calls').set({ opt_out: 1 }).where('id', '=', callId).execute();
+}
+
+/** The agent's failure recorded on the call, if any; undefined for no such call. */
+export async function readAgentFailure(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'agent_failure'> | undefined> {
+  return db.selectFrom('calls').select('agent_failure').where('id', '=', callId).executeTakeFirst();
+}
+
+/** Records that the agent could not serve the call. */
+export async function markAgentUnavailable(db: Kysely<Database>, callId: string): Promise<void> {
+  await db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
+}
+
+/** Writes the call's measured conversation latency (JSON). */
+export async function writeCallLatency(db: Kysely<Database>, callId: string, latencyJson: string): Promise<void> {
+  await db.updateTable('calls').set({ latency_json: latencyJson }).where('id', '=', callId).execute();
+}
+
+/**
+ * Claims a dialling call for the agent host `host`: true if this claim took it, false if another host holds it or
+ * the call is no longer dialling.
+ */
+export async function claimAgentHost(db: Kysely<Database>, callId: string, host: string): Promise<boolean> {
+  const claimed = await db.updateTable('calls').set({ agent_host: host }).where('id', '=', callId).where('agent_host', 'is', null).where('status', '=', 'dialing').executeTakeFirst();
+  return Number(claimed.numUpdatedRows) === 1;
+}
