@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Store } from '../server/src/store/store.js';
+import type { Store } from '../server/src/store/store.js';
 import { openStore } from '../server/src/store/open-store.js';
 import { median } from './support/harness.js';
 import { seedBenchStore } from './support/seed.js';

@@ -119,8 +119,8 @@ for (let r = 0; r < rounds; r++) {
   samples.bare.push(await bare());
   samples.sqlite.push(await dispatched(sqlite));
   if (pg) samples.postgres.push(await dispatched(pg.store));
-  samples.sign1.push(signing(['whsec_' + 'a'.repeat(43)]));
-  samples.sign2.push(signing(['whsec_' + 'a'.repeat(43), 'whsec_' + 'b'.repeat(43)]));
+  samples.sign1.push(signing([`whsec_${'a'.repeat(43)}`]));
+  samples.sign2.push(signing([`whsec_${'a'.repeat(43)}`, `whsec_${'b'.repeat(43)}`]));
 }
 
 const base = median(samples.bare);

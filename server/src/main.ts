@@ -16,7 +16,7 @@ import { createApp } from './compose.js';
 import { createHttpServer } from './http/http-server.js';
 import { countAddress } from './http/key-gate.js';
 import { createJobRunner } from './jobs/job-runner.js';
-import { type Attachment } from './telephony/telephony.js';
+import type { Attachment } from './telephony/telephony.js';
 import { configuredTelephony } from './telephony/configured-telephony.js';
 import { serviceLogger } from './http/observability/service-logger.js';
 import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
@@ -152,7 +152,7 @@ function printDevBanner(config: Config, apiKey: string | null, webhookSecret: st
     `    -d '{"to":"+14155550123","objective":"Ask whether the shop is open on Sunday","fields":[{"name":"open_sunday","type":"boolean"}]}'`,
     '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 await main();

@@ -286,8 +286,8 @@ describe('fake realtime server', () => {
         ['no-transcript', after.slice(0, 3)],
         ['empty-transcript', after],
       ] as const;
-      for (const [then, expected] of cases) {
-        const c = await pcmu([{ noise: true, afterBytes: 160, then }, { callee: 'Hello?', afterBytes: 800 }, { agent: 'Hi.' }]);
+      for (const [ends, expected] of cases) {
+        const c = await pcmu([{ noise: true, afterBytes: 160, ends }, { callee: 'Hello?', afterBytes: 800 }, { agent: 'Hi.' }]);
         c.append(160);
         await c.got('input_audio_buffer.speech_started');
         c.append(400);
@@ -296,7 +296,7 @@ describe('fake realtime server', () => {
         await c.got('error');
         // The noise gets no response and no turn.
         expect(c.types().slice(2)).to.deep.equal([...expected, 'error']);
-        if (then === 'empty-transcript') expect(c.of('conversation.item.input_audio_transcription.completed')[0].transcript).to.equal('');
+        if (ends === 'empty-transcript') expect(c.of('conversation.item.input_audio_transcription.completed')[0].transcript).to.equal('');
         // The next turn is heard afresh, 800 bytes after the noise.
         c.append(400);
         await c.got('response.done');

@@ -16,7 +16,7 @@ const ok = { to: '+14155550123', objective };
 /** `levels` arrays inside one another (the outermost is one level), as JSON text. */
 const arrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 /** `levels` objects inside one another, each `{"k": …}`, around a string. */
-const objects = (levels: number) => '{"k":'.repeat(levels) + '"x"' + '}'.repeat(levels);
+const objects = (levels: number) => `${'{"k":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
 
 /** A JSON body: `fields` as they are, then `prop` holding the raw JSON `deep`. */
 const bodyWith = (fields: Record<string, unknown>, prop: string, deep: string) => {

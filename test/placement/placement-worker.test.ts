@@ -51,7 +51,7 @@ describe('the placement worker', function () {
     await worker.whenReady();
     const texts = [...BLOCKED.map((c) => c.to), ...ACCEPTED.map((c) => c.to), '+11234567890', '+14155550123', '+447700900123', '+999', '14155550123', '+1 415 555 0123'];
     const facts = await Promise.all(texts.map((t) => worker.parseNumber(t)));
-    facts.forEach((f, i) => expect(fromFacts(f!), texts[i]).to.deep.equal(parseE164(texts[i])));
+    for (let i = 0; i < facts.length; i++) expect(fromFacts(facts[i]!), texts[i]).to.deep.equal(parseE164(texts[i]!));
     expect(facts.filter((f) => f![0]).length).to.be.greaterThan(BLOCKED.length);
   });
 

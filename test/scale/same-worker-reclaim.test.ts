@@ -63,7 +63,7 @@ forEachStore('a worker whose step outlives its lease', (kind) => {
       if (s.clock.pending().length > 0) s.clock.advance(2);
       return claims >= seen + 3;
     });
-    held.forEach((release) => release());
+    for (const release of held) release();
 
     await until('the call to end', async () => {
       const r = await s.row(id);

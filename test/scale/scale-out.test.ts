@@ -13,7 +13,7 @@ import { addNumber, createAccount, createKey } from '../../server/src/accounts/a
 import { TERMINAL } from '../../server/src/calls/call-status.js';
 import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import { migrations } from '../../server/src/store/migrations/index.js';
-import { type Store } from '../../server/src/store/store.js';
+import type { Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 import { emptySchema, requirePostgres, type EmptySchema } from './support/pg-schema.js';

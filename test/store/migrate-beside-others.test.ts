@@ -28,7 +28,7 @@ describe('migrating beside other schemas [postgres]', function () {
     const churn = churners.map(async (c, k) => {
       for (let n = 0; !stop; n++) {
         const s = `churn_${process.pid}_${k}_${n}`;
-        await c.query(`create schema ${s};` + TABLES.replaceAll('S.', `${s}.`));
+        await c.query(`create schema ${s};${TABLES.replaceAll('S.', `${s}.`)}`);
         await c.query(`drop schema ${s} cascade`);
         churned++;
       }

@@ -105,10 +105,10 @@ export type RealtimeStep =
    */
   | { callee: string; afterBytes: number; transcriptAfterReply?: boolean; transcriptDelayMs?: number; midTurn?: boolean }
   /**
-   * Server VAD fires on noise after `afterBytes` more bytes: `speech_started`, then `then`: `nothing` (the turn never
+   * Server VAD fires on noise after `afterBytes` more bytes: `speech_started`, then as `ends` says: `nothing` (the turn never
    * commits), `no-transcript` (stopped and committed, never transcribed) or `empty-transcript` (the default).
    */
-  | { noise: true; afterBytes: number; then?: 'nothing' | 'no-transcript' | 'empty-transcript' }
+  | { noise: true; afterBytes: number; ends?: 'nothing' | 'no-transcript' | 'empty-transcript' }
   | { endCall: true }
   /** The model calls record_opt_out, then waits for its output and a response.create before going on. */
   | { optOut: true }
@@ -530,9 +530,9 @@ export class FakeRealtime extends EventEmitter {
         steps.shift();
         const itemId = speechStarted();
         bytesSinceTurn = 0;
-        if (step.then === 'nothing') return;
+        if (step.ends === 'nothing') return;
         speechStopped(itemId);
-        if (step.then !== 'no-transcript') transcribed(itemId, '');
+        if (step.ends !== 'no-transcript') transcribed(itemId, '');
       } else if ('callee' in step) {
         steps.shift();
         const itemId = speechStarted();

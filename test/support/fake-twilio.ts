@@ -390,6 +390,6 @@ function error(res: ServerResponse, f: RestFailure): void {
 function bothChannels(mono: Buffer): Buffer {
   const { sampleRate, samples } = decodePcm16Wav(mono);
   const interleaved = new Int16Array(samples.length * 2);
-  samples.forEach((v, i) => interleaved.set([v, v], i * 2));
+  for (let i = 0; i < samples.length; i++) interleaved.set([samples[i]!, samples[i]!], i * 2);
   return encodeWav(interleaved, sampleRate, 2);
 }

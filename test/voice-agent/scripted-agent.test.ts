@@ -89,7 +89,7 @@ describe('scripted agent', () => {
     const turns = await talk(brief());
     const lines = formatTranscript(turns).split('\n');
     expect(lines).to.have.length(turns.length);
-    lines.forEach((line, i) => expect(line).to.equal(`${turns[i].speaker === 'agent' ? 'Agent' : 'Callee'}: ${turns[i].text}`));
+    for (let i = 0; i < lines.length; i++) expect(lines[i]).to.equal(`${turns[i].speaker === 'agent' ? 'Agent' : 'Callee'}: ${turns[i].text}`);
   });
 
   it('holds the same conversation for the same call id, and different ones for different ids', async () => {

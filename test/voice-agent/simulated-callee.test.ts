@@ -105,6 +105,6 @@ describe('simulated callee', () => {
     const b = seededRandom('x');
     const draws = Array.from({ length: 5 }, () => a.next());
     expect(draws).to.deep.equal(Array.from({ length: 5 }, () => b.next()));
-    draws.forEach((d) => expect(d).to.be.within(0, 1));
+    for (const d of draws) expect(d).to.be.within(0, 1);
   });
 });

@@ -7,6 +7,7 @@ import type { Store, WriteScope } from '../../server/src/store/store.js';
 import { createWebhookDispatcher } from '../../server/src/webhooks/dispatcher.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { postgresAvailable } from '../support/stores.js';
+import type { ApiResponse } from '../support/contract.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
 /**
@@ -64,7 +65,7 @@ describe('a redelivery racing an attempt in flight [postgres]', () => {
     expect(pending.state).to.equal('pending');
 
     const undo = pauseAfterMissedUpdate(srv.deps.store, () => dispatcher.tick());
-    let res;
+    let res: ApiResponse;
     try {
       res = await alice.api.post(`/v1/agent/calls/${id}/events/${encodeURIComponent(pending.eventId)}/redeliver`);
     } finally {

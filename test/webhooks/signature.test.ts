@@ -36,7 +36,7 @@ describe('webhook signature', () => {
     const now = Math.floor(Date.now() / 1000);
     const h = signatureHeader(body, [secret], now);
     expect(() => stripe.webhooks.constructEvent(body, h, other)).to.throw(/No signatures found matching/);
-    expect(() => stripe.webhooks.constructEvent(body + ' ', h, secret)).to.throw(/No signatures found matching/);
+    expect(() => stripe.webhooks.constructEvent(`${body} `, h, secret)).to.throw(/No signatures found matching/);
   });
 
   it('refuses to sign with no secret', () => {

@@ -7,13 +7,13 @@ export function normalise(text: string): string {
   return text.normalize('NFC').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/\s+/g, ' ').trim();
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** An alternation that prefers the longest phrase, matched whole-word. */
 function alternation(phrases: readonly string[]): string {
-  return [...phrases].sort((a, b) => b.length - a.length).map(escape).join('|');
+  return [...phrases].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
 }
 
 interface Patterns {

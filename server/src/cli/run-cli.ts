@@ -43,7 +43,7 @@ function helpText(): string {
     '      Run the tool (MCP) server over stdio for an assistant, against SVC_BASE_URL with SVC_API_KEY.',
   ];
   for (const c of COMMANDS) lines.push(`  ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''}`, `      ${c.summary}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function commandHelp(c: Command): string {
@@ -75,7 +75,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
   const fail = (err: UsageError | CliFailure | Error, code: number, hint?: string) => {
     const message = scrubSecrets(err.message);
-    if (json) io.err(JSON.stringify({ error: code === 2 ? 'usage' : 'failure', message }) + '\n');
+    if (json) io.err(`${JSON.stringify({ error: code === 2 ? 'usage' : 'failure', message })}\n`);
     else io.err(`svc: ${message}\n${hint ? `${hint}\n` : ''}`);
     return code;
   };
@@ -136,7 +136,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           store,
           config,
           now: io.now,
-          emit: (data, text) => io.out(json ? JSON.stringify(data, null, 2) + '\n' : text + '\n'),
+          emit: (data, text) => io.out(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`),
         },
         values,
         positionals,

@@ -57,7 +57,7 @@ export function resolveRef<T>(doc: OpenApiDocument, node: T | { $ref: string }):
 export function publicDocument(doc: OpenApiDocument, publicBaseUrl: string): OpenApiDocument {
   return {
     ...doc,
-    info: { ...doc.info, 'x-versioning-policy': new URL(doc.info['x-versioning-policy'], publicBaseUrl + '/').href },
+    info: { ...doc.info, 'x-versioning-policy': new URL(doc.info['x-versioning-policy'], `${publicBaseUrl}/`).href },
     servers: [{ url: publicBaseUrl, description: 'This deployment.' }],
   };
 }

@@ -5,6 +5,7 @@
 // U+FFFD, which would make two different requests read as one.
 
 /** With the u flag, \p{Cs} matches only a surrogate that is not half of a pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this pattern refuses.
 export const FAULTY_TEXT = /\u0000|\p{Cs}/u;
 
 /** A percent-encoded path segment or query component as text; null when it is not text the stores can hold. */

@@ -17,7 +17,7 @@ export async function dial(ctx: StepContext, row: CallRow): Promise<void> {
   const throttle = (JSON.parse(row.engine_state ?? '{}') as EngineState).throttle;
   // The attempt is durable before the carrier hears of it; the lease stays on for the dial itself.
   const attempted = await ctx.commit(row, now, { set: transition(row.status as CallStatus, { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
-  let dialled;
+  let dialled: Awaited<ReturnType<typeof carrier.dial>>;
   try {
     dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id, language: row.language ?? 'en-US', leaveMessage: row.voicemail_message !== null, machineDetection: row.machine_detection !== 'off' }, now);
   } catch (err) {

@@ -140,7 +140,7 @@ export class JobQueue<Row extends Leased> {
       await Promise.all(group.map((c) => this.write([c]).then(([row]) => this.settle(c, row), c.reject)));
       return;
     }
-    group.forEach((c, i) => this.settle(c, rows[i]));
+    for (let i = 0; i < group.length; i++) this.settle(group[i]!, rows[i]);
   }
 
   /** What a committed group's new rows made due: a call (released by a batch, a redial), an event to deliver. */

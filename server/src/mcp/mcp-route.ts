@@ -65,7 +65,7 @@ export function mcpRoute(deps: AppDeps, doc: OpenApiDocument) {
         return;
       }
       ctx.status = response.status;
-      response.headers.forEach((value, name) => ctx.set(name, value));
+      for (const [name, value] of response.headers) ctx.set(name, value);
       const text = await response.text();
       ctx.body = text === '' ? null : text;
       if (text === '') ctx.status = response.status;

@@ -40,7 +40,7 @@ function ipv6Bytes(ip: string): number[] {
   const quad = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (quad) {
     const [a, b, c, d] = quad[1].split('.').map(Number);
-    text = text.slice(0, -quad[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text = `${text.slice(0, -quad[1].length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
   const h = head ? head.split(':') : [];

@@ -73,7 +73,7 @@ export class PlacementWorker {
       if (this.sent.size === 0) worker.unref();
       clearTimeout(sent.timer);
       this.answered += sent.items.length;
-      sent.items.forEach((p, i) => p.resolve(m.results![i]));
+      for (let i = 0; i < sent.items.length; i++) sent.items[i]!.resolve(m.results![i]);
     });
     worker.on('error', () => {}); // followed by 'exit'
     worker.on('exit', () => {

@@ -145,7 +145,7 @@ export function answerFromRecord(record: IdempotencyRow | undefined, fingerprint
       error: new ApiError(422, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body; use a new key for a new request.'),
     };
   }
-  if (!record || record.state !== 'done') {
+  if (record?.state !== 'done') {
     return {
       kind: 'rejected',
       error: new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry shortly.', { 'Retry-After': '1' }),

@@ -36,7 +36,7 @@ function compileWithParams(db: Kysely<Database>, build: (db: Kysely<Database>) =
     bind: (params) => {
       if (params.length !== slots.length) throw new Error(`prepared query takes ${slots.length} parameters, got ${params.length}`);
       const bound = [...template];
-      slots.forEach((slot, i) => (bound[slot] = params[i]));
+      for (let i = 0; i < slots.length; i++) bound[slots[i]!] = params[i];
       return bound;
     },
   };

@@ -3,7 +3,7 @@
 // several processes sharing one database); open-store.ts picks one. Callers use kysely (`db`) for ordinary
 // queries, and the methods below where the drivers differ; outside store/, `kind` is read only for logs and for
 // how many groups the job queue writes at once.
-import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, sql, type Transaction } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, type Kysely, Migrator, sql, type Transaction } from 'kysely';
 import { migrationProvider, migrations } from './migrations/index.js';
 import type { WakeTopic } from './wakes.js';
 import type { Database } from './schema.js';

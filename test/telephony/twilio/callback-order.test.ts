@@ -5,7 +5,7 @@
 // through the fake with the SequenceNumber each would have carried.
 import { expect } from 'chai';
 import { readTwilioEvents } from '../../../server/src/telephony/twilio/line-events.js';
-import { type EngineServer } from '../../support/engine.js';
+import type { EngineServer } from '../../support/engine.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
 import { forEachStore } from '../../support/stores.js';
 import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';

@@ -11,7 +11,7 @@ import { recordVoicemailDetected } from '../../../server/src/telephony/machine-s
 import { AMD_WAIT_MS } from '../../../server/src/telephony/twilio/twilio-carrier.js';
 import { appendTurn } from '../../../server/src/voice-agent/recorded-turns.js';
 import { VOICEMAIL_DETECTED } from '../../../server/src/voice-agent/tools.js';
-import { type EngineServer } from '../../support/engine.js';
+import type { EngineServer } from '../../support/engine.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
 import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';

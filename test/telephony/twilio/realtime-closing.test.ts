@@ -7,9 +7,9 @@
 import { expect } from 'chai';
 import { SILENCE_PROMPT } from '../../../server/src/voice-agent/silence-watch.js';
 import type { RealtimeConnection } from '../../../server/src/voice-agent/realtime-session.js';
-import { type EngineServer } from '../../support/engine.js';
+import type { EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, ManualClock, muLawTone, type MediaPeerOptions } from '../../support/fake-media-peer.js';
-import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
+import type { FakeRealtime, RealtimeStep } from '../../support/fake-realtime.js';
 import { FakeTwilio } from '../../support/fake-twilio.js';
 import { forEachStore } from '../../support/stores.js';
 import { startRealtimeTwilio, type RealtimeTwilio } from './realtime-twilio.js';
@@ -69,7 +69,7 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
 
     it('is prompted once after promptMs, hung up hangUpMs later, and completes with the prompt in the transcript', async () => {
       // Server VAD fires on noise half-way through the first silence: speech started, no words.
-      const { id, sid, peer } = await call([{ agent: HELLO }, { noise: true, afterBytes: ms(500), then: 'nothing' }, { agent: STILL_THERE }], bounds);
+      const { id, sid, peer } = await call([{ agent: HELLO }, { noise: true, afterBytes: ms(500), ends: 'nothing' }, { agent: STILL_THERE }], bounds);
       await peer.until(() => peer.echoed.length === 2);
       peer.speak(silence(980));
       await heardAll(peer, ms(980));
@@ -98,7 +98,7 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
     it('counts noise transcribed empty as silence, and never the time the agent is talking', async () => {
       const clock = new ManualClock();
       // The prompt's answer is long (1.5 s) and plays only as the playback clock moves.
-      const { sid, peer } = await call([{ agent: HELLO }, { noise: true, afterBytes: ms(300), then: 'empty-transcript' }, { agent: STILL_THERE, audioBytes: ms(1500) }], bounds, {
+      const { sid, peer } = await call([{ agent: HELLO }, { noise: true, afterBytes: ms(300), ends: 'empty-transcript' }, { agent: STILL_THERE, audioBytes: ms(1500) }], bounds, {
         playback: 'real-time',
         clock,
       });

@@ -225,7 +225,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
 
     it('a cough (speech that stops within SVC_REALTIME_INTERRUPT_MIN_MS) does not cut the agent off', async () => {
       h = await startBridge(kind, {
-        script: [{ agent: GREETING, audioBytes: 16_000 }, { noise: true, afterBytes: 2 * FRAME_BYTES, then: 'no-transcript' }, WAIT],
+        script: [{ agent: GREETING, audioBytes: 16_000 }, { noise: true, afterBytes: 2 * FRAME_BYTES, ends: 'no-transcript' }, WAIT],
         connection: { turnTaking: DEFAULT_TURN_TAKING },
       });
       const id = await h.placeCall();
@@ -242,7 +242,7 @@ forEachStore('the realtime session lifecycle', (kind) => {
 
     it('speech that lasts cuts the agent off: clear, truncate and response.cancel', async () => {
       h = await startBridge(kind, {
-        script: [{ agent: GREETING, audioBytes: 16_000, unfinished: true }, { noise: true, afterBytes: 2 * FRAME_BYTES, then: 'nothing' }, WAIT],
+        script: [{ agent: GREETING, audioBytes: 16_000, unfinished: true }, { noise: true, afterBytes: 2 * FRAME_BYTES, ends: 'nothing' }, WAIT],
         connection: { turnTaking: DEFAULT_TURN_TAKING },
       });
       const id = await h.placeCall();

@@ -2,9 +2,9 @@
 // realtime server: the stream connects to the URL and token in the TwiML the carrier sent, the model's end_call
 // hangs up through the REST API, Twilio's `completed` callback ends the call, and nothing secret is logged.
 import { expect } from 'chai';
-import { type EngineServer } from '../../support/engine.js';
+import type { EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
-import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
+import type { FakeRealtime, RealtimeStep } from '../../support/fake-realtime.js';
 import { FAKE_AUTH_TOKEN, FakeTwilio } from '../../support/fake-twilio.js';
 import { forEachStore } from '../../support/stores.js';
 import { REALTIME_TEST_KEY, startRealtimeTwilio, type RealtimeTwilio } from './realtime-twilio.js';

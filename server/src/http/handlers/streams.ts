@@ -62,7 +62,7 @@ export function streamHandlers(deps: AppDeps, hub: StreamHub) {
       const stream = new CallStream(live, sse, key.id, leaseId, callId, parseCallCursor(req.headers['last-event-id']));
       closeWith(sse, stream, leaseId);
       if (!hub.add(stream)) return sse.attach(ctx);
-      let read;
+      let read: Awaited<ReturnType<typeof hub.watchCall>>;
       try {
         read = await hub.watchCall(stream, callId);
       } catch (err) {

@@ -102,7 +102,7 @@ export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: 
   });
   const slots = read.flatMap((r, i) => (r.sequence === null ? [] : [i]));
   const inSequence = slots.map((i) => read[i]!).sort((a, b) => a.sequence! - b.sequence!);
-  slots.forEach((slot, k) => (read[slot] = inSequence[k]!));
+  for (let k = 0; k < slots.length; k++) read[slots[k]!] = inSequence[k]!;
   return read.map((r) => r.e);
 }
 

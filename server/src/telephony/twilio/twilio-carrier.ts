@@ -19,7 +19,7 @@ import { CarrierRefused, CarrierThrottled, type AnsweredBy, type Carrier, type D
 import { createCallParams, transferTwiml, voicemailTwiml } from './call-params.js';
 import { screenEvidence } from '../machine-screen.js';
 import { readTwilioEvents } from './line-events.js';
-import { TwilioRest, TwilioRestError } from './twilio-rest.js';
+import { type TwilioRest, TwilioRestError } from './twilio-rest.js';
 
 /** Twilio's AMD gives up after 30 s by default (MachineDetectionTimeout) and says "unknown"; a little past that. */
 export const AMD_WAIT_MS = 35_000;
