@@ -34,6 +34,12 @@ const MAX_QUEUED_MESSAGES = 500;
 const APOLOGY_MARK = 'svc_apology';
 /** A retried response waits this long first: a rate limit names a wait of a second or two. */
 const RETRY_DELAY_MS = 500;
+/**
+ * After the line ends with the callee not mid-turn as far as the model has said, how long a speech_started may still
+ * come: server VAD reports speech a little after the audio it is in (its detection and the socket's transit), so a
+ * callee who hung up as they began to speak is heard only after Twilio's `stop`.
+ */
+const LATE_SPEECH_MS = 300;
 /** The apology must be ready this soon, or the line is hung up without it. */
 const APOLOGY_READY_MS = 3000;
 
@@ -108,6 +114,8 @@ export class RealtimeSession implements LineSession {
   /** The line ended under the session: no more audio comes, and nothing is hung up. */
   private lineEnded = false;
   private over = false;
+  /** Wakes the wait for a late speech_started after the line ended. */
+  private lateSpeech: (() => void) | null = null;
   private endTimer: NodeJS.Timeout | null = null;
   private greetTimer: NodeJS.Timeout | null = null;
   /** Cancels the wait before a retried response. */
@@ -183,9 +191,24 @@ export class RealtimeSession implements LineSession {
     if (this.lineEnded || this.over) return this.done;
     this.lineEnded = true;
     if (this.link && this.lastWords.speaking) this.send({ type: 'input_audio_buffer.commit' });
-    const waiting = this.link && !this.ending ? this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS) : Promise.resolve();
+    const waiting = this.link && !this.ending ? this.lastWordsSettled() : Promise.resolve();
     void waiting.then(() => this.finish('line_ended'));
     return this.done;
+  }
+
+  /** The callee's last words, a turn the model reports only now included, each transcribed or given up on. */
+  private async lastWordsSettled(): Promise<void> {
+    if (!this.lastWords.speaking) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, LATE_SPEECH_MS);
+        this.lateSpeech = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.lateSpeech = null;
+    }
+    await this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS);
   }
 
   /** The warm link, else a fresh one (a second socket when the first is not confirmed); else the call gives up. */
@@ -268,6 +291,11 @@ export class RealtimeSession implements LineSession {
         if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
         if (itemId) this.heardOf(itemId, 'callee', null);
         if (itemId) this.lastWords.started(itemId);
+        // The line ended before the model heard this turn begin: it is committed now, as it would have been then.
+        if (this.lineEnded && this.lateSpeech) {
+          this.send({ type: 'input_audio_buffer.commit' });
+          this.lateSpeech();
+        }
         if (this.greetTimer) clearTimeout(this.greetTimer);
         this.greetTimer = null;
         this.bargeIn.started();

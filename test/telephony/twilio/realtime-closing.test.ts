@@ -179,6 +179,19 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
       expect(row.line_closed_at).to.be.at.least(row.line_opened_at!);
     });
 
+    it("are committed when the model reports the callee's speech only after the line ended", async () => {
+      const { id, sid, peer } = await call([{ agent: HELLO }, { callee: OPEN, afterBytes: ms(300), midTurn: true, transcriptDelayMs: 100 }], { lastWordsMs: 10_000 });
+      await peer.until(() => peer.mediaBytes === 1600);
+      // The callee starts to speak and hangs up at once: Twilio's stop reaches svc before the model's speech_started.
+      peer.speak(muLawTone(ms(300), 300));
+      peer.stop();
+      await realtime.until(() => realtime.connections[0].closed);
+      expect(realtime.connections[0].received.filter((e) => e.type === 'input_audio_buffer.commit')).to.have.length(1);
+      expect((await twilio.status(sid, 'completed')).status).to.equal(204);
+      const row = await srv.drive(id);
+      expect(row.transcript).to.equal(`Agent: ${HELLO}\nCallee: ${OPEN}`);
+    });
+
     it('are waited for only as long as lastWordsMs: a transcript later than that is not waited for', async () => {
       const { id, sid, peer } = await call([{ agent: HELLO }, { callee: OPEN, afterBytes: ms(300), midTurn: true, transcriptDelayMs: 60_000 }], { lastWordsMs: 50 });
       await peer.until(() => peer.mediaBytes === 1600);
