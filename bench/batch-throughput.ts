@@ -42,7 +42,11 @@ async function singles(seeded: Seeded, bodies: string[]): Promise<Figures> {
   await Promise.all(Array.from({ length: 50 }, worker));
   const createSec = (performance.now() - t0) / 1000;
   await until(async () => {
-    const row = await reader.db.selectFrom('calls').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', TERMINAL).executeTakeFirst();
+    const row = await reader.db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', TERMINAL)
+      .executeTakeFirst();
     return Number(row?.n ?? 0) >= bodies.length;
   });
   const lastTerminalSec = (performance.now() - t0) / 1000;
@@ -73,7 +77,10 @@ for (const kind of ['sqlite', 'postgres'] as const) {
   const single: Figures[] = [];
   const batched: Figures[] = [];
   for (let r = 0; r < rounds; r++) {
-    for (const [run, into] of [[singles, single], [batch, batched]] as const) {
+    for (const [run, into] of [
+      [singles, single],
+      [batch, batched],
+    ] as const) {
       const s = await seed(kind);
       try {
         into.push(await run(s, bodies));
@@ -85,7 +92,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
   const m = (xs: Figures[], k: keyof Figures) => median(xs.map((x) => x[k]));
   const fmt = (x: number) => x.toFixed(1);
   const runs = (xs: Figures[], k: keyof Figures) => xs.map((x) => fmt(x[k])).join(', ');
-  rows.push(`| ${kind} | ${calls} single placements | ${fmt(m(single, 'createSec'))} | ${fmt(m(single, 'lastTerminalSec'))} | ${fmt(m(single, 'peakRssMb'))} | baseline | ${runs(single, 'lastTerminalSec')} |`);
+  rows.push(
+    `| ${kind} | ${calls} single placements | ${fmt(m(single, 'createSec'))} | ${fmt(m(single, 'lastTerminalSec'))} | ${fmt(m(single, 'peakRssMb'))} | baseline | ${runs(single, 'lastTerminalSec')} |`,
+  );
   rows.push(
     `| ${kind} | one batch of ${calls}, maxConcurrency ${maxConcurrency} | ${fmt(m(batched, 'createSec'))} | ${fmt(m(batched, 'lastTerminalSec'))} | ${fmt(m(batched, 'peakRssMb'))} | ` +
       `${Math.round((m(batched, 'lastTerminalSec') / m(single, 'lastTerminalSec')) * 100)}% of the singles' time to last terminal | ${runs(batched, 'lastTerminalSec')} |`,

@@ -140,18 +140,23 @@ async function relay(model: FakeRealtime): Promise<Middle> {
   let opened = 0;
   return {
     pid: r.pid,
-    calls: async (n) => Array.from({ length: n }, () => ({ url: `ws://127.0.0.1:${r.port}/twilio/media/${opened++}`, callSid: `CA${randomBytes(16).toString('hex')}`, token: 'relay', objective: null })),
+    calls: async (n) =>
+      Array.from({ length: n }, () => ({ url: `ws://127.0.0.1:${r.port}/twilio/media/${opened++}`, callSid: `CA${randomBytes(16).toString('hex')}`, token: 'relay', objective: null })),
     stop: r.stop,
   };
 }
 
 async function svc(model: FakeRealtime): Promise<Middle> {
-  const service = await startTwilioService(model.url, levels.reduce((a, b) => a + b, 0), {
-    // svc's own share, without the two waits it makes on purpose: a second for the callee's "Hello?" before it
-    // greets a silent line, and 400 ms of the callee's speech before it cuts the agent off (a cough is shorter).
-    SVC_REALTIME_GREET_AFTER_MS: '0',
-    SVC_REALTIME_INTERRUPT_MIN_MS: '0',
-  });
+  const service = await startTwilioService(
+    model.url,
+    levels.reduce((a, b) => a + b, 0),
+    {
+      // svc's own share, without the two waits it makes on purpose: a second for the callee's "Hello?" before it
+      // greets a silent line, and 400 ms of the callee's speech before it cuts the agent off (a cough is shorter).
+      SVC_REALTIME_GREET_AFTER_MS: '0',
+      SVC_REALTIME_INTERRUPT_MIN_MS: '0',
+    },
+  );
   return {
     pid: service.pid,
     calls: async (n) => {
@@ -268,7 +273,9 @@ const f = (v: number | null) => (v === null ? '—' : v.toFixed(1));
 console.log(
   `\nConversation latency: N calls at once, the model's time to first audio fixed at ${MODEL_MS} ms (taken off), ${rounds} rounds, Node ${process.version}, load average ${median(loads).toFixed(2)} (median at each level's start; 2 cores, shared) — medians of the rounds' percentiles, ms\n`,
 );
-console.log('| N | middle | answer → first audio p50 / p99 | end of speech → first audio p50 / p99 | speech_started → clear p50 / p99 | truncation off what played p50 / p99 | CPU | fakes CPU | bench loop delay p99 | calls unfinished | p99 ratio to relay (first audio, answer, clear) |');
+console.log(
+  '| N | middle | answer → first audio p50 / p99 | end of speech → first audio p50 / p99 | speech_started → clear p50 / p99 | truncation off what played p50 / p99 | CPU | fakes CPU | bench loop delay p99 | calls unfinished | p99 ratio to relay (first audio, answer, clear) |',
+);
 console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
 for (const n of levels) {
   for (const name of ['minimal relay', 'svc'] as TargetName[]) {
@@ -289,6 +296,18 @@ const at100 = runs.get(key('svc', 100));
 if (at100) {
   const ok = (v: number | null, goal: number) => (v !== null && v <= goal ? 'met' : 'NOT met');
   console.log(
-    `\nGoals at 100 calls (svc, p99): answer → first audio ${f(med(at100, (m) => m.firstAudio, 99))} ms (≤ ${GOAL_SHARE_P99_MS}: ${ok(med(at100, (m) => m.firstAudio, 99), GOAL_SHARE_P99_MS)}), end of speech → first audio ${f(med(at100, (m) => m.answer, 99))} ms (≤ ${GOAL_SHARE_P99_MS}: ${ok(med(at100, (m) => m.answer, 99), GOAL_SHARE_P99_MS)}), clear ${f(med(at100, (m) => m.clear, 99))} ms (≤ ${GOAL_CLEAR_P99_MS}: ${ok(med(at100, (m) => m.clear, 99), GOAL_CLEAR_P99_MS)}), truncation ${f(med(at100, (m) => m.truncate, 99))} ms off (≤ ${GOAL_TRUNCATE_MS}: ${ok(med(at100, (m) => m.truncate, 99), GOAL_TRUNCATE_MS)})`,
+    `\nGoals at 100 calls (svc, p99): answer → first audio ${f(med(at100, (m) => m.firstAudio, 99))} ms (≤ ${GOAL_SHARE_P99_MS}: ${ok(
+      med(at100, (m) => m.firstAudio, 99),
+      GOAL_SHARE_P99_MS,
+    )}), end of speech → first audio ${f(med(at100, (m) => m.answer, 99))} ms (≤ ${GOAL_SHARE_P99_MS}: ${ok(
+      med(at100, (m) => m.answer, 99),
+      GOAL_SHARE_P99_MS,
+    )}), clear ${f(med(at100, (m) => m.clear, 99))} ms (≤ ${GOAL_CLEAR_P99_MS}: ${ok(
+      med(at100, (m) => m.clear, 99),
+      GOAL_CLEAR_P99_MS,
+    )}), truncation ${f(med(at100, (m) => m.truncate, 99))} ms off (≤ ${GOAL_TRUNCATE_MS}: ${ok(
+      med(at100, (m) => m.truncate, 99),
+      GOAL_TRUNCATE_MS,
+    )})`,
   );
 }

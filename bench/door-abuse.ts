@@ -59,7 +59,10 @@ async function probe(url: string, path: string, sec: number): Promise<number[]> 
 
 /** The abusers, started; stop() ends them and returns how their batches were answered. */
 async function abuse(url: string, kind: string): Promise<{ stop(): Promise<Record<string, number>> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', ABUSER], { env: { ...process.env, BENCH_URL: url, BENCH_KEYS: abusers.join(','), BENCH_ABUSE_KIND: kind }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', ABUSER], {
+    env: { ...process.env, BENCH_URL: url, BENCH_KEYS: abusers.join(','), BENCH_ABUSE_KIND: kind },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   killOnExit(proc);
   const lines = createInterface({ input: proc.stdout! });
   let answered: Record<string, number> = {};
@@ -122,7 +125,15 @@ console.log('|---|---:|---:|---:|---|---|');
 for (const s of scenarios) {
   const f = results.get(s.name)!;
   const p99 = median(f.map((x) => x.p99));
-  const answers = s.kind ? f.map((x) => Object.entries(x.answered).map(([k, n]) => `${n}× ${k}`).join(' ')).join('; ') : '';
+  const answers = s.kind
+    ? f
+        .map((x) =>
+          Object.entries(x.answered)
+            .map(([k, n]) => `${n}× ${k}`)
+            .join(' '),
+        )
+        .join('; ')
+    : '';
   const ratio = s.kind ? `${(p99 / base).toFixed(1)}× no abuse` : 'baseline';
   console.log(`| ${s.name} | ${fmt(median(f.map((x) => x.p50)))} | ${fmt(p99)} | ${ratio} | ${answers} | ${f.map((x) => fmt(x.p99)).join(', ')} |`);
 }

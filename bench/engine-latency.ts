@@ -117,8 +117,16 @@ async function measure(
   const reader = seeded.reader();
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const live = await reader.db.selectFrom('calls').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'not in', [...TERMINAL]).executeTakeFirstOrThrow();
-    const pending = await reader.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow();
+    const live = await reader.db
+      .selectFrom('calls')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'not in', [...TERMINAL])
+      .executeTakeFirstOrThrow();
+    const pending = await reader.db
+      .selectFrom('webhook_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
     if (Number(live.n) === 0 && Number(pending.n) === 0) break;
     if (Date.now() > deadline) throw new Error(`${live.n} calls live and ${pending.n} events pending after 120 s`);
     await sleep(200);
@@ -156,7 +164,10 @@ for (const kind of kinds) {
   for (const path of PATHS) {
     const b50 = stat(base, path, 50);
     const b99 = stat(base, path, 99);
-    for (const [label, runs] of [[`${BASELINE.rate}/s (baseline)`, base], [`${rate}/s`, load]] as const) {
+    for (const [label, runs] of [
+      [`${BASELINE.rate}/s (baseline)`, base],
+      [`${rate}/s`, load],
+    ] as const) {
       const p50 = stat(runs, path, 50);
       const p99 = stat(runs, path, 99);
       const n = median(runs.map((m) => m.get(path)!.length));
@@ -168,7 +179,9 @@ for (const kind of kinds) {
     }
   }
 }
-console.log(`\nEngine and webhooks: sandbox calls at ${rate}/s for ${seconds} s (baseline ${BASELINE.rate}/s for ${BASELINE.seconds} s), SVC_SANDBOX_TIME_SCALE=${TIME_SCALE}, ${rounds} rounds, Node ${process.version} (medians of the rounds' p50 and p99)\n`);
+console.log(
+  `\nEngine and webhooks: sandbox calls at ${rate}/s for ${seconds} s (baseline ${BASELINE.rate}/s for ${BASELINE.seconds} s), SVC_SANDBOX_TIME_SCALE=${TIME_SCALE}, ${rounds} rounds, Node ${process.version} (medians of the rounds' p50 and p99)\n`,
+);
 console.log('| deployment | path | rate | samples per round | p50 ms | p99 ms | ratio to baseline (p50 / p99) | runs (p50/p99 ms) |');
 console.log('|---|---|---|---:|---:|---:|---|---|');
 for (const row of rows) console.log(row);

@@ -60,7 +60,10 @@ async function placeAll(url: string, apiKey: string, n: number, to: string): Pro
   const body = JSON.stringify({
     to,
     objective: 'Ask whether the shop is open on Sunday and until what time.',
-    fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'the closing time on Sunday' }],
+    fields: [
+      { name: 'open_sunday', type: 'boolean' },
+      { name: 'closing_time', description: 'the closing time on Sunday' },
+    ],
   });
   let next = 0;
   const worker = async () => {
@@ -76,7 +79,11 @@ async function placeAll(url: string, apiKey: string, n: number, to: string): Pro
 async function waitUntil(store: Store, what: string, done: (counts: Map<string, number>) => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await store.db.selectFrom('calls').select(['status', (eb) => eb.fn.countAll().as('n')]).groupBy('status').execute();
+    const rows = await store.db
+      .selectFrom('calls')
+      .select(['status', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('status')
+      .execute();
     const counts = new Map(rows.map((r) => [r.status, Number(r.n)]));
     if (done(counts)) return;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify([...counts])}`);
@@ -129,12 +136,36 @@ for (let r = 0; r < rounds; r++) {
         .insertInto('calls')
         .values(
           Array.from({ length: Math.min(500, held - i) }, (_, j) => ({
-            id: crypto.randomUUID(), account_id: accountId, api_key_id: seeded.keyId, status: 'queued', to_number: '+14155550115',
-            objective: 'Ask whether the shop is open on Sunday and until what time.', context: null,
-            fields_json: '[{"name":"open_sunday","type":"boolean"}]', webhook_url: null, caller_id: '+14155550100', voice: 'alloy',
-            language: 'en-US', language_source: 'inferred', summary: null, transcript: null, extracted_json: null, recording_path: null,
-            started_at: null, ended_at: null, duration_sec: null, billed_minutes: null, error: null, created_at: now + i + j, updated_at: now,
-            next_run_at: now, lease_owner: null, lease_expires_at: null, dial_attempted_at: null, carrier_ref: null, engine_state: null,
+            id: crypto.randomUUID(),
+            account_id: accountId,
+            api_key_id: seeded.keyId,
+            status: 'queued',
+            to_number: '+14155550115',
+            objective: 'Ask whether the shop is open on Sunday and until what time.',
+            context: null,
+            fields_json: '[{"name":"open_sunday","type":"boolean"}]',
+            webhook_url: null,
+            caller_id: '+14155550100',
+            voice: 'alloy',
+            language: 'en-US',
+            language_source: 'inferred',
+            summary: null,
+            transcript: null,
+            extracted_json: null,
+            recording_path: null,
+            started_at: null,
+            ended_at: null,
+            duration_sec: null,
+            billed_minutes: null,
+            error: null,
+            created_at: now + i + j,
+            updated_at: now,
+            next_run_at: now,
+            lease_owner: null,
+            lease_expires_at: null,
+            dial_attempted_at: null,
+            carrier_ref: null,
+            engine_state: null,
           })),
         )
         .execute();
@@ -153,7 +184,9 @@ const f = (x: number) => x.toFixed(1);
 console.log(`\nCall engine, SQLite, ${rounds} rounds, Node ${process.version} (medians; runs in brackets)`);
 console.log('| scenario | value (median) | baseline (median) | ratio | runs |');
 console.log('|---|---:|---:|---:|---|');
-console.log(`| ${calls} calls placed and driven to terminal, calls/s | ${f(median(endToEnd))} | ${f(median(placeOnly))} (placement only, no engine) | ${((median(endToEnd) / median(placeOnly)) * 100).toFixed(0)}% | ${endToEnd.map(f).join(', ')} |`);
+console.log(
+  `| ${calls} calls placed and driven to terminal, calls/s | ${f(median(endToEnd))} | ${f(median(placeOnly))} (placement only, no engine) | ${((median(endToEnd) / median(placeOnly)) * 100).toFixed(0)}% | ${endToEnd.map(f).join(', ')} |`,
+);
 console.log(`| peak RSS driving ${calls} calls, MB | ${f(median(peakE2E))} | | | ${peakE2E.map(f).join(', ')} |`);
 console.log(`| ${held} calls in progress at once, peak RSS MB | ${f(median(heldPeak))} | ${f(median(idleRss))} (idle worker) | target < 500 MB | ${heldPeak.map(f).join(', ')} |`);
 console.log(`| RSS per call held, KB | ${f(((median(heldPeak) - median(idleRss)) * 1024) / held)} | | | |`);

@@ -127,7 +127,11 @@ const runs = new Map<TargetName, Level[][]>([
 for (let r = 0; r < rounds; r++) for (const name of runs.keys()) runs.get(name)!.push(await round(name));
 
 const perCall = (ls: Level[]) => (ls.every((l) => l.rssPerCallKb !== null) ? median(ls.map((l) => l.rssPerCallKb!)).toFixed(0) : '');
-const at = (name: TargetName, n: number) => runs.get(name)!.map((levels) => levels.find((l) => l.n === n)).filter((l): l is Level => l !== undefined);
+const at = (name: TargetName, n: number) =>
+  runs
+    .get(name)!
+    .map((levels) => levels.find((l) => l.n === n))
+    .filter((l): l is Level => l !== undefined);
 const med = (ls: Level[], f: (l: Level) => number) => median(ls.map(f));
 /** The largest N whose median p99 is under the goal (every smaller N too). */
 const capacity = (name: TargetName) => {
@@ -158,4 +162,6 @@ const relayCap = capacity('bare ws relay');
 const svcCap = capacity('svc media bridge');
 const top = levels.at(-1)!;
 const shown = (c: number) => (c === top ? `≥ ${c}` : String(c));
-console.log(`\nLargest N with p99 under ${GOAL_P99_MS} ms: bare relay ${shown(relayCap)}, svc ${shown(svcCap)}; ratio ${relayCap ? (svcCap / relayCap).toFixed(2) : 'n/a'}${relayCap === top ? ' (the relay was not pushed past the levels measured)' : ''}`);
+console.log(
+  `\nLargest N with p99 under ${GOAL_P99_MS} ms: bare relay ${shown(relayCap)}, svc ${shown(svcCap)}; ratio ${relayCap ? (svcCap / relayCap).toFixed(2) : 'n/a'}${relayCap === top ? ' (the relay was not pushed past the levels measured)' : ''}`,
+);

@@ -70,8 +70,7 @@ for (let r = 0; r < rounds; r++) {
 }
 
 const audioSec = totalMs / 1000;
-const row = (name: string, ms: number, base: number) =>
-  `| ${name} | ${ms.toFixed(0)} | ${(audioSec / (ms / 1000)).toFixed(0)}× | ${(base / ms).toFixed(1)}× |`;
+const row = (name: string, ms: number, base: number) => `| ${name} | ${ms.toFixed(0)} | ${(audioSec / (ms / 1000)).toFixed(0)}× | ${(base / ms).toFixed(1)}× |`;
 console.log(`Recording of a ${audioSec.toFixed(1)} s conversation, ${turns.length} turns, ${rounds} rounds (medians)`);
 console.log('| approach | ms per recording | faster than real time | speed-up over baseline |');
 console.log('|---|---|---|---|');

@@ -21,7 +21,10 @@ const CONNECTIONS = 50;
 const body = JSON.stringify({
   to: '+14155550123',
   objective: 'Ask whether the shop is open on Sunday and until what time.',
-  fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }],
+  fields: [
+    { name: 'open_sunday', type: 'boolean' },
+    { name: 'closing_time', description: 'Closing time on Sunday' },
+  ],
 });
 
 async function admin(query: string): Promise<void> {
@@ -73,7 +76,11 @@ const rows: Row[] = [
 ];
 // The last row places for two accounts, one per process: placements for one account wait on its minute-cap lock.
 for (let r = 0; r < rounds; r++) {
-  for (const [row, processes, accounts] of [[0, 1, 1], [1, 2, 1], [3, 2, 2]] as const) {
+  for (const [row, processes, accounts] of [
+    [0, 1, 1],
+    [1, 2, 1],
+    [3, 2, 2],
+  ] as const) {
     const seeded = await seedPostgres(accounts);
     rows[row].samples.push(await measure(processes, { DATABASE_URL: seeded.url }, seeded.apiKeys));
     await seeded.drop();

@@ -49,7 +49,10 @@ async function measure(way: (typeof ways)[number]): Promise<{ readyMs: number; r
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${way.name} exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 5));
     }

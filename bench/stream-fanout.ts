@@ -176,12 +176,16 @@ const scenarios: [string, (r: Round) => Latency, (r: Round) => number][] = [
   [`${streams} streams open, half never reading; 10 calls a second`, (r) => r.busy.latency, (r) => r.busy.cpu],
   [`${REPLAYS} streams replaying from Last-Event-ID 0, never reading; 1 call a second`, (r) => r.replays.latency, (r) => r.replays.cpu],
 ];
-console.log(`\nAnother tenant's getCall (${RATE} a second for ${seconds} s) beside one key's open live streams (${HISTORY} calls of history; the key places calls meanwhile), ${kind}, ${rounds} rounds, Node ${process.version} (medians)\n`);
+console.log(
+  `\nAnother tenant's getCall (${RATE} a second for ${seconds} s) beside one key's open live streams (${HISTORY} calls of history; the key places calls meanwhile), ${kind}, ${rounds} rounds, Node ${process.version} (medians)\n`,
+);
 console.log('| scenario | getCall p50 ms | getCall p99 ms | getCall answered/s | p99 ratio to baseline | svc CPU (cores) | runs (p50/p99 ms) |');
 console.log('|---|---:|---:|---:|---:|---:|---|');
 for (const [name, f, cpu] of scenarios) {
   const ratio = f === scenarios[0][1] ? 'baseline' : (m((r) => f(r).p99) / m((r) => r.base.p99)).toFixed(2);
-  console.log(`| ${name} | ${fmt(m((r) => f(r).p50))} | ${fmt(m((r) => f(r).p99))} | ${Math.round(m((r) => f(r).rps))} | ${ratio} | ${m(cpu).toFixed(2)} | ${runs.map((r) => `${ms(f(r).p50)}/${ms(f(r).p99)}`).join(', ')} |`);
+  console.log(
+    `| ${name} | ${fmt(m((r) => f(r).p50))} | ${fmt(m((r) => f(r).p99))} | ${Math.round(m((r) => f(r).rps))} | ${ratio} | ${m(cpu).toFixed(2)} | ${runs.map((r) => `${ms(f(r).p50)}/${ms(f(r).p99)}`).join(', ')} |`,
+  );
 }
 console.log('\n| svc RSS | MB (median) | ratio to idle | runs (MB) |');
 console.log('|---|---:|---:|---|');
@@ -195,4 +199,6 @@ const rss: [string, (r: Round) => number][] = [
   ['10 s after they close', (r) => r.replays.rssAfter],
 ];
 for (const [name, f] of rss) console.log(`| ${name} | ${fmt(m(f))} | ${(m(f) / m((r) => r.rssIdle)).toFixed(2)} | ${runs.map((r) => fmt(f(r))).join(', ')} |`);
-console.log(`\nEvents received by the ${streams / 2} reading streams while getCall was measured (all of them, median): ${Math.round(m((r) => r.fanout.events))} at 1 call a second, ${Math.round(m((r) => r.busy.events))} at 10`);
+console.log(
+  `\nEvents received by the ${streams / 2} reading streams while getCall was measured (all of them, median): ${Math.round(m((r) => r.fanout.events))} at 1 call a second, ${Math.round(m((r) => r.busy.events))} at 10`,
+);

@@ -101,7 +101,13 @@ async function round(kind: 'sqlite' | 'postgres'): Promise<Map<Path, number[]>> 
     ['key stream', late(keyArrivals, statuses)],
     ['call stream', late(callArrivals, statuses)],
     ['webhook', events.map((e) => hooks.get(e.event_id)! - Number(e.created_at))],
-    ['turn heard → key stream', late(keyArrivals, turns.map((t) => ({ id: `${t.call_id}:turn:${t.seq}`, at: Number(t.heard_at) })))],
+    [
+      'turn heard → key stream',
+      late(
+        keyArrivals,
+        turns.map((t) => ({ id: `${t.call_id}:turn:${t.seq}`, at: Number(t.heard_at) })),
+      ),
+    ],
   ]);
 }
 

@@ -35,10 +35,19 @@ function body(i: number): string {
   const callId = crypto.randomUUID();
   const at = Date.now() + i;
   return JSON.stringify({
-    event: 'call.completed', eventId: `${callId}:call.completed:${at}`, timestamp: new Date(at).toISOString(), callId,
-    status: 'completed', to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time',
-    startedAt: new Date(at - 61_000).toISOString(), endedAt: new Date(at).toISOString(), durationSec: 60,
-    summary: 'The shop is open on Sunday until 4 pm.', extracted: { open_sunday: true, closing_time: '16:00' }, error: null,
+    event: 'call.completed',
+    eventId: `${callId}:call.completed:${at}`,
+    timestamp: new Date(at).toISOString(),
+    callId,
+    status: 'completed',
+    to: '+14155550123',
+    objective: 'Ask whether the shop is open on Sunday and until what time',
+    startedAt: new Date(at - 61_000).toISOString(),
+    endedAt: new Date(at).toISOString(),
+    durationSec: 60,
+    summary: 'The shop is open on Sunday until 4 pm.',
+    extracted: { open_sunday: true, closing_time: '16:00' },
+    error: null,
   });
 }
 const bodies = Array.from({ length: events }, (_x, i) => body(i));
@@ -78,24 +87,45 @@ async function dispatched(store: Store): Promise<number> {
   for (let i = 0; i < events; i += 200) {
     await store.db
       .insertInto('webhook_events')
-      .values(bodies.slice(i, i + 200).map((b) => {
-        const p = JSON.parse(b) as { eventId: string; callId: string };
-        return {
-          event_id: p.eventId, call_id: p.callId, api_key_id: row.id, event: 'call.completed', url, body: b, state: 'pending', attempts: 0,
-          next_attempt_at: now, lease_owner: null, lease_expires_at: null, last_status: null, last_error: null, delivered_at: null, created_at: now,
-        };
-      }))
+      .values(
+        bodies.slice(i, i + 200).map((b) => {
+          const p = JSON.parse(b) as { eventId: string; callId: string };
+          return {
+            event_id: p.eventId,
+            call_id: p.callId,
+            api_key_id: row.id,
+            event: 'call.completed',
+            url,
+            body: b,
+            state: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            lease_owner: null,
+            lease_expires_at: null,
+            last_status: null,
+            last_error: null,
+            delivered_at: null,
+            created_at: now,
+          };
+        }),
+      )
       .execute();
   }
   const d = createWebhookDispatcher({
-    store, clock: systemClock, concurrency: CONCURRENCY,
+    store,
+    clock: systemClock,
+    concurrency: CONCURRENCY,
     config: { webhookRetrySchedule: [0, 5], webhookTimeoutMs: 15000, webhookAllowPrivate: true },
   });
   const started = performance.now();
   const n = await d.tick();
   const rate = events / ((performance.now() - started) / 1000);
   await d.stop();
-  const delivered = await store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'delivered').executeTakeFirstOrThrow();
+  const delivered = await store.db
+    .selectFrom('webhook_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'delivered')
+    .executeTakeFirstOrThrow();
   if (n !== events || Number(delivered.n) !== events) throw new Error(`expected ${events} deliveries, made ${n}, ${delivered.n} delivered`);
   return rate;
 }
@@ -129,10 +159,15 @@ console.log(`\nWebhook deliveries to a loopback receiver answering 200: ${events
 console.log('| target | deliveries/s (median) | runs | vs baseline |');
 console.log('|---|---:|---|---:|');
 console.log(`| bare node:http POST, same bodies (baseline) | ${fmt(base)} | ${samples.bare.map(fmt).join(' / ')} | 1.00 |`);
-for (const [key, name] of [['sqlite', 'svc dispatcher, SQLite'], ['postgres', 'svc dispatcher, Postgres']] as const) {
+for (const [key, name] of [
+  ['sqlite', 'svc dispatcher, SQLite'],
+  ['postgres', 'svc dispatcher, Postgres'],
+] as const) {
   if (samples[key].length) console.log(`| ${name} | ${fmt(median(samples[key]))} | ${samples[key].map(fmt).join(' / ')} | ${(median(samples[key]) / base).toFixed(2)} |`);
 }
-console.log(`\nSigning cost per event (HMAC-SHA256 over t.body, ${Buffer.byteLength(bodies[0])}-byte body): one secret ${median(samples.sign1).toFixed(1)} µs, two secrets (rotation) ${median(samples.sign2).toFixed(1)} µs\n`);
+console.log(
+  `\nSigning cost per event (HMAC-SHA256 over t.body, ${Buffer.byteLength(bodies[0])}-byte body): one secret ${median(samples.sign1).toFixed(1)} µs, two secrets (rotation) ${median(samples.sign2).toFixed(1)} µs\n`,
+);
 
 await sqlite.close();
 await pg?.drop();

@@ -45,16 +45,7 @@ function operationTable(input: string): string {
       rows.push(`  { operationId: '${op.operationId}', method: '${method.toUpperCase()}', path: '${path}' },`);
     }
   }
-  return [
-    HEADER,
-    '',
-    'export const operations = [',
-    ...rows,
-    '] as const;',
-    '',
-    "export type OperationId = (typeof operations)[number]['operationId'];",
-    '',
-  ].join('\n');
+  return [HEADER, '', 'export const operations = [', ...rows, '] as const;', '', "export type OperationId = (typeof operations)[number]['operationId'];", ''].join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -13,7 +13,15 @@ type Json = Record<string, any>;
 /** The placeCall body's fields as the form shows them: name, label hint, and how each is entered. */
 function placeCallFields(): Json[] {
   const doc = parse(readFileSync(`${ROOT}/openapi.yaml`, 'utf8'));
-  const deref = (s: Json): Json => (s.$ref ? deref(s.$ref.split('/').slice(1).reduce((o: Json, k: string) => o[k], doc)) : s);
+  const deref = (s: Json): Json =>
+    s.$ref
+      ? deref(
+          s.$ref
+            .split('/')
+            .slice(1)
+            .reduce((o: Json, k: string) => o[k], doc),
+        )
+      : s;
   const schema = deref(doc.components.schemas.PlaceCallRequest);
   return Object.entries<Json>(schema.properties).map(([name, raw]) => {
     const p = deref(raw);

@@ -56,7 +56,9 @@ async function embeddedService(): Promise<{ apiKey: string; baseUrl: string; clo
 const external = process.env.SVC_API_KEY || null;
 const service = external ? null : await embeddedService();
 const svc = new SvcClient({ apiKey: external ?? service!.apiKey, baseUrl: external ? process.env.SVC_BASE_URL || undefined : service!.baseUrl });
-console.log(external ? `Using the service at ${process.env.SVC_BASE_URL || 'http://localhost:8080'}.` : 'Started an embedded sandbox service (SQLite in a temporary folder, calls at 1/10 of real time).');
+console.log(
+  external ? `Using the service at ${process.env.SVC_BASE_URL || 'http://localhost:8080'}.` : 'Started an embedded sandbox service (SQLite in a temporary folder, calls at 1/10 of real time).',
+);
 
 try {
   const placed = await svc.placeCall({

@@ -12,7 +12,10 @@ const COMMITTED = join(ROOT, 'server/static/console');
 
 const out = mkdtempSync(join(tmpdir(), 'svc-console-'));
 try {
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(ROOT, 'console/vite.config.ts'), '--outDir', out, '--emptyOutDir'], { stdio: 'inherit', cwd: ROOT });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(ROOT, 'console/vite.config.ts'), '--outDir', out, '--emptyOutDir'], {
+    stdio: 'inherit',
+    cwd: ROOT,
+  });
   const drift = treeDrift(out, COMMITTED);
   if (drift.length) {
     console.error(`console drift: run \`npm run console:build\` and commit the result.\n  ${drift.join('\n  ')}`);

@@ -110,9 +110,7 @@ export class MediaFakes {
     this.add({
       send: (payload) => {
         if (ws.readyState !== WebSocket.OPEN) return;
-        ws.send(
-          `{"event":"media","sequenceNumber":"${++seq}","media":{"track":"inbound","chunk":"${++chunk}","timestamp":"${chunk * FRAME_MS}","payload":"${payload}"},"streamSid":"${streamSid}"}`,
-        );
+        ws.send(`{"event":"media","sequenceNumber":"${++seq}","media":{"track":"inbound","chunk":"${++chunk}","timestamp":"${chunk * FRAME_MS}","payload":"${payload}"},"streamSid":"${streamSid}"}`);
       },
     });
   }
@@ -135,7 +133,13 @@ export class MediaFakes {
       if (this.heard(text, '"audio":"') || this.heard(text, '"payload":"')) return;
       // As the real server does, the session as configured comes back (svc waits for it before any audio flows).
       if (text.includes('"type":"session.update"')) {
-        ws.send(JSON.stringify({ type: 'session.updated', event_id: `event_${item}_s`, session: { type: 'realtime', audio: { input: { format: { type: 'audio/pcmu' } }, output: { format: { type: 'audio/pcmu' }, voice: 'alloy' } } } }));
+        ws.send(
+          JSON.stringify({
+            type: 'session.updated',
+            event_id: `event_${item}_s`,
+            session: { type: 'realtime', audio: { input: { format: { type: 'audio/pcmu' } }, output: { format: { type: 'audio/pcmu' }, voice: 'alloy' } } },
+          }),
+        );
       }
     });
     this.add({

@@ -39,7 +39,10 @@ export function placementBodies(n: number): string[] {
       JSON.stringify({
         to,
         objective: `Ask whether the ${shop} is open on Sunday and until what time (call ${i}).`,
-        fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }],
+        fields: [
+          { name: 'open_sunday', type: 'boolean' },
+          { name: 'closing_time', description: 'Closing time on Sunday' },
+        ],
       }),
     );
   }

@@ -51,11 +51,12 @@ export function BatchesPage() {
   return html`
     <h1>Batches</h1>
     <${ErrorLine} error=${error} />
-    ${batches === null
-      ? html`<p>Loading…</p>`
-      : batches.length === 0
-        ? html`<${Empty}>No batches yet. Create one with <code>POST /v1/agent/batches</code> or the SDK's <code>createBatch</code>.<//>`
-        : html`<ul class="batches">
+    ${
+      batches === null
+        ? html`<p>Loading…</p>`
+        : batches.length === 0
+          ? html`<${Empty}>No batches yet. Create one with <code>POST /v1/agent/batches</code> or the SDK's <code>createBatch</code>.<//>`
+          : html`<ul class="batches">
             ${batches.map(
               (b) => html`<li class="batch" data-batch=${b.id}>
                 <div class="batch-head">
@@ -69,6 +70,7 @@ export function BatchesPage() {
                 <${BatchProgress} batch=${b} />
               </li>`,
             )}
-          </ul>`}
+          </ul>`
+    }
   `;
 }

@@ -37,12 +37,14 @@ function Latency({ latency }: { latency: CallLatency }) {
       <dt>Answers</dt><dd>${latency.turns.length === 0 ? '—' : html`median ${ms(latency.p50Ms)}, 95th percentile ${ms(latency.p95Ms)} after the callee stopped (${latency.turns.length})`}</dd>
       <dt>Barge-ins</dt><dd>${latency.bargeIns.length === 0 ? 'none' : latency.bargeIns.map((b) => `at ${clock(b.atMs / 1000)}, cleared in ${b.clearMs} ms`).join('; ')}</dd>
     </dl>
-    ${latency.turns.length === 0
-      ? null
-      : html`<table class="latency-turns">
+    ${
+      latency.turns.length === 0
+        ? null
+        : html`<table class="latency-turns">
           <thead><tr><th>Callee stopped</th><th>Agent answered after</th></tr></thead>
           <tbody>${latency.turns.map((t) => html`<tr><td>${clock(t.atMs / 1000)}</td><td>${t.afterMs} ms</td></tr>`)}</tbody>
-        </table>`}
+        </table>`
+    }
   `;
 }
 
@@ -142,8 +144,9 @@ export function CallPage({ id }: { id: string }) {
       ${record.summary ? html`<dt>Summary</dt><dd>${record.summary}</dd>` : null}
     </dl>
 
-    ${record.extracted && Object.keys(record.extracted).length > 0
-      ? html`
+    ${
+      record.extracted && Object.keys(record.extracted).length > 0
+        ? html`
           <h2>Extracted</h2>
           <dl class="extracted">
             ${Object.entries(record.extracted).map(
@@ -157,13 +160,15 @@ export function CallPage({ id }: { id: string }) {
             )}
           </dl>
         `
-      : null}
+        : null
+    }
 
     <h2>Conversation</h2>
     ${audioUrl ? html`<audio ref=${audio} controls src=${audioUrl} onTimeUpdate=${follow} aria-label="Recording of the call"></audio>` : null}
-    ${turns.length === 0
-      ? html`<p class="empty">${isLive(record.status) ? 'Nothing said yet.' : 'No conversation: the call was not answered.'}</p>`
-      : html`<ol class="turns">
+    ${
+      turns.length === 0
+        ? html`<p class="empty">${isLive(record.status) ? 'Nothing said yet.' : 'No conversation: the call was not answered.'}</p>`
+        : html`<ol class="turns">
           ${turns.map(
             (t, i) => html`
               <li class=${`turn ${t.speaker}${i === current ? ' current' : ''}`} data-turn=${i}>
@@ -174,7 +179,8 @@ export function CallPage({ id }: { id: string }) {
               </li>
             `,
           )}
-        </ol>`}
+        </ol>`
+    }
 
     ${record.latency ? html`<${Latency} latency=${record.latency} />` : null}
 

@@ -66,11 +66,12 @@ export function CallsPage() {
       <span class="live" aria-live="polite">${live ? 'live' : ''}</span>
     </form>
     <${ErrorLine} error=${error} />
-    ${shown === null
-      ? html`<p>Loading…</p>`
-      : shown.length === 0
-        ? html`<${Empty}>No calls${status || batchId ? ' match these filters' : ' yet'}. <a href="#/place">Place a call</a>.<//>`
-        : html`
+    ${
+      shown === null
+        ? html`<p>Loading…</p>`
+        : shown.length === 0
+          ? html`<${Empty}>No calls${status || batchId ? ' match these filters' : ' yet'}. <a href="#/place">Place a call</a>.<//>`
+          : html`
             <div class="table-wrap">
               <table>
                 <thead>
@@ -91,6 +92,7 @@ export function CallsPage() {
                 </tbody>
               </table>
             </div>
-          `}
+          `
+    }
   `;
 }

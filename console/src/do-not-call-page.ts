@@ -53,11 +53,12 @@ export function DoNotCallPage() {
       <button type="submit">Add</button>
     </form>
     <${ErrorLine} error=${error} />
-    ${entries === null
-      ? html`<p>Loading…</p>`
-      : entries.length === 0
-        ? html`<${Empty}>The list is empty: every number may be called.<//>`
-        : html`<div class="table-wrap"><table>
+    ${
+      entries === null
+        ? html`<p>Loading…</p>`
+        : entries.length === 0
+          ? html`<${Empty}>The list is empty: every number may be called.<//>`
+          : html`<div class="table-wrap"><table>
             <thead><tr><th scope="col">Number</th><th scope="col">Reason</th><th scope="col">Source</th><th scope="col">Added</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
             <tbody>
               ${entries.map(
@@ -67,7 +68,8 @@ export function DoNotCallPage() {
                 </tr>`,
               )}
             </tbody>
-          </table></div>`}
+          </table></div>`
+    }
     ${next ? html`<button type="button" class="secondary" onClick=${() => load(next)}>More</button>` : null}
   `;
 }

@@ -40,11 +40,12 @@ export function EventLog({ source, version = 0 }: { source: EventSource; version
   return html`
     <h2>Events</h2>
     <${ErrorLine} error=${error} />
-    ${events === null
-      ? html`<p>Loading…</p>`
-      : events.length === 0
-        ? html`<p class="empty">No events yet.</p>`
-        : html`<div class="table-wrap"><table class="events">
+    ${
+      events === null
+        ? html`<p>Loading…</p>`
+        : events.length === 0
+          ? html`<p class="empty">No events yet.</p>`
+          : html`<div class="table-wrap"><table class="events">
             <thead><tr><th scope="col">Event</th><th scope="col">Delivery</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
             <tbody>
               ${events.map((e) => {
@@ -58,6 +59,7 @@ export function EventLog({ source, version = 0 }: { source: EventSource; version
                 </tr>`;
               })}
             </tbody>
-          </table></div>`}
+          </table></div>`
+    }
   `;
 }

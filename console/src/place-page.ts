@@ -93,15 +93,17 @@ export function PlacePage() {
         (f) => html`
           <div class="field">
             <label for=${`f-${f.name}`}>${f.name}${f.required ? html` <span aria-hidden="true">*</span>` : ''}</label>
-            ${f.kind === 'boolean'
-              ? html`<select id=${`f-${f.name}`} name=${f.name} value=${values[f.name] ?? ''} onChange=${set(f.name)} aria-describedby=${`h-${f.name}`}>
+            ${
+              f.kind === 'boolean'
+                ? html`<select id=${`f-${f.name}`} name=${f.name} value=${values[f.name] ?? ''} onChange=${set(f.name)} aria-describedby=${`h-${f.name}`}>
                   <option value="">default</option>
                   <option value="true">yes</option>
                   <option value="false">no</option>
                 </select>`
-              : f.kind === 'text'
-                ? html`<input id=${`f-${f.name}`} name=${f.name} type="text" required=${f.required} maxLength=${f.maxLength ?? undefined} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`} />`
-                : html`<textarea id=${`f-${f.name}`} name=${f.name} rows=${f.kind === 'textarea' ? 3 : 2} required=${f.required} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`}></textarea>`}
+                : f.kind === 'text'
+                  ? html`<input id=${`f-${f.name}`} name=${f.name} type="text" required=${f.required} maxLength=${f.maxLength ?? undefined} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`} />`
+                  : html`<textarea id=${`f-${f.name}`} name=${f.name} rows=${f.kind === 'textarea' ? 3 : 2} required=${f.required} placeholder=${EXAMPLES[f.name] ?? ''} value=${values[f.name] ?? ''} onInput=${set(f.name)} aria-describedby=${`h-${f.name}`}></textarea>`
+            }
             <small id=${`h-${f.name}`}>${f.kind === 'json' ? 'JSON. ' : f.kind === 'pairs' ? 'One key=value a line. ' : ''}${f.description.split('\n')[0]}</small>
           </div>
         `,
@@ -112,13 +114,15 @@ export function PlacePage() {
       </div>
     </form>
     <${ErrorLine} error=${error} />
-    ${verdict
-      ? html`<section class="verdict" aria-live="polite">
+    ${
+      verdict
+        ? html`<section class="verdict" aria-live="polite">
           <h2>Preflight: it would be placed</h2>
           <dl>
             ${Object.entries(verdict).map(([k, v]) => html`<dt>${k}</dt><dd>${v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v)}</dd>`)}
           </dl>
         </section>`
-      : null}
+        : null
+    }
   `;
 }

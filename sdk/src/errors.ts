@@ -49,7 +49,7 @@ export class SvcApiError extends Error {
     const parsed = typeof body === 'object' && body !== null ? (body as { error?: unknown; message?: unknown }) : {};
     const token = typeof parsed.error === 'string' ? parsed.error : `http_${response.status}`;
     const message = typeof parsed.message === 'string' ? parsed.message : `The service answered ${response.status} ${response.statusText}`.trim();
-    const errors = Array.isArray((parsed as { errors?: unknown }).errors) ? ((parsed as { errors: BatchItemError[] }).errors) : null;
+    const errors = Array.isArray((parsed as { errors?: unknown }).errors) ? (parsed as { errors: BatchItemError[] }).errors : null;
     return new SvcApiError(response.status, token, message, rateLimitInfo(response.headers), response.headers.get('X-Request-Id'), errors);
   }
 }

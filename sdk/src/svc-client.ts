@@ -20,7 +20,24 @@ import {
   redeliverEvent,
   removeDoNotCall,
 } from './generated/sdk.gen.js';
-import type { Batch, BatchEventLog, BatchEventLogEntry, BatchList, CallEventLog, CallEventLogEntry, CallList, CallRecord, CreateBatchRequest, CreateBatchResponse, DoNotCallEntry, DoNotCallList, GetCallRecordingResponse, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from './generated/types.gen.js';
+import type {
+  Batch,
+  BatchEventLog,
+  BatchEventLogEntry,
+  BatchList,
+  CallEventLog,
+  CallEventLogEntry,
+  CallList,
+  CallRecord,
+  CreateBatchRequest,
+  CreateBatchResponse,
+  DoNotCallEntry,
+  DoNotCallList,
+  GetCallRecordingResponse,
+  PlaceCallRequest,
+  PlaceCallResponse,
+  PreflightResponse,
+} from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
 import { BATCH_ENDED_STATUSES, waitForTerminal, type WaitForCallOptions } from './wait-for-call.js';
@@ -107,11 +124,7 @@ export class SvcClient {
     // One key for every attempt: a retry after a lost answer replays the first result instead of placing again.
     const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
     const { signal } = options;
-    const answer = await this.send<PlaceCallResponse>(
-      () => placeCall({ client: this.client, body, headers: { 'Idempotency-Key': key }, signal }),
-      signal,
-      'placement',
-    );
+    const answer = await this.send<PlaceCallResponse>(() => placeCall({ client: this.client, body, headers: { 'Idempotency-Key': key }, signal }), signal, 'placement');
     return answer.data;
   }
 
@@ -254,11 +267,7 @@ export class SvcClient {
     const { signal, range, channels } = options;
     const headers = range === undefined ? undefined : { Range: range };
     const query = channels === undefined ? undefined : { channels };
-    const answer = await this.send<GetCallRecordingResponse>(
-      () => getCallRecording({ client: this.client, path: { id }, query, headers, signal, parseAs: 'blob' }),
-      signal,
-      'other',
-    );
+    const answer = await this.send<GetCallRecordingResponse>(() => getCallRecording({ client: this.client, path: { id }, query, headers, signal, parseAs: 'blob' }), signal, 'other');
     return { audio: answer.data, status: answer.response.status, contentRange: answer.response.headers.get('Content-Range') };
   }
 

@@ -7,15 +7,7 @@ import type { CallEvent } from './generated/types.gen.js';
 export const SIGNATURE_HEADER = 'X-SVC-Signature';
 export const DEFAULT_TOLERANCE_SEC = 300;
 
-export type WebhookVerificationReason =
-  | 'missing_header'
-  | 'malformed_header'
-  | 'no_signature'
-  | 'signature_mismatch'
-  | 'timestamp_too_old'
-  | 'timestamp_in_future'
-  | 'body_not_raw'
-  | 'invalid_json';
+export type WebhookVerificationReason = 'missing_header' | 'malformed_header' | 'no_signature' | 'signature_mismatch' | 'timestamp_too_old' | 'timestamp_in_future' | 'body_not_raw' | 'invalid_json';
 
 export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
@@ -96,12 +88,7 @@ function matchesAny(expected: Buffer, signatures: string[]): boolean {
  * Checks the signature and timestamp of a webhook request and returns its event. `secret` may be a list
  * (during a rotation, any of them may have signed). Throws WebhookVerificationError with a `reason`.
  */
-export function verifyWebhook(
-  rawBody: RawBody,
-  signatureHeader: string | readonly string[] | null | undefined,
-  secret: string | readonly string[],
-  options: VerifyWebhookOptions = {},
-): CallEvent {
+export function verifyWebhook(rawBody: RawBody, signatureHeader: string | readonly string[] | null | undefined, secret: string | readonly string[], options: VerifyWebhookOptions = {}): CallEvent {
   const body = rawBytes(rawBody);
   const { timestamp, signatures } = parseHeader(signatureHeader);
   const secrets = (typeof secret === 'string' ? [secret] : [...(secret ?? [])]).filter((s) => typeof s === 'string' && s !== '');

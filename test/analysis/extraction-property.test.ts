@@ -9,11 +9,42 @@ import { fieldLabel, lowerFirst } from '../../server/src/conversation/field-labe
 import { RuleBasedAnalyst } from '../../server/src/analysis/rule-based-analyst.js';
 import { formatTranscript, timeTurns, type CallBrief, type Turn } from '../../server/src/conversation/conversation.js';
 
-const NAMES = ['closing_time', 'open_sunday', 'staff_count', 'manager_name', 'contact_email', 'website', 'phone', 'address',
-  'opening_hours', 'delivery_day', 'start_date', 'price', 'notes', 'accepts_cards', 'discount', 'waitMinutes', 'time', 'has_parking'];
-const DESCRIPTIONS = ['Closing time on Sunday', 'Whether they are open on Sunday', 'The number of staff on duty', 'name of the manager',
-  'Price of a haircut in dollars.', 'Discount in percent', 'How long the wait is, in minutes', 'Email address for bookings',
-  'closing time', 'time', 'Their delivery day', 'NHS number', 'Nombre du responsable', 'Öffnungszeiten am Samstag'];
+const NAMES = [
+  'closing_time',
+  'open_sunday',
+  'staff_count',
+  'manager_name',
+  'contact_email',
+  'website',
+  'phone',
+  'address',
+  'opening_hours',
+  'delivery_day',
+  'start_date',
+  'price',
+  'notes',
+  'accepts_cards',
+  'discount',
+  'waitMinutes',
+  'time',
+  'has_parking',
+];
+const DESCRIPTIONS = [
+  'Closing time on Sunday',
+  'Whether they are open on Sunday',
+  'The number of staff on duty',
+  'name of the manager',
+  'Price of a haircut in dollars.',
+  'Discount in percent',
+  'How long the wait is, in minutes',
+  'Email address for bookings',
+  'closing time',
+  'time',
+  'Their delivery day',
+  'NHS number',
+  'Nombre du responsable',
+  'Öffnungszeiten am Samstag',
+];
 
 const field: fc.Arbitrary<FieldDefinition> = fc.record(
   {
@@ -113,14 +144,19 @@ describe('rule-based extraction equals what the simulated callee said', () => {
 
   it('gives null for every field asked after the second question when the call is cut right after it', async () => {
     await fc.assert(
-      fc.asyncProperty(callId, fields.filter((f) => f.length >= 3), language, async (id, requested, lang) => {
-        const b = brief(id, requested, lang);
-        const turns = await new ScriptedAgent().converse(b);
-        const second = questionIndexes(turns)[1];
-        const extracted = await extract(b, turns.slice(0, second + 1), 'max_duration');
-        const truth = new SimulatedCallee(b).knownAnswers();
-        expect(extracted).to.deep.equal(Object.fromEntries(requested.map((f, j) => [f.name, j === 0 ? truth[f.name] : null])));
-      }),
+      fc.asyncProperty(
+        callId,
+        fields.filter((f) => f.length >= 3),
+        language,
+        async (id, requested, lang) => {
+          const b = brief(id, requested, lang);
+          const turns = await new ScriptedAgent().converse(b);
+          const second = questionIndexes(turns)[1];
+          const extracted = await extract(b, turns.slice(0, second + 1), 'max_duration');
+          const truth = new SimulatedCallee(b).knownAnswers();
+          expect(extracted).to.deep.equal(Object.fromEntries(requested.map((f, j) => [f.name, j === 0 ? truth[f.name] : null])));
+        },
+      ),
       { ...RUNS, numRuns: 100 },
     );
   });

@@ -52,14 +52,12 @@ describe('LLM analyst settings', () => {
     expect({ analyst: c.analyst, llmApiKey: c.llmApiKey, engineLeaseMs: c.engineLeaseMs }).to.deep.equal({ analyst: 'rule-based', llmApiKey: KEY, engineLeaseMs: 30_000 });
   });
 
-  it('the realtime agent\'s key does not turn the LLM analyst on', () => {
+  it("the realtime agent's key does not turn the LLM analyst on", () => {
     expect(loadConfig({ SVC_REALTIME_API_KEY: 'sk-realtime-0123456789' }).analyst).to.equal('rule-based');
   });
 
   it('SVC_ANALYST=openai without SVC_LLM_API_KEY is refused', () => {
-    expect(configError({ SVC_ANALYST: 'openai' }).message).to.equal(
-      'SVC_LLM_API_KEY is required when SVC_ANALYST=openai (for a local model server that checks no key, any value)',
-    );
+    expect(configError({ SVC_ANALYST: 'openai' }).message).to.equal('SVC_LLM_API_KEY is required when SVC_ANALYST=openai (for a local model server that checks no key, any value)');
   });
 
   it('an unknown SVC_ANALYST is refused', () => {

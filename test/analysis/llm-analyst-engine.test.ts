@@ -25,11 +25,13 @@ function sentLines(body: any): { turn: number; speaker: string; text: string }[]
 }
 
 /** A reply whose every value cites the first words of the callee's first reply, or, with `bogus`, words never said. */
-const quoting = (bogus = false) => (body: any) => {
-  const reply = sentLines(body).filter((l) => l.speaker === 'Callee')[1];
-  const quote = bogus ? 'We close at five on Sundays.' : reply.text.split(' ').slice(0, 3).join(' ');
-  return { content: JSON.stringify({ ...answer, evidence: Object.fromEntries(fields.map((f) => [f.name, { turn: reply.turn, quote }])) }) };
-};
+const quoting =
+  (bogus = false) =>
+  (body: any) => {
+    const reply = sentLines(body).filter((l) => l.speaker === 'Callee')[1];
+    const quote = bogus ? 'We close at five on Sundays.' : reply.text.split(' ').slice(0, 3).join(' ');
+    return { content: JSON.stringify({ ...answer, evidence: Object.fromEntries(fields.map((f) => [f.name, { turn: reply.turn, quote }])) }) };
+  };
 
 forEachStore('LLM analyst in the call engine', (kind) => {
   let fake: FakeChatCompletions;

@@ -4,11 +4,7 @@ import { expect } from 'chai';
 import { analysisSchema, checkReply } from '../../server/src/analysis/analysis-schema.js';
 import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
 
-const fields: FieldDefinition[] = [
-  { name: 'open_sunday', type: 'boolean' },
-  { name: 'closing_time' },
-  { name: 'staff_count', type: 'number' },
-];
+const fields: FieldDefinition[] = [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time' }, { name: 'staff_count', type: 'number' }];
 const reason = (content: unknown, f: readonly FieldDefinition[] = fields) => {
   const check = checkReply(typeof content === 'string' ? content : JSON.stringify(content), f);
   return check.ok ? 'ok' : check.reason;
@@ -59,8 +55,6 @@ describe('LLM analyst reply check', () => {
     expect(check.ok && JSON.stringify(check.analysis.extracted)).to.equal('{"__proto__":3,"constructor":null}');
     expect(check.ok && JSON.stringify(check.analysis.evidence)).to.equal('{"__proto__":{"turn":0,"quote":"3"},"constructor":null}');
     expect(reason(`{"summary":"x","extracted":{"constructor":null},${ev}}`, odd)).to.equal('the reply did not match the schema (/extracted must have property __proto__)');
-    expect(reason(`{"summary":"x","extracted":{"__proto__":"3","constructor":null},${ev}}`, odd)).to.equal(
-      'the reply did not match the schema (/extracted/__proto__ must be number or null)',
-    );
+    expect(reason(`{"summary":"x","extracted":{"__proto__":"3","constructor":null},${ev}}`, odd)).to.equal('the reply did not match the schema (/extracted/__proto__ must be number or null)');
   });
 });

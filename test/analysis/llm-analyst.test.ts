@@ -16,11 +16,7 @@ const fields: FieldDefinition[] = [
   { name: 'staff_count', type: 'number', description: ' how many people work there ' },
   { name: 'manager_name', type: 'string' },
 ];
-const transcript = [
-  'Callee: Hello, Corner Shop.',
-  'Agent: Hi! Are you open on Sunday, and until what time?',
-  'Callee: Yes, we are open until 6 pm. There are four of us.',
-].join('\n');
+const transcript = ['Callee: Hello, Corner Shop.', 'Agent: Hi! Are you open on Sunday, and until what time?', 'Callee: Yes, we are open until 6 pm. There are four of us.'].join('\n');
 
 function input(overrides: Partial<AnalysisInput['brief']> = {}): AnalysisInput {
   return {
@@ -152,7 +148,8 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     };
     fake.reply({ content: JSON.stringify(claimed) });
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal({ optOut: false,
+    expect(result).to.deep.equal({
+      optOut: false,
       summary: good.summary,
       extracted: { open_sunday: true, closing_time: null, staff_count: null, manager_name: null },
       evidence: { open_sunday: { turn: 2, quote: 'Yes, we are open' }, closing_time: null, staff_count: null, manager_name: null },
@@ -195,9 +192,13 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   });
 
   it('after two unusable replies completes with nulls for every field, a summary saying so, and both reasons', async () => {
-    fake.reply({ content: JSON.stringify({ summary: 'Open.', extracted: { ...good.extracted, open_sunday: 'yes', staff_count: '4', extra: 1 }, evidence: good.evidence }) }, { refusal: 'I cannot help with that.' });
+    fake.reply(
+      { content: JSON.stringify({ summary: 'Open.', extracted: { ...good.extracted, open_sunday: 'yes', staff_count: '4', extra: 1 }, evidence: good.evidence }) },
+      { refusal: 'I cannot help with that.' },
+    );
     const result = await analyst.analyse(input());
-    expect(result).to.deep.equal({ optOut: false,
+    expect(result).to.deep.equal({
+      optOut: false,
       summary: DEGRADED_INVALID,
       extracted: NULLS,
       evidence: NULLS,
@@ -222,7 +223,13 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     const result = await analyst.analyse(input());
     // A bound, not a measurement: without the deadline this would never return.
     expect(Date.now() - started).to.be.below(5000);
-    expect(result).to.deep.equal({ optOut: false, summary: DEGRADED_UNAVAILABLE, extracted: NULLS, evidence: NULLS, degraded: 'attempt 1: no answer within 150 ms; attempt 2: no answer within 150 ms' });
+    expect(result).to.deep.equal({
+      optOut: false,
+      summary: DEGRADED_UNAVAILABLE,
+      extracted: NULLS,
+      evidence: NULLS,
+      degraded: 'attempt 1: no answer within 150 ms; attempt 2: no answer within 150 ms',
+    });
     expect(fake.requests).to.have.length(2);
   });
 
@@ -251,7 +258,8 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
     await closed.close();
     analyst = new LlmAnalyst({ baseUrl: closed.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
     const result = await analyst.analyse({ ...input({ fields: [] }), endReason: 'minute_cap' });
-    expect(result).to.deep.equal({ optOut: false,
+    expect(result).to.deep.equal({
+      optOut: false,
       summary: `Objective: ${OBJECTIVE.slice(0, -1)}. The call was cut short when the account's minute allowance ran out, but the analysis service did not answer, so no summary was written.`,
       extracted: null,
       evidence: null,

@@ -20,7 +20,7 @@ function brief(over: Partial<CallBrief> = {}): CallBrief {
 
 const TRANSCRIPT = [
   'Callee: Hello?',
-  "Agent: Hello, this is an AI assistant calling on behalf of a client. The reason for my call: Ask whether the bakery is open on Sunday. Is now a good time?",
+  'Agent: Hello, this is an AI assistant calling on behalf of a client. The reason for my call: Ask whether the bakery is open on Sunday. Is now a good time?',
   'Callee: Sure, go ahead.',
   'Agent: Could you tell me the closing time on Sunday?',
   "Callee: Let me see... it's 5:30 pm.",
@@ -34,8 +34,7 @@ const TRANSCRIPT = [
   'Callee: Goodbye!',
 ].join('\n');
 
-const analyse = (transcript: string, over: Partial<CallBrief> = {}, endReason: EndReason = 'hung_up') =>
-  new RuleBasedAnalyst().analyse({ brief: brief(over), transcript, endReason });
+const analyse = (transcript: string, over: Partial<CallBrief> = {}, endReason: EndReason = 'hung_up') => new RuleBasedAnalyst().analyse({ brief: brief(over), transcript, endReason });
 
 describe('rule-based analyst', () => {
   it("is named 'rule-based'", () => {
@@ -131,7 +130,7 @@ describe('rule-based analyst', () => {
   it('reads a French call', async () => {
     const transcript = [
       'Callee: Allô ?',
-      "Agent: Bonjour, ici un assistant IA. Avez-vous un instant ?",
+      'Agent: Bonjour, ici un assistant IA. Avez-vous un instant ?',
       'Callee: Oui, allez-y.',
       'Agent: Pourriez-vous me dire : Closing time on Sunday ?',
       "Callee: Alors, c'est 17 h 30.",
@@ -192,7 +191,7 @@ describe('reading one answer', () => {
     ['nl', 'Een stuk of 4.', 'number', 4],
     ['en', "It's 5 pm.", 'string', '5 pm'],
     ['en', 'We close at 9:30 pm.', 'string', '9:30 pm'],
-    ['en', "Well, that would be the standard option.", 'string', 'the standard option'],
+    ['en', 'Well, that would be the standard option.', 'string', 'the standard option'],
     ['en', 'info@example.com.', 'string', 'info@example.com'],
     ['en', "I couldn't tell you, I'm afraid.", 'string', null],
     ['en', '...', 'string', null],

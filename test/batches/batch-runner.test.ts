@@ -44,7 +44,21 @@ forEachStore('the batch runner', (kind) => {
     if (!checked.ok) throw new Error(JSON.stringify(checked.errors));
     const id = crypto.randomUUID();
     await srv.deps.store.db.transaction().execute((trx) =>
-      insertBatch(executorFor(trx), { id, accountId: key.account_id, apiKeyId: key.id, maxConcurrency, webhookUrl: null, metadataJson: null, scheduledAt: null, stopWhenJson: stopWhen && JSON.stringify(stopWhen), calls: checked.calls }, srv.clock.now()),
+      insertBatch(
+        executorFor(trx),
+        {
+          id,
+          accountId: key.account_id,
+          apiKeyId: key.id,
+          maxConcurrency,
+          webhookUrl: null,
+          metadataJson: null,
+          scheduledAt: null,
+          stopWhenJson: stopWhen && JSON.stringify(stopWhen),
+          calls: checked.calls,
+        },
+        srv.clock.now(),
+      ),
     );
     return id;
   }
@@ -70,7 +84,13 @@ forEachStore('the batch runner', (kind) => {
   }
   async function nextDue(): Promise<number | null> {
     const due = async (table: 'calls' | 'batches') =>
-      (await srv.deps.store.db.selectFrom(table).select((eb) => eb.fn.min<number>('next_run_at').as('at')).where('next_run_at', 'is not', null).executeTakeFirst())?.at;
+      (
+        await srv.deps.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.min<number>('next_run_at').as('at'))
+          .where('next_run_at', 'is not', null)
+          .executeTakeFirst()
+      )?.at;
     const times = [await due('calls'), await due('batches')].filter((t) => t !== null && t !== undefined).map(Number);
     return times.length ? Math.min(...times) : null;
   }
@@ -109,11 +129,7 @@ forEachStore('the batch runner', (kind) => {
     const samples = await drive(id, (b) => b.status === 'completed');
     expect(Math.max(...samples)).to.equal(1);
     const rows = await calls(id);
-    expect(rows.map((r) => [r.to_number, r.status])).to.deep.equal([
-      ['+14155550111', 'no_answer'],
-      ['+14155550111', 'no_answer'],
-      ...numbers(2).map((c) => [c.to, 'completed']),
-    ]);
+    expect(rows.map((r) => [r.to_number, r.status])).to.deep.equal([['+14155550111', 'no_answer'], ['+14155550111', 'no_answer'], ...numbers(2).map((c) => [c.to, 'completed'])]);
     expect(rows[1].previous_call_id).to.equal(rows[0].id);
   });
 

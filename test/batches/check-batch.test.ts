@@ -63,7 +63,10 @@ forEachStore('checking a batch of calls', (kind) => {
     for (const [i, call] of bad) {
       const res = await alice.api.post('/v1/agent/calls', { body: { objective, ...call } });
       expect(res.status, JSON.stringify(call)).to.equal(400);
-      expect(result.errors.find((e) => e.index === i), JSON.stringify(call)).to.deep.equal({ index: i, error: res.body.error, message: res.body.message });
+      expect(
+        result.errors.find((e) => e.index === i),
+        JSON.stringify(call),
+      ).to.deep.equal({ index: i, error: res.body.error, message: res.body.message });
     }
     expect(await srv.deps.store.db.selectFrom('calls').select('id').execute()).to.have.length(0);
   });

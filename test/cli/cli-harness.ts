@@ -82,7 +82,14 @@ export async function cliHarness(kind: StoreKind): Promise<CliHarness> {
     store,
     served,
     async count(table) {
-      return Number((await store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      return Number(
+        (
+          await store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     },
     async account(name = 'acme', ...extra) {
       const r = await harness.run('accounts', 'create', '--name', name, '--caller-id', '+14155550100', ...extra, '--json');

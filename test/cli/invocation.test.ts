@@ -13,7 +13,21 @@ describe('svc CLI invocation', () => {
     const help = await cli.run('--help');
     expect(help.code).to.equal(0);
     expect(help.out).to.match(/^Usage: svc <command> \[options\] \[--json\]\n/);
-    for (const name of ['serve', 'accounts create', 'accounts list', 'keys create', 'keys list', 'keys update', 'keys revoke', 'numbers add', 'numbers list', 'numbers remove', 'plan set', 'webhook-secret rotate', 'usage']) {
+    for (const name of [
+      'serve',
+      'accounts create',
+      'accounts list',
+      'keys create',
+      'keys list',
+      'keys update',
+      'keys revoke',
+      'numbers add',
+      'numbers list',
+      'numbers remove',
+      'plan set',
+      'webhook-secret rotate',
+      'usage',
+    ]) {
       expect(help.out).to.include(`\n  ${name}`);
     }
     const none = await cli.run();
@@ -25,14 +39,20 @@ describe('svc CLI invocation', () => {
   });
 
   it('names unknown commands and subcommands with exit 2', async () => {
-    expect(await cli.run('frobnicate')).to.include({ code: 2, err: 'svc: unknown command "frobnicate"; commands: serve, mcp, accounts, plan, usage, keys, webhook-secret, numbers, dnc\nRun "svc --help" for usage.\n' });
+    expect(await cli.run('frobnicate')).to.include({
+      code: 2,
+      err: 'svc: unknown command "frobnicate"; commands: serve, mcp, accounts, plan, usage, keys, webhook-secret, numbers, dnc\nRun "svc --help" for usage.\n',
+    });
     expect(await cli.run('keys')).to.include({ code: 2, err: 'svc: "keys" needs a subcommand: create, list, update, revoke\nRun "svc --help" for usage.\n' });
     expect(await cli.run('keys', 'delete', 'x')).to.include({ code: 2, err: 'svc: unknown subcommand "keys delete"; "keys" takes create, list, update, revoke\nRun "svc --help" for usage.\n' });
   });
 
   it('reports errors as JSON on stderr under --json', async () => {
     expect(await cli.run('keys', 'list', '--json')).to.include({ code: 2, out: '', err: '{"error":"usage","message":"--account is required"}\n' });
-    expect(await cli.run('keys', 'list', '--account', 'ghost', '--json')).to.include({ code: 1, err: '{"error":"failure","message":"no account with id or name \\"ghost\\" (svc accounts list shows them)"}\n' });
+    expect(await cli.run('keys', 'list', '--account', 'ghost', '--json')).to.include({
+      code: 1,
+      err: '{"error":"failure","message":"no account with id or name \\"ghost\\" (svc accounts list shows them)"}\n',
+    });
   });
 
   it('refuses a bad store setting with exit 2', async () => {

@@ -107,13 +107,13 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       expect(human.out.split('\n')[0]).to.match(/^ID +NAME +KEY +CALLER ID +VOICE +RATE LIMIT +CALLING WINDOW +REVOKED$/);
     });
 
-    it('gives a key a default calling window that placements with it use, in the callee\'s zone or the one named', async () => {
+    it("gives a key a default calling window that placements with it use, in the callee's zone or the one named", async () => {
       await cli.account();
       const r = await cli.run('keys', 'create', '--account', 'acme', '--calling-window', '09:00-20:00', '--days', 'mon-fri', '--json');
       expect(r.code, r.err).to.equal(0);
       expect(r.json.callingWindow).to.deep.equal({ start: '09:00', end: '20:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'] });
       const human = await cli.run('keys', 'create', '--account', 'acme', '--calling-window', '08:30-24:00', '--days', 'sat,sun', '--time-zone', 'europe/london');
-      expect(human.out).to.include("  calling window:  08:30-24:00 sat,sun, in Europe/London\n");
+      expect(human.out).to.include('  calling window:  08:30-24:00 sat,sun, in Europe/London\n');
       const list = await cli.run('keys', 'list', '--account', 'acme');
       expect(list.out).to.include("09:00-20:00 mon,tue,wed,thu,fri, in the callee's time zone (by the number)");
       const app = await observedApp(cli.store);
@@ -131,13 +131,37 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       }
     });
 
-    it('updates a key\'s defaults, clears them with none, and the next placement uses what it was changed to', async () => {
+    it("updates a key's defaults, clears them with none, and the next placement uses what it was changed to", async () => {
       await cli.account();
       await cli.run('numbers', 'add', '--account', 'acme', '+14155550111');
       const k = await cli.key('--default-voice', 'sage', '--calling-window', '09:00-17:00');
-      const r = await cli.run('keys', 'update', k.id, '--name', 'renamed', '--default-caller-id', '+14155550111', '--rate-limit', '5', '--calling-window', '10:00-12:00', '--days', 'tue', '--time-zone', 'Asia/Tokyo', '--json');
+      const r = await cli.run(
+        'keys',
+        'update',
+        k.id,
+        '--name',
+        'renamed',
+        '--default-caller-id',
+        '+14155550111',
+        '--rate-limit',
+        '5',
+        '--calling-window',
+        '10:00-12:00',
+        '--days',
+        'tue',
+        '--time-zone',
+        'Asia/Tokyo',
+        '--json',
+      );
       expect(r.code, r.err).to.equal(0);
-      expect(r.json).to.deep.include({ id: k.id, name: 'renamed', defaultCallerId: '+14155550111', defaultVoice: 'sage', rateLimit: 5, callingWindow: { start: '10:00', end: '12:00', days: ['tue'], timeZone: 'Asia/Tokyo' } });
+      expect(r.json).to.deep.include({
+        id: k.id,
+        name: 'renamed',
+        defaultCallerId: '+14155550111',
+        defaultVoice: 'sage',
+        rateLimit: 5,
+        callingWindow: { start: '10:00', end: '12:00', days: ['tue'], timeZone: 'Asia/Tokyo' },
+      });
       const cleared = await cli.run('keys', 'update', k.id, '--default-voice', 'none', '--calling-window', 'none');
       expect(cleared.code, cleared.err).to.equal(0);
       expect(cleared.out).to.include('  voice:           platform default (alloy)\n  rate limit:      5 calls per 60 s\n  calling window:  none (calls are dialled whenever they are due)');
@@ -145,7 +169,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       expect(row).to.deep.equal({ name: 'renamed', default_voice: null, rate_limit: 5, calling_window_json: null, default_caller_id: '+14155550111' });
     });
 
-    it('sets, shows and clears the key\'s on-behalf-of and recording notice, and placements take them unless they give their own', async () => {
+    it("sets, shows and clears the key's on-behalf-of and recording notice, and placements take them unless they give their own", async () => {
       await cli.account();
       const created = await cli.run('keys', 'create', '--account', 'acme', '--on-behalf-of', "Tony's Pizzeria", '--recording-notice', 'off');
       expect(created.code, created.err).to.equal(0);
@@ -187,7 +211,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       }
     });
 
-    it('sets and clears a key\'s default machine detection (--machine-detection off|on), stored as off or no default', async () => {
+    it("sets and clears a key's default machine detection (--machine-detection off|on), stored as off or no default", async () => {
       await cli.account();
       const k = await cli.key('--machine-detection', 'off');
       const stored = () => cli.store.db.selectFrom('api_keys').select('machine_detection').where('id', '=', k.id).executeTakeFirstOrThrow();
@@ -219,7 +243,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         [[k.id, '--days', 'mon'], 2, '--days and --time-zone go with --calling-window'],
         [[k.id, '--calling-window', 'none', '--days', 'mon'], 2, '--calling-window none takes no --days or --time-zone'],
         [[k.id, '--rate-limit', '0'], 2, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
-        [[k.id, '--default-caller-id', '+14155550199'], 1, 'the key\'s account does not own +14155550199'],
+        [[k.id, '--default-caller-id', '+14155550199'], 1, "the key's account does not own +14155550199"],
         [['nope', '--name', 'x'], 1, 'no key with id "nope" (svc keys list --account <account> shows them)'],
       ];
       for (const [args, code, message] of cases) {

@@ -26,7 +26,7 @@ forEachStore('svc numbers', (kind) => {
       expect(await cli.store.db.selectFrom('numbers').select('e164').execute()).to.deep.equal([{ e164: '+14155550100' }]);
     });
 
-    it("clears the account default when its number is removed, and refuses while an active key defaults to it", async () => {
+    it('clears the account default when its number is removed, and refuses while an active key defaults to it', async () => {
       await cli.account();
       const k = await cli.key('--default-caller-id', '+14155550100');
       const refused = await cli.run('numbers', 'remove', '--account', 'acme', '+14155550100');
@@ -41,7 +41,10 @@ forEachStore('svc numbers', (kind) => {
 
     it('refuses numbers that are not E.164 with exit 2, and absent numbers or accounts with exit 1', async () => {
       await cli.account();
-      expect(await cli.run('numbers', 'add', '--account', 'acme', '+1 415 555 0123')).to.include({ code: 2, err: 'svc: the number must be a valid E.164 number such as +14155550100, got "+1 415 555 0123"\nRun "svc numbers add --help" for usage.\n' });
+      expect(await cli.run('numbers', 'add', '--account', 'acme', '+1 415 555 0123')).to.include({
+        code: 2,
+        err: 'svc: the number must be a valid E.164 number such as +14155550100, got "+1 415 555 0123"\nRun "svc numbers add --help" for usage.\n',
+      });
       expect((await cli.run('numbers', 'add', '--account', 'acme')).code).to.equal(2);
       expect((await cli.run('numbers', 'remove', '--account', 'acme', 'abc')).code).to.equal(2);
       expect(await cli.run('numbers', 'remove', '--account', 'acme', '+14155550123')).to.include({ code: 1, err: 'svc: account "acme" does not have +14155550123\n' });

@@ -58,7 +58,15 @@ describe('the console in headless Chromium', function () {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.waitForTimeout(100);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    const wide = overflow > 0 ? await page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 376).map((e) => `${e.tagName}.${e.className}`).slice(0, 8)) : [];
+    const wide =
+      overflow > 0
+        ? await page.evaluate(() =>
+            [...document.querySelectorAll('body *')]
+              .filter((e) => e.getBoundingClientRect().right > 376)
+              .map((e) => `${e.tagName}.${e.className}`)
+              .slice(0, 8),
+          )
+        : [];
     expect(overflow, `${name} is wider than 375 px: ${wide.join(', ')}`).to.be.at.most(0);
     await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -145,7 +153,10 @@ describe('the console in headless Chromium', function () {
     await page.fill('#f-objective', 'Ask whether the shop is open on Sunday and until what time.');
     await page.fill('#f-webhookUrl', rx.url);
     // Five fields: the simulated callee answers most and says it does not know others (per call), so some are answered.
-    await page.fill('#f-fields', '[{ "name": "open_sunday", "type": "boolean" }, { "name": "closing_time" }, { "name": "staff_count", "type": "number" }, { "name": "parking", "type": "boolean" }, { "name": "owner_name" }]');
+    await page.fill(
+      '#f-fields',
+      '[{ "name": "open_sunday", "type": "boolean" }, { "name": "closing_time" }, { "name": "staff_count", "type": "number" }, { "name": "parking", "type": "boolean" }, { "name": "owner_name" }]',
+    );
     await page.fill('#f-metadata', 'order_id=8841');
     await page.fill('#f-onBehalfOf', "Tony's Pizzeria");
     await page.selectOption('#f-recordingNotice', 'false');
@@ -191,11 +202,24 @@ describe('the console in headless Chromium', function () {
     await photograph('call');
   });
 
-  it("shows how quickly a live agent answered: first audio, each answer, the percentiles and the barge-ins", async () => {
+  it('shows how quickly a live agent answered: first audio, each answer, the percentiles and the barge-ins', async () => {
     const id = page.url().split('/').pop()!;
     // A sandbox call has no live agent; the record's latency is what a realtime call's line writes as it closes.
-    const latency = { firstAudioMs: 412, turns: [{ atMs: 5200, afterMs: 640 }, { atMs: 71_000, afterMs: 910 }], p50Ms: 640, p95Ms: 910, bargeIns: [{ atMs: 64_500, clearMs: 7 }] };
-    await store.db.updateTable('calls').set({ latency_json: JSON.stringify(latency) }).where('id', '=', id).execute();
+    const latency = {
+      firstAudioMs: 412,
+      turns: [
+        { atMs: 5200, afterMs: 640 },
+        { atMs: 71_000, afterMs: 910 },
+      ],
+      p50Ms: 640,
+      p95Ms: 910,
+      bargeIns: [{ atMs: 64_500, clearMs: 7 }],
+    };
+    await store.db
+      .updateTable('calls')
+      .set({ latency_json: JSON.stringify(latency) })
+      .where('id', '=', id)
+      .execute();
     expect((await api(`/v1/agent/calls/${id}`)).body.latency).to.deep.equal(latency);
     await page.reload();
     await page.waitForSelector('dl.latency');

@@ -13,7 +13,26 @@ import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 
 const stripe = new Stripe('sk_test_placeholder');
 const validateEvent = ajvFor(loadDocument(), { allowPrivateWebhooks: true }).compile({ $ref: pointer('components', 'schemas', 'CallEvent') });
-const PAYLOAD_KEYS = ['answeredBy', 'batchId', 'callId', 'durationSec', 'endedAt', 'error', 'event', 'eventId', 'extracted', 'metadata', 'nextCallId', 'objective', 'optOut', 'startedAt', 'status', 'summary', 'timestamp', 'to'];
+const PAYLOAD_KEYS = [
+  'answeredBy',
+  'batchId',
+  'callId',
+  'durationSec',
+  'endedAt',
+  'error',
+  'event',
+  'eventId',
+  'extracted',
+  'metadata',
+  'nextCallId',
+  'objective',
+  'optOut',
+  'startedAt',
+  'status',
+  'summary',
+  'timestamp',
+  'to',
+];
 
 const outcomes: [string, string, string[]][] = [
   ['+14155550123', 'completed', ['call.in_progress', 'call.completed']],
@@ -64,7 +83,10 @@ forEachStore('call events delivered to a receiver', (kind) => {
       // The sandbox says a person picked up the calls it answers, and a machine its voicemail.
       expect(call.answeredBy, to).to.equal(names[0] === 'call.in_progress' ? 'human' : status === 'voicemail' ? 'machine' : null);
       const got = rx.received.filter((r) => JSON.parse(r.body).callId === id);
-      expect(got.map((r) => JSON.parse(r.body).event), to).to.deep.equal(names);
+      expect(
+        got.map((r) => JSON.parse(r.body).event),
+        to,
+      ).to.deep.equal(names);
       for (const r of got) {
         const header = String(r.headers['x-svc-signature']);
         const t = Number(/^t=(\d+)/.exec(header)![1]);

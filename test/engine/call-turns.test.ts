@@ -34,7 +34,11 @@ forEachStore('timed turns', (kind) => {
 
   const place = async (to: string) => {
     const res = await alice.api.post('/v1/agent/calls', {
-      body: { to, objective: 'Ask whether the shop is open on Sunday and until what time.', fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time' }, { name: 'staff_count', type: 'number' }] },
+      body: {
+        to,
+        objective: 'Ask whether the shop is open on Sunday and until what time.',
+        fields: [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time' }, { name: 'staff_count', type: 'number' }],
+      },
     });
     return res.body.callId as string;
   };

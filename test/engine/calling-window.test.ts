@@ -29,7 +29,7 @@ forEachStore('calling windows', (kind) => {
   const record = async (id: string) => (await alice.api.get(`/v1/agent/calls/${id}`)).body;
   const callCount = async () => (await srv.deps.store.db.selectFrom('calls').select('id').execute()).length;
 
-  it('waits queued and undialled for 09:00 in the callee\'s zone, across the spring-forward (Sunday 09:00 PDT is 16:00 UTC)', async () => {
+  it("waits queued and undialled for 09:00 in the callee's zone, across the spring-forward (Sunday 09:00 PDT is 16:00 UTC)", async () => {
     srv.clock.ms = at('2026-03-08T04:00:00Z'); // Saturday 20:00 PST
     const res = await place({ callingWindow: OFFICE });
     expect(res.status).to.equal(202);
@@ -127,7 +127,11 @@ forEachStore('calling windows', (kind) => {
     const id = res.body.callId as string;
     // As a DST change can leave a narrow window across zones: Monday 09:00-10:00 in Guam and in Pago Pago never meet.
     const never = { start: '09:00', end: '10:00', days: ['mon'], zones: ['Pacific/Guam', 'Pacific/Pago_Pago'] };
-    await srv.deps.store.db.updateTable('calls').set({ calling_window_json: JSON.stringify(never) }).where('id', '=', id).execute();
+    await srv.deps.store.db
+      .updateTable('calls')
+      .set({ calling_window_json: JSON.stringify(never) })
+      .where('id', '=', id)
+      .execute();
     const row = await srv.drive(id);
     expect([row.status, row.error, row.dial_attempted_at]).to.deep.equal(['canceled', 'outside_calling_window', null]);
     expect(await srv.dials(id)).to.equal(0);
@@ -169,7 +173,7 @@ forEachStore('calling windows', (kind) => {
     });
   }
 
-  it('refuses a window never open in all of a number\'s zones, and reports an invalid number first', async () => {
+  it("refuses a window never open in all of a number's zones, and reports an invalid number first", async () => {
     const res = await place({ callingWindow: { start: '09:00', end: '10:00' } }, '+18005550123');
     expect([res.status, res.body.error]).to.deep.equal([400, 'invalid_calling_window']);
     expect(res.body.message).to.contain('is never open in all of +18005550123');

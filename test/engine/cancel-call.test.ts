@@ -21,18 +21,22 @@ forEachStore('cancelling a call', (kind) => {
   let dialGate: Promise<void> | null = null;
   beforeEach(async () => {
     dialGate = null;
-    srv = await startEngineServer(kind, {}, {
-      carrier: ({ store }) => {
-        const sandbox = new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 });
-        const dial = sandbox.dial.bind(sandbox);
-        // A test may hold the dial in flight (the carrier's API call) to cancel while it is under way.
-        sandbox.dial = async (request, now) => {
-          if (dialGate) await dialGate;
-          return dial(request, now);
-        };
-        return sandbox;
+    srv = await startEngineServer(
+      kind,
+      {},
+      {
+        carrier: ({ store }) => {
+          const sandbox = new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 });
+          const dial = sandbox.dial.bind(sandbox);
+          // A test may hold the dial in flight (the carrier's API call) to cancel while it is under way.
+          sandbox.dial = async (request, now) => {
+            if (dialGate) await dialGate;
+            return dial(request, now);
+          };
+          return sandbox;
+        },
       },
-    });
+    );
     alice = await srv.tenant({ rateLimit: 100 });
   });
   afterEach(() => srv.close());
@@ -170,7 +174,11 @@ forEachStore('cancelling a call', (kind) => {
     it('ends a call the carrier was throttling canceled at once (200), without dialling it again', async () => {
       const id = await place();
       const now = srv.clock.now();
-      await srv.deps.store.db.updateTable('calls').set({ status: 'dialing', dial_attempted_at: null, next_run_at: now + 10_000, engine_state: JSON.stringify({ line: null, throttle: { since: now, tries: 1 } }) }).where('id', '=', id).execute();
+      await srv.deps.store.db
+        .updateTable('calls')
+        .set({ status: 'dialing', dial_attempted_at: null, next_run_at: now + 10_000, engine_state: JSON.stringify({ line: null, throttle: { since: now, tries: 1 } }) })
+        .where('id', '=', id)
+        .execute();
       const res = await cancel(id);
       expect([res.status, res.body.status]).to.deep.equal([200, 'canceled']);
       srv.clock.advance(20_000);
@@ -244,7 +252,11 @@ forEachStore('cancelling a call', (kind) => {
       const id = await place();
       await stepUntil(id, 'in_progress');
       const now = srv.clock.now();
-      await srv.deps.store.db.updateTable('calls').set({ lease_owner: 'dead-worker', lease_expires_at: now + 30_000 }).where('id', '=', id).execute();
+      await srv.deps.store.db
+        .updateTable('calls')
+        .set({ lease_owner: 'dead-worker', lease_expires_at: now + 30_000 })
+        .where('id', '=', id)
+        .execute();
       srv.clock.advance(3000);
       const res = await cancel(id);
       expect([res.status, res.body.status]).to.deep.equal([202, 'in_progress']);
@@ -262,7 +274,11 @@ forEachStore('cancelling a call', (kind) => {
 
     it('a queued call it held is canceled at once, its lease cleared, and never dialled', async () => {
       const id = await place();
-      await srv.deps.store.db.updateTable('calls').set({ lease_owner: 'dead-worker', lease_expires_at: srv.clock.now() + 30_000 }).where('id', '=', id).execute();
+      await srv.deps.store.db
+        .updateTable('calls')
+        .set({ lease_owner: 'dead-worker', lease_expires_at: srv.clock.now() + 30_000 })
+        .where('id', '=', id)
+        .execute();
       expect((await cancel(id)).body.status).to.equal('canceled');
       srv.clock.advance(60_000);
       await srv.engine.tick();

@@ -79,8 +79,7 @@ describe('the engine after a worker is killed', function () {
     await exited;
   }
 
-  const count = async (where: (q: any) => any) =>
-    Number((await where(store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n'))).executeTakeFirstOrThrow()).n);
+  const count = async (where: (q: any) => any) => Number((await where(store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n'))).executeTakeFirstOrThrow()).n);
 
   it('brings every call to a terminal status without dialling any twice', async () => {
     const now = Date.now();
@@ -92,8 +91,19 @@ describe('the engine after a worker is killed', function () {
     const ids: string[] = [];
     for (const [i, to] of numbers.entries()) {
       const call = await insertTestCall(store, tenant as any, {
-        to_number: to, status: 'queued', created_at: now + i, next_run_at: now + i, fields_json: JSON.stringify([{ name: 'open_sunday', type: 'boolean' }]),
-        webhook_url: 'http://127.0.0.1:9/hooks', summary: null, transcript: null, extracted_json: null, started_at: null, ended_at: null, duration_sec: null, billed_minutes: null,
+        to_number: to,
+        status: 'queued',
+        created_at: now + i,
+        next_run_at: now + i,
+        fields_json: JSON.stringify([{ name: 'open_sunday', type: 'boolean' }]),
+        webhook_url: 'http://127.0.0.1:9/hooks',
+        summary: null,
+        transcript: null,
+        extracted_json: null,
+        started_at: null,
+        ended_at: null,
+        duration_sec: null,
+        billed_minutes: null,
       });
       ids.push(call.id);
     }
@@ -103,8 +113,9 @@ describe('the engine after a worker is killed', function () {
     await killWhen('the worker to be up', async () => true);
 
     await startWorker();
-    await killWhen('a dial in flight (attempt recorded, no carrier reference yet)', async () =>
-      (await count((q) => q.where('dial_attempted_at', 'is not', null).where('carrier_ref', 'is', null).where('status', '=', 'dialing'))) > 0,
+    await killWhen(
+      'a dial in flight (attempt recorded, no carrier reference yet)',
+      async () => (await count((q) => q.where('dial_attempted_at', 'is not', null).where('carrier_ref', 'is', null).where('status', '=', 'dialing'))) > 0,
     );
     await startWorker();
     await killWhen('a call ringing', async () => (await count((q) => q.where('status', '=', 'dialing').where('carrier_ref', 'is not', null))) > 0);
@@ -132,7 +143,10 @@ describe('the engine after a worker is killed', function () {
     const events = await store.db.selectFrom('webhook_events').select(['call_id', 'event']).execute();
     for (const r of rows) {
       const terminal = events.filter((e) => e.call_id === r.id && e.event !== 'call.in_progress');
-      expect(terminal.map((e) => e.event), `terminal events of ${r.id}`).to.deep.equal([`call.${r.status}`]);
+      expect(
+        terminal.map((e) => e.event),
+        `terminal events of ${r.id}`,
+      ).to.deep.equal([`call.${r.status}`]);
     }
     expect(rows.filter((r) => r.status === 'completed').length, 'ordinary numbers still complete').to.be.at.least(2);
     expect(ids).to.have.length(numbers.length);
@@ -146,12 +160,23 @@ describe('the engine after a worker is killed', function () {
     const tenant = { accountId, keyId: key.id, callerId: '+14155550100' };
     const queued = (to: string, i: number) =>
       insertTestCall(store, tenant as any, {
-        to_number: to, status: 'queued', created_at: now + i, next_run_at: now + i, fields_json: null,
-        webhook_url: 'http://127.0.0.1:9/hooks', summary: null, transcript: null, extracted_json: null, started_at: null, ended_at: null, duration_sec: null, billed_minutes: null,
+        to_number: to,
+        status: 'queued',
+        created_at: now + i,
+        next_run_at: now + i,
+        fields_json: null,
+        webhook_url: 'http://127.0.0.1:9/hooks',
+        summary: null,
+        transcript: null,
+        extracted_json: null,
+        started_at: null,
+        ended_at: null,
+        duration_sec: null,
+        billed_minutes: null,
       });
     const ringing = (await queued('+14155550111', 0)).id; // rings 30 s of call time before nobody answers
     const live = (await queued('+14155550115', 1)).id; // answered, then talks past the maximum duration
-    const statusOf = async (id: string) => (await store.db.selectFrom('calls').select(['status', 'carrier_ref']).where('id', '=', id).executeTakeFirstOrThrow());
+    const statusOf = async (id: string) => await store.db.selectFrom('calls').select(['status', 'carrier_ref']).where('id', '=', id).executeTakeFirstOrThrow();
 
     await startWorker();
     await killWhen('one call ringing and one live', async () => {

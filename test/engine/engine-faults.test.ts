@@ -27,7 +27,16 @@ forEachStore('the engine when things go wrong', (kind) => {
 
   it('fails a call the carrier refuses with its token, never dialling it again', async () => {
     let dials = 0;
-    srv = await startEngineServer(kind, {}, { carrier: carrier(async () => { dials++; throw new CarrierRefused('carrier_rejected', 'number barred'); }) });
+    srv = await startEngineServer(
+      kind,
+      {},
+      {
+        carrier: carrier(async () => {
+          dials++;
+          throw new CarrierRefused('carrier_rejected', 'number barred');
+        }),
+      },
+    );
     alice = await srv.tenant();
     const id = await place();
     const row = await srv.drive(id);
@@ -39,7 +48,16 @@ forEachStore('the engine when things go wrong', (kind) => {
 
   it('fails a call whose dial broke midway with dial_failed rather than risk a second dial', async () => {
     let dials = 0;
-    srv = await startEngineServer(kind, {}, { carrier: carrier(async () => { dials++; throw new Error('socket hang up'); }) });
+    srv = await startEngineServer(
+      kind,
+      {},
+      {
+        carrier: carrier(async () => {
+          dials++;
+          throw new Error('socket hang up');
+        }),
+      },
+    );
     alice = await srv.tenant();
     const row = await srv.drive(await place());
     expect(row).to.include({ status: 'failed', error: 'dial_failed' });
@@ -51,7 +69,11 @@ forEachStore('the engine when things go wrong', (kind) => {
     alice = await srv.tenant();
     const id = await place();
     // What a worker killed between recording the attempt and recording the carrier's reference leaves behind.
-    await srv.deps.store.db.updateTable('calls').set({ status: 'dialing', dial_attempted_at: srv.clock.now(), lease_owner: 'dead-worker', lease_expires_at: srv.clock.now() + 30_000 }).where('id', '=', id).execute();
+    await srv.deps.store.db
+      .updateTable('calls')
+      .set({ status: 'dialing', dial_attempted_at: srv.clock.now(), lease_owner: 'dead-worker', lease_expires_at: srv.clock.now() + 30_000 })
+      .where('id', '=', id)
+      .execute();
     await srv.engine.tick();
     expect((await srv.row(id)).status).to.equal('dialing'); // the dead worker's lease still holds
     srv.clock.advance(30_000);
@@ -65,14 +87,18 @@ forEachStore('the engine when things go wrong', (kind) => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let dials = 0;
-    srv = await startEngineServer(kind, {}, {
-      carrier: carrier(async () => {
-        dials++;
-        await gate;
-        return { ref: 'CA1', state: {} };
-      }),
-      settings: { leaseMs: 1000 },
-    });
+    srv = await startEngineServer(
+      kind,
+      {},
+      {
+        carrier: carrier(async () => {
+          dials++;
+          await gate;
+          return { ref: 'CA1', state: {} };
+        }),
+        settings: { leaseMs: 1000 },
+      },
+    );
     alice = await srv.tenant();
     const id = await place();
     const slow = srv.engine.tick(); // dials, and hangs there
@@ -80,7 +106,7 @@ forEachStore('the engine when things go wrong', (kind) => {
     srv.clock.advance(1000); // its lease expires
     const other = new CallEngine({ ...(srv.engine as any).deps, owner: 'worker-2' });
     await other.tick(); // takes over: attempt without reference
-    expect((await srv.row(id))).to.include({ status: 'failed', error: 'engine_interrupted' });
+    expect(await srv.row(id)).to.include({ status: 'failed', error: 'engine_interrupted' });
     release();
     await slow;
     const row = await srv.row(id);

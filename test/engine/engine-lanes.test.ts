@@ -26,7 +26,7 @@ function heldAnalyst() {
   return { analyst, held };
 }
 
-forEachStore('the engine\'s lanes', (kind) => {
+forEachStore("the engine's lanes", (kind) => {
   let srv: EngineServer;
   let alice: TestTenant;
   let held: ReturnType<typeof heldAnalyst>['held'];

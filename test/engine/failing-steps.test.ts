@@ -34,7 +34,8 @@ forEachStore('a call whose steps keep failing', (kind) => {
   afterEach(() => srv.close());
 
   const eventsOf = async (id: string) => (await srv.deps.store.db.selectFrom('webhook_events').select('event').where('call_id', '=', id).execute()).map((e) => e.event);
-  const inFlight = async () => Number((await srv.deps.store.db.selectFrom('account_usage').select('calls_in_flight').where('account_id', '=', alice.accountId).executeTakeFirstOrThrow()).calls_in_flight);
+  const inFlight = async () =>
+    Number((await srv.deps.store.db.selectFrom('account_usage').select('calls_in_flight').where('account_id', '=', alice.accountId).executeTakeFirstOrThrow()).calls_in_flight);
 
   /** Steps the call until it is terminal, moving the clock to each time it is due; returns how many steps it took. */
   async function stepUntilEnded(id: string): Promise<number> {
@@ -105,7 +106,19 @@ forEachStore('a call whose steps keep failing', (kind) => {
   it(`steps a call whose field description holds U+0000 to its end (${kind === 'postgres' ? 'engine_error: Postgres cannot store the transcript' : 'SQLite stores it'})`, async () => {
     // A row from before text was checked at the door: the scripted agent reads the description out.
     const fields = JSON.stringify([{ name: 'open_sunday', type: 'boolean', description: 'open on\u0000 Sunday' }]);
-    const row = await insertTestCall(srv.deps.store, alice, { status: 'queued', fields_json: fields, next_run_at: srv.clock.now(), summary: null, transcript: null, extracted_json: null, started_at: null, ended_at: null, duration_sec: null, billed_minutes: null, webhook_url: 'https://hooks.example.com/h' });
+    const row = await insertTestCall(srv.deps.store, alice, {
+      status: 'queued',
+      fields_json: fields,
+      next_run_at: srv.clock.now(),
+      summary: null,
+      transcript: null,
+      extracted_json: null,
+      started_at: null,
+      ended_at: null,
+      duration_sec: null,
+      billed_minutes: null,
+      webhook_url: 'https://hooks.example.com/h',
+    });
     await stepUntilEnded(row.id);
     const ended = await srv.row(row.id);
     if (kind === 'postgres') expect(ended).to.include({ status: 'failed', error: 'engine_error', transcript: null });

@@ -122,7 +122,10 @@ describe('the opt-out in every language of the sandbox', () => {
       for (const [i, callId] of ['c-1', 'c-2', 'c-3', 'c-4', 'c-5', 'c-6'].entries()) {
         const brief = { callId, to: OPTS_OUT, objective: 'Ask whether the shop is open on Sunday.', context: null, fields: [], language, voice: 'alloy' };
         const turns = await new ScriptedAgent().converse(brief);
-        expect(turns.map((t) => t.speaker), `${language} ${i}`).to.deep.equal(['callee', 'agent', 'callee', 'agent']);
+        expect(
+          turns.map((t) => t.speaker),
+          `${language} ${i}`,
+        ).to.deep.equal(['callee', 'agent', 'callee', 'agent']);
         expect(lex.callee.optOut).to.include(turns[2].text);
         expect(turns[3].text).to.equal(lex.agent.optOutAck);
         const analysis = await new RuleBasedAnalyst().analyse({ brief, transcript: formatTranscript(turns), endReason: 'hung_up' });

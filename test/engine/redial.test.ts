@@ -24,12 +24,18 @@ forEachStore('redials', (kind) => {
   afterEach(() => srv.close());
 
   const place = async (to: string, redial: unknown, tenant = alice) => {
-    const res = await tenant.api.post('/v1/agent/calls', { body: { to, objective: 'Ask whether the shop is open on Sunday.', webhookUrl: 'http://127.0.0.1:9/hooks', metadata: { lead: 'L-7' }, redial } });
+    const res = await tenant.api.post('/v1/agent/calls', {
+      body: { to, objective: 'Ask whether the shop is open on Sunday.', webhookUrl: 'http://127.0.0.1:9/hooks', metadata: { lead: 'L-7' }, redial },
+    });
     expect(res.status, JSON.stringify(res.body)).to.equal(202);
     return res.body.callId as string;
   };
   const record = async (id: string) => (await alice.api.get(`/v1/agent/calls/${id}`)).body;
-  const events = async (id: string) => (await srv.deps.store.db.selectFrom('webhook_events').select(['event', 'body']).where('call_id', '=', id).orderBy('created_at').execute()).map((e) => ({ event: e.event, payload: JSON.parse(e.body) }));
+  const events = async (id: string) =>
+    (await srv.deps.store.db.selectFrom('webhook_events').select(['event', 'body']).where('call_id', '=', id).orderBy('created_at').execute()).map((e) => ({
+      event: e.event,
+      payload: JSON.parse(e.body),
+    }));
 
   /** Drives the chain from `first` to its end; returns each call's row in order. */
   async function chain(first: string): Promise<CallRow[]> {
@@ -86,7 +92,10 @@ forEachStore('redials', (kind) => {
     const noVoicemailBudget = await chain(await place(VOICEMAIL, { onNoAnswer: 5, afterMinutes: 5 }));
     expect(noVoicemailBudget).to.have.length(1);
     const unreachable = await chain(await place(UNREACHABLE, { onNoAnswer: 1, afterMinutes: 5 }));
-    expect(unreachable.map((r) => [r.status, r.error])).to.deep.equal([['failed', 'carrier_unreachable'], ['failed', 'carrier_unreachable']]);
+    expect(unreachable.map((r) => [r.status, r.error])).to.deep.equal([
+      ['failed', 'carrier_unreachable'],
+      ['failed', 'carrier_unreachable'],
+    ]);
     const bob = await srv.tenant({ rateLimit: 10 });
     expect(await chain(await place(DECLINED, { onNoAnswer: 5, onVoicemail: 5, afterMinutes: 5 }, bob))).to.have.length(1);
     const answered = await chain(await place('+14155550123', { onNoAnswer: 5, afterMinutes: 5 }, bob));

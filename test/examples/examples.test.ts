@@ -57,21 +57,38 @@ describe('examples against a live service', function () {
   let service: Awaited<ReturnType<typeof start>>;
   let receiver: Awaited<ReturnType<typeof start>>;
   const clientEnv = () => ({ SVC_API_KEY: KEY, SVC_BASE_URL: baseUrl });
-  const received = () => receiver.out().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const received = () =>
+    receiver
+      .out()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
 
   before(async () => {
     const [port, hookPort] = [await freePort(), await freePort()];
     baseUrl = `http://127.0.0.1:${port}`;
     hookUrl = `http://127.0.0.1:${hookPort}/hooks/svc`;
-    service = await start('server/src/main.ts', {
-      SVC_DATA_DIR: dir, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_BASE_URL: baseUrl, SVC_DEV_API_KEY: KEY, SVC_DEV_WEBHOOK_SECRET: SECRET,
-      SVC_WEBHOOK_ALLOW_PRIVATE: '1', SVC_SANDBOX_TIME_SCALE: '0.01', SVC_ENGINE_POLL_MS: '20',
-      // The dialing watchdog scales with the sandbox's time (120 s × 0.01 = 1.2 s); on a busy CI machine a dial
-      // step can take that long, so give it 30 s of wall time. Likewise a long lease, so that a slow step
-      // (synthesising the recording) never outlives it on a loaded machine.
-      SVC_ENGINE_WATCHDOG_SEC: '3000',
-      SVC_ENGINE_LEASE_MS: '600000',
-    }, 'svc listening');
+    service = await start(
+      'server/src/main.ts',
+      {
+        SVC_DATA_DIR: dir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SVC_PUBLIC_BASE_URL: baseUrl,
+        SVC_DEV_API_KEY: KEY,
+        SVC_DEV_WEBHOOK_SECRET: SECRET,
+        SVC_WEBHOOK_ALLOW_PRIVATE: '1',
+        SVC_SANDBOX_TIME_SCALE: '0.01',
+        SVC_ENGINE_POLL_MS: '20',
+        // The dialing watchdog scales with the sandbox's time (120 s × 0.01 = 1.2 s); on a busy CI machine a dial
+        // step can take that long, so give it 30 s of wall time. Likewise a long lease, so that a slow step
+        // (synthesising the recording) never outlives it on a loaded machine.
+        SVC_ENGINE_WATCHDOG_SEC: '3000',
+        SVC_ENGINE_LEASE_MS: '600000',
+      },
+      'svc listening',
+    );
     // The dev account is seeded just after the port opens.
     await until('the dev key', async () => ((await fetch(`${baseUrl}/v1/agent/calls`, { headers: { authorization: `Bearer ${KEY}` } })).ok ? true : undefined));
     receiver = await start('examples/webhook-receiver.ts', { SVC_WEBHOOK_SECRET: SECRET, PORT: String(hookPort) }, 'listening on');
@@ -87,7 +104,10 @@ describe('examples against a live service', function () {
 
   let callId: string;
   it('place-and-wait places a sandbox call, waits for it and prints the completed record with its extracted fields', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/place-and-wait.ts'], { env: { PATH: process.env.PATH, ...clientEnv(), SVC_WEBHOOK_URL: hookUrl }, timeout: 80_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/place-and-wait.ts'], {
+      env: { PATH: process.env.PATH, ...clientEnv(), SVC_WEBHOOK_URL: hookUrl },
+      timeout: 80_000,
+    });
     const call = JSON.parse(stdout);
     callId = call.id;
     expect(call, stdout).to.include({ status: 'completed', to: '+14155550123', error: null });
@@ -153,9 +173,26 @@ describe('examples against a live service', function () {
     await http.connect(new StreamableHTTPClientTransport(new URL(servers['svc-http'].url), { requestInit: { headers: servers['svc-http'].headers } }));
     try {
       for (const client of [stdio, http]) {
-        expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event', 'list_batch_events', 'redeliver_batch_event']);
+        expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal([
+          'place_call',
+          'get_call',
+          'list_calls',
+          'wait_for_call',
+          'preflight_call',
+          'cancel_call',
+          'add_do_not_call',
+          'create_batch',
+          'get_batch',
+          'cancel_batch',
+          'list_call_events',
+          'redeliver_event',
+          'list_batch_events',
+          'redeliver_batch_event',
+        ]);
       }
-      const placed = (await stdio.callTool({ name: 'place_call', arguments: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } })) as { structuredContent: Record<string, unknown> };
+      const placed = (await stdio.callTool({ name: 'place_call', arguments: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } })) as {
+        structuredContent: Record<string, unknown>;
+      };
       expect(placed.structuredContent).to.include({ status: 'queued' });
     } finally {
       await stdio.close();

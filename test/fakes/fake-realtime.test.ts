@@ -3,15 +3,7 @@
 import { expect } from 'chai';
 import { EventEmitter } from 'node:events';
 import { WebSocket, type RawData } from 'ws';
-import {
-  DEFAULT_RATE_LIMITS,
-  MAX_SESSION_MS,
-  sessionExpiredMessage,
-  FakeRealtime,
-  REALTIME_ERRORS,
-  type FakeRealtimeOptions,
-  type RealtimeStep,
-} from '../support/fake-realtime.js';
+import { DEFAULT_RATE_LIMITS, MAX_SESSION_MS, sessionExpiredMessage, FakeRealtime, REALTIME_ERRORS, type FakeRealtimeOptions, type RealtimeStep } from '../support/fake-realtime.js';
 import { muLawTone } from '../support/fake-media-peer.js';
 import { untilChange } from '../support/until-change.js';
 
@@ -238,11 +230,27 @@ describe('fake realtime server', () => {
         const c = await pcmu([{ callee: 'Yes, we are open.', afterBytes: 320, transcriptAfterReply: late }, { agent: 'Thank you.' }]);
         c.append(320);
         await c.got('conversation.item.input_audio_transcription.completed');
-        const t = c.types().filter((x) => x.startsWith('input_audio_buffer.speech') || x === 'conversation.item.input_audio_transcription.completed' || x === 'response.output_audio.delta' || x === 'response.done');
+        const t = c
+          .types()
+          .filter((x) => x.startsWith('input_audio_buffer.speech') || x === 'conversation.item.input_audio_transcription.completed' || x === 'response.output_audio.delta' || x === 'response.done');
         expect(t).to.deep.equal(
           late
-            ? ['input_audio_buffer.speech_started', 'input_audio_buffer.speech_stopped', 'response.output_audio.delta', 'response.output_audio.delta', 'response.done', 'conversation.item.input_audio_transcription.completed']
-            : ['input_audio_buffer.speech_started', 'input_audio_buffer.speech_stopped', 'conversation.item.input_audio_transcription.completed', 'response.output_audio.delta', 'response.output_audio.delta', 'response.done'],
+            ? [
+                'input_audio_buffer.speech_started',
+                'input_audio_buffer.speech_stopped',
+                'response.output_audio.delta',
+                'response.output_audio.delta',
+                'response.done',
+                'conversation.item.input_audio_transcription.completed',
+              ]
+            : [
+                'input_audio_buffer.speech_started',
+                'input_audio_buffer.speech_stopped',
+                'conversation.item.input_audio_transcription.completed',
+                'response.output_audio.delta',
+                'response.output_audio.delta',
+                'response.done',
+              ],
         );
         expect(c.of('conversation.item.input_audio_transcription.completed')[0].transcript).to.equal('Yes, we are open.');
       }
@@ -342,7 +350,12 @@ describe('fake realtime server', () => {
     });
 
     it('leaves a response running when the session set interrupt_response false: the caller speaking does not cancel it', async () => {
-      const c = await open({ script: [{ agent: 'A long answer', unfinished: true }, { callee: 'Mm-hm.', afterBytes: 160 }] });
+      const c = await open({
+        script: [
+          { agent: 'A long answer', unfinished: true },
+          { callee: 'Mm-hm.', afterBytes: 160 },
+        ],
+      });
       const session = { ...PCMU_SESSION, audio: { ...PCMU_SESSION.audio, input: { ...PCMU_SESSION.audio.input, turn_detection: { type: 'server_vad', interrupt_response: false } } } };
       c.send({ type: 'session.update', session });
       await c.got('session.updated');
@@ -409,13 +422,19 @@ describe('fake realtime server', () => {
       const c = await open({ script: [], maxSessionMs: 30 });
       await c.until(() => c.closed !== null);
       expect(c.types()).to.deep.equal(['session.created', 'error']);
-      expect(c.of('error')[0].error).to.deep.equal({ type: 'invalid_request_error', code: 'session_expired', message: 'Your session hit the maximum duration of 0.0005 minutes.', param: null, event_id: null });
+      expect(c.of('error')[0].error).to.deep.equal({
+        type: 'invalid_request_error',
+        code: 'session_expired',
+        message: 'Your session hit the maximum duration of 0.0005 minutes.',
+        param: null,
+        event_id: null,
+      });
       expect(c.closed).to.deep.equal({ code: 1000 });
     });
 
     it('words the 60-minute limit as OpenAI does', () => {
       // The default limit itself: checked by the message it would send, without waiting an hour.
-      
+
       expect(MAX_SESSION_MS).to.equal(3_600_000);
       expect(sessionExpiredMessage(MAX_SESSION_MS)).to.equal('Your session hit the maximum duration of 60 minutes.');
     });

@@ -78,13 +78,21 @@ describe('fake Twilio', () => {
       const res = await fetch(`${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Calls.json`, {
         method: 'POST',
         headers: { authorization: `Basic ${Buffer.from(`${fake.accountSid}:${FAKE_AUTH_TOKEN}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ To: '+14155550123', From: '+14155550100', Twiml: '<Response/>', StatusCallback: `${base}/status`, AsyncAmd: 'true', AsyncAmdStatusCallback: `${base}/amd`, ...extra }).toString(),
+        body: new URLSearchParams({
+          To: '+14155550123',
+          From: '+14155550100',
+          Twiml: '<Response/>',
+          StatusCallback: `${base}/status`,
+          AsyncAmd: 'true',
+          AsyncAmdStatusCallback: `${base}/amd`,
+          ...extra,
+        }).toString(),
       });
       expect(res.status).to.equal(201);
       return ((await res.json()) as { sid: string }).sid;
     }
 
-    it('sends the verdict the call\'s own AMD settings give the greeting, signed, with its MachineDetectionDuration', async () => {
+    it("sends the verdict the call's own AMD settings give the greeting, signed, with its MachineDetectionDuration", async () => {
       const sid = await createCall({ MachineDetection: 'Enable' });
       const verdict = await fake.amdFromGreeting(sid, [{ speech: 3000 }]);
       expect(verdict).to.deep.include({ answeredBy: 'machine_start', atMs: 2400 });

@@ -113,7 +113,18 @@ forEachStore('authentication and rate-limit headers', (kind) => {
     expect(doc.servers).to.deep.equal([{ url: srv.baseUrl, description: 'This deployment.' }]);
     expect(doc.info['x-versioning-policy']).to.equal(`${srv.baseUrl}/docs/versioning`);
     expect(doc.info['x-rate-limit-headers']).to.deep.equal(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After']);
-    expect(Object.keys(doc.webhooks)).to.deep.equal(['call.in_progress', 'call.completed', 'call.no_answer', 'call.voicemail', 'call.declined', 'call.failed', 'call.canceled', 'batch.completed', 'batch.canceled', 'batch.stopped']);
+    expect(Object.keys(doc.webhooks)).to.deep.equal([
+      'call.in_progress',
+      'call.completed',
+      'call.no_answer',
+      'call.voicemail',
+      'call.declined',
+      'call.failed',
+      'call.canceled',
+      'batch.completed',
+      'batch.canceled',
+      'batch.stopped',
+    ]);
   });
 
   it('serves the versioning policy page it links as text/html', async () => {

@@ -69,7 +69,7 @@ forEachStore('batches over HTTP', (kind) => {
     expect((await alice.api.get('/v1/agent/batches')).body.batches.map((b: { id: string }) => b.id)).to.deep.equal([id]);
   });
 
-  it("sends its own event to its webhookUrl as it ends: batch.completed with its counts, or batch.canceled", async () => {
+  it('sends its own event to its webhookUrl as it ends: batch.completed with its counts, or batch.canceled', async () => {
     const hook = 'http://127.0.0.1:9/batches';
     const res = await create({ defaults: { objective }, calls: numbers(2), webhookUrl: hook, metadata: { campaign: 'sunday' } });
     const id = res.body.batchId as string;
@@ -96,7 +96,7 @@ forEachStore('batches over HTTP', (kind) => {
     expect(events.map((e) => [e.event, JSON.parse(e.body).counts.canceled])).to.deep.equal([['batch.canceled', 3]]);
   });
 
-  it('is all or nothing: 400 invalid_batch names every bad call with placeCall\'s error, and nothing is created', async () => {
+  it("is all or nothing: 400 invalid_batch names every bad call with placeCall's error, and nothing is created", async () => {
     const calls: unknown[] = numbers(5);
     calls[1] = { to: '+1415' };
     calls[3] = { to: '+14155550123', voice: 'robot' };
@@ -241,7 +241,7 @@ forEachStore('batches over HTTP', (kind) => {
     expect(await count('calls')).to.equal(0);
   });
 
-  it('lets live calls finish when canceled, refuses to cancel a completed batch (409), and is another key\'s 404', async () => {
+  it("lets live calls finish when canceled, refuses to cancel a completed batch (409), and is another key's 404", async () => {
     const id = (await create({ defaults: { objective }, calls: numbers(3), maxConcurrency: 3 })).body.batchId as string;
     await runner.tick();
     await srv.engine.tick();

@@ -28,7 +28,10 @@ interface Probe {
   opts: RequestOptions;
 }
 
-const json = (body: unknown, headers: Record<string, string> = {}): RequestOptions => ({ rawBody: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+const json = (body: unknown, headers: Record<string, string> = {}): RequestOptions => ({
+  rawBody: typeof body === 'string' ? body : JSON.stringify(body),
+  headers: { 'content-type': 'application/json', ...headers },
+});
 const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 
 /** A valid body for the operation: its first example. */

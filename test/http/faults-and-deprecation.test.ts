@@ -15,13 +15,17 @@ forEachStore('malformed requests and faults', (kind) => {
   let srv: TestServer;
   let alice: TestTenant;
   beforeEach(async () => {
-    srv = await startServer(kind, {}, {
-      handlers: {
-        getCall: async () => {
-          throw new Error('boom at /srv/secret/path with password hunter2');
+    srv = await startServer(
+      kind,
+      {},
+      {
+        handlers: {
+          getCall: async () => {
+            throw new Error('boom at /srv/secret/path with password hunter2');
+          },
         },
       },
-    });
+    );
     alice = await srv.tenant();
   });
   afterEach(() => srv.close());
@@ -86,8 +90,14 @@ forEachStore('malformed requests and faults', (kind) => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-busy-'));
       const busy = openStore({ sqlitePath: join(dir, 'svc.db'), busyTimeoutMs: 50 });
       await migrate(busy);
-      await busy.db.insertInto('accounts').values(await srv.deps.store.db.selectFrom('accounts').selectAll().where('id', '=', alice.accountId).executeTakeFirstOrThrow()).execute();
-      await busy.db.insertInto('api_keys').values(await srv.deps.store.db.selectFrom('api_keys').selectAll().where('id', '=', alice.keyId).executeTakeFirstOrThrow()).execute();
+      await busy.db
+        .insertInto('accounts')
+        .values(await srv.deps.store.db.selectFrom('accounts').selectAll().where('id', '=', alice.accountId).executeTakeFirstOrThrow())
+        .execute();
+      await busy.db
+        .insertInto('api_keys')
+        .values(await srv.deps.store.db.selectFrom('api_keys').selectAll().where('id', '=', alice.keyId).executeTakeFirstOrThrow())
+        .execute();
       const locker = new SQLite(join(dir, 'svc.db'));
       locker.exec('BEGIN EXCLUSIVE');
       try {

@@ -68,8 +68,7 @@ forEachStore('deeply nested bodies', (kind) => {
     const counts = await Promise.all((['calls', 'batches', 'do_not_call', 'idempotency_keys'] as const).map((t) => srv.deps.store.db.selectFrom(t).selectAll().execute()));
     return counts.map((rows) => rows.length);
   };
-  const post = (path: string, rawBody: string, headers: Record<string, string> = {}) =>
-    alice.api.post(path, { rawBody, headers: { 'content-type': 'application/json', ...headers } });
+  const post = (path: string, rawBody: string, headers: Record<string, string> = {}) => alice.api.post(path, { rawBody, headers: { 'content-type': 'application/json', ...headers } });
 
   for (const c of cases) {
     it(`refuses ${LEVELS.toLocaleString('en')} levels in ${c.what} with 400 ${c.token}, and stores nothing`, async () => {

@@ -15,7 +15,11 @@ const phoneish = fc.oneof(
   anyJson,
 );
 const field = fc.record(
-  { name: fc.oneof(fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/), anyJson), type: fc.oneof(fc.constantFrom('string', 'boolean', 'number', 'date'), anyJson), description: fc.oneof(fc.string(), anyJson) },
+  {
+    name: fc.oneof(fc.stringMatching(/^[a-z_][a-z0-9_]{0,8}$/), anyJson),
+    type: fc.oneof(fc.constantFrom('string', 'boolean', 'number', 'date'), anyJson),
+    description: fc.oneof(fc.string(), anyJson),
+  },
   { requiredKeys: [] },
 );
 const body = fc.record(

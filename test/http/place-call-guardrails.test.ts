@@ -22,7 +22,11 @@ function withServer(kind: Parameters<typeof startServer>[0], env: () => Record<s
 }
 
 async function callsTo(srv: TestServer, to: string): Promise<number> {
-  const row = await srv.deps.store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).where('to_number', '=', to).executeTakeFirstOrThrow();
+  const row = await srv.deps.store.db
+    .selectFrom('calls')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('to_number', '=', to)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

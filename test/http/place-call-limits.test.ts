@@ -14,7 +14,15 @@ forEachStore('placement limits and idempotency', (kind) => {
   });
   afterEach(() => srv.close());
 
-  const callCount = async () => Number((await srv.deps.store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const callCount = async () =>
+    Number(
+      (
+        await srv.deps.store.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const post = (body: unknown, idem?: string, who = alice) => who.api.post('/v1/agent/calls', { body, headers: idem === undefined ? {} : { 'idempotency-key': idem } });
 
   describe('rate limit', () => {
@@ -164,7 +172,17 @@ forEachStore('placement limits and idempotency', (kind) => {
     it('answers a duplicate that arrives while the first is running with 409 idempotency_key_in_use', async () => {
       await srv.deps.store.db
         .insertInto('idempotency_keys')
-        .values({ api_key_id: alice.keyId, idem_key: 'k5', request_hash: (await import('../../server/src/contract/idempotency-key.js')).requestFingerprint(ok), state: 'running', response_status: null, response_headers_json: null, response_body: null, created_at: srv.clock.now(), expires_at: srv.clock.now() + 86_400_000 })
+        .values({
+          api_key_id: alice.keyId,
+          idem_key: 'k5',
+          request_hash: (await import('../../server/src/contract/idempotency-key.js')).requestFingerprint(ok),
+          state: 'running',
+          response_status: null,
+          response_headers_json: null,
+          response_body: null,
+          created_at: srv.clock.now(),
+          expires_at: srv.clock.now() + 86_400_000,
+        })
         .execute();
       const res = await post(ok, 'k5');
       expect(res.status).to.equal(409);
@@ -191,7 +209,12 @@ forEachStore('placement limits and idempotency', (kind) => {
       expect(await callCount()).to.equal(2);
     });
 
-    for (const [what, value] of [['an empty key', ''], ['a key over 255 characters', 'k'.repeat(256)], ['a key with a space', 'a b'], ['a key with a non-ASCII character', 'clé']] as const) {
+    for (const [what, value] of [
+      ['an empty key', ''],
+      ['a key over 255 characters', 'k'.repeat(256)],
+      ['a key with a space', 'a b'],
+      ['a key with a non-ASCII character', 'clé'],
+    ] as const) {
       it(`rejects ${what} with 400 invalid_idempotency_key`, async () => {
         const res = await alice.api.post('/v1/agent/calls', { body: ok, headers: { 'idempotency-key': value } });
         expect(res.status).to.equal(400);

@@ -96,16 +96,20 @@ forEachStore('metadata through a whole call', (kind) => {
       name: defaults.analyst.name,
       analyse: (input) => (told.push(input), defaults.analyst.analyse(input)),
     };
-    srv = await startEngineServer(kind, {}, {
-      agent: spyAgent,
-      analyst: spyAnalyst,
-      carrier: ({ store }) => {
-        const sandbox = new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 });
-        const dial = sandbox.dial.bind(sandbox);
-        sandbox.dial = (request, now) => (told.push(request), dial(request, now));
-        return sandbox;
+    srv = await startEngineServer(
+      kind,
+      {},
+      {
+        agent: spyAgent,
+        analyst: spyAnalyst,
+        carrier: ({ store }) => {
+          const sandbox = new SandboxCarrier(store.db, { timeScale: 1, dialLatencyMs: 0 });
+          const dial = sandbox.dial.bind(sandbox);
+          sandbox.dial = (request, now) => (told.push(request), dial(request, now));
+          return sandbox;
+        },
       },
-    });
+    );
     alice = await srv.tenant({ rateLimit: 100 });
     rx = await startReceiver();
   });

@@ -13,7 +13,15 @@ forEachStore('placing a call', (kind) => {
   });
   afterEach(() => srv.close());
 
-  const callCount = async () => Number((await srv.deps.store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const callCount = async () =>
+    Number(
+      (
+        await srv.deps.store.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('answers 202 with Location, rate-limit headers and the queued call, which exists before the response', async () => {
     const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, fields: [{ name: 'open_sunday', type: 'boolean' }] } });
@@ -84,7 +92,12 @@ forEachStore('placing a call', (kind) => {
   });
 
   it('names the unknown field in the message, and the field it most likely meant', async () => {
-    for (const [field, meant] of [['webhook_url', 'webhookUrl'], ['CallerID', 'callerId'], ['objectve', 'objective'], ['feilds', 'fields']]) {
+    for (const [field, meant] of [
+      ['webhook_url', 'webhookUrl'],
+      ['CallerID', 'callerId'],
+      ['objectve', 'objective'],
+      ['feilds', 'fields'],
+    ]) {
       const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, [field]: 'x' } });
       expect(res.body).to.deep.equal({ error: 'unknown_field', message: `Unknown field \`${field}\`; did you mean \`${meant}\`? See the request schema for the fields this version accepts.` });
     }
@@ -99,7 +112,11 @@ forEachStore('placing a call', (kind) => {
   });
 
   it('takes the current voices marin and cedar, any case, spelled as the catalogue spells them', async () => {
-    for (const [asked, stored] of [['marin', 'marin'], ['Cedar', 'cedar'], ['alloy', 'alloy']]) {
+    for (const [asked, stored] of [
+      ['marin', 'marin'],
+      ['Cedar', 'cedar'],
+      ['alloy', 'alloy'],
+    ]) {
       const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, voice: asked } });
       expect(res.status, asked).to.equal(202);
       expect((await alice.api.get(`/v1/agent/calls/${res.body.callId}`)).body.voice, asked).to.equal(stored);
@@ -189,7 +206,10 @@ forEachStore('placing a call', (kind) => {
       expect(await place({ language: 'auto', to: '+442079460123' })).to.include({ language: 'en-GB', languageSource: 'auto' });
     });
     it('infers English to a British number as en-GB', async () => {
-      expect(await place({ to: '+442079460000', objective: 'Please call the restaurant and book a table for four people on Friday evening.' })).to.include({ language: 'en-GB', languageSource: 'inferred' });
+      expect(await place({ to: '+442079460000', objective: 'Please call the restaurant and book a table for four people on Friday evening.' })).to.include({
+        language: 'en-GB',
+        languageSource: 'inferred',
+      });
     });
     const inferred: [string, string][] = [
       ['he', 'התקשר למרפאת השיניים ובקש להזיז את התור שלי ליום שלישי הבא אחר הצהריים'],

@@ -16,7 +16,13 @@ forEachStore('reading calls', (kind) => {
 
   describe('getCall', () => {
     it('returns the full call record of a call placed with the same key', async () => {
-      const row = await insertTestCall(srv.deps.store, alice, { created_at: Date.UTC(2026, 0, 2, 3, 4, 5), started_at: Date.UTC(2026, 0, 2, 3, 4, 6), ended_at: Date.UTC(2026, 0, 2, 3, 5, 6), recording_path: 'recordings/x.wav', answered_by: 'human' });
+      const row = await insertTestCall(srv.deps.store, alice, {
+        created_at: Date.UTC(2026, 0, 2, 3, 4, 5),
+        started_at: Date.UTC(2026, 0, 2, 3, 4, 6),
+        ended_at: Date.UTC(2026, 0, 2, 3, 5, 6),
+        recording_path: 'recordings/x.wav',
+        answered_by: 'human',
+      });
       const res = await alice.api.get(`/v1/agent/calls/${row.id}`);
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal({
@@ -53,7 +59,16 @@ forEachStore('reading calls', (kind) => {
     });
 
     it("returns the latency a live agent's session stored for the call, as it was stored", async () => {
-      const latency = { firstAudioMs: 412, turns: [{ atMs: 5120, afterMs: 640 }, { atMs: 9800, afterMs: 702 }], p50Ms: 640, p95Ms: 702, bargeIns: [{ atMs: 7010, clearMs: 231 }] };
+      const latency = {
+        firstAudioMs: 412,
+        turns: [
+          { atMs: 5120, afterMs: 640 },
+          { atMs: 9800, afterMs: 702 },
+        ],
+        p50Ms: 640,
+        p95Ms: 702,
+        bargeIns: [{ atMs: 7010, clearMs: 231 }],
+      };
       const row = await insertTestCall(srv.deps.store, alice, { latency_json: JSON.stringify(latency) });
       const res = await alice.api.get(`/v1/agent/calls/${row.id}`);
       expect(res.status).to.equal(200);
@@ -123,7 +138,16 @@ forEachStore('reading calls', (kind) => {
     });
 
     const range = 'limit must be an integer from 1 to 100.';
-    for (const [query, message] of [['0', range], ['101', range], ['-1', range], ['1.5', range], ['abc', range], ['', range], ['1e2', range], ['20&limit=30', 'limit must be given once.']]) {
+    for (const [query, message] of [
+      ['0', range],
+      ['101', range],
+      ['-1', range],
+      ['1.5', range],
+      ['abc', range],
+      ['', range],
+      ['1e2', range],
+      ['20&limit=30', 'limit must be given once.'],
+    ]) {
       it(`rejects limit=${query} with 400 invalid_limit`, async () => {
         const res = await alice.api.get(`/v1/agent/calls?limit=${query}`);
         expect(res.status).to.equal(400);

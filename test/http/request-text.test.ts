@@ -80,11 +80,7 @@ forEachStore('text in the URL and the headers', (kind) => {
         let path = template;
         for (const n of names) path = path.replace(`{${n}}`, n === name ? value : n === 'id' && template.startsWith('/v1/agent/calls/') ? callId : 'x');
         const res = await alice.api.request(method, path);
-        expect([operationId, res.status, res.body], `${method} ${path}`).to.deep.equal([
-          operationId,
-          404,
-          { error: 'not_found', message: `The path's \`${name}\` ${NOT_TEXT}, so it names nothing.` },
-        ]);
+        expect([operationId, res.status, res.body], `${method} ${path}`).to.deep.equal([operationId, 404, { error: 'not_found', message: `The path's \`${name}\` ${NOT_TEXT}, so it names nothing.` }]);
       }
     });
 

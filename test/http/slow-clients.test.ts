@@ -49,7 +49,15 @@ forEachStore('slow and broken clients', (kind) => {
   });
   afterEach(() => srv.close());
 
-  const callCount = async () => Number((await srv.deps.store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const callCount = async () =>
+    Number(
+      (
+        await srv.deps.store.db
+          .selectFrom('calls')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('cuts a body trickled a byte at a time at the request timeout with 408 request_timeout, and places nothing', async () => {
     const body = JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' });

@@ -15,7 +15,14 @@ forEachStore('text at the door', (kind) => {
   afterEach(() => srv.close());
 
   const count = async (table: 'calls' | 'webhook_events') =>
-    Number((await srv.deps.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await srv.deps.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   for (const c of textCases) {
     it(`refuses ${c.what} with 400 ${c.token} and stores nothing`, async () => {

@@ -24,7 +24,17 @@ forEachStore('the idempotency sweeper', (kind) => {
   async function record(apiKeyId: string, idemKey: string, expiresAt: number): Promise<void> {
     await store.db
       .insertInto('idempotency_keys')
-      .values({ api_key_id: apiKeyId, idem_key: idemKey, request_hash: 'h', state: 'done', response_status: 202, response_headers_json: '{}', response_body: '{}', created_at: expiresAt - 86_400_000, expires_at: expiresAt })
+      .values({
+        api_key_id: apiKeyId,
+        idem_key: idemKey,
+        request_hash: 'h',
+        state: 'done',
+        response_status: 202,
+        response_headers_json: '{}',
+        response_body: '{}',
+        created_at: expiresAt - 86_400_000,
+        expires_at: expiresAt,
+      })
       .execute();
   }
   const left = async () =>

@@ -114,12 +114,10 @@ forEachStore('the job queue', (kind) => {
     const [lost] = await queue('w2').claim(clock.now(), 1); // one of them is taken over
     const results = await Promise.all(
       claimed.map((c, i) =>
-        q
-          .commit(c, { set: { status: 'dialing', next_run_at: null }, insert: () => attemptRow(i === 0 && c.id !== lost.id ? 'taken' : `e-${c.id}`) })
-          .then(
-            (r) => r.status,
-            (e: Error) => (e instanceof LeaseLost ? 'lost' : 'not written'),
-          ),
+        q.commit(c, { set: { status: 'dialing', next_run_at: null }, insert: () => attemptRow(i === 0 && c.id !== lost.id ? 'taken' : `e-${c.id}`) }).then(
+          (r) => r.status,
+          (e: Error) => (e instanceof LeaseLost ? 'lost' : 'not written'),
+        ),
       ),
     );
     expect(results).to.deep.equal(claimed.map((c, i) => (c.id === lost.id ? 'lost' : i === 0 ? 'not written' : 'dialing')));
@@ -176,7 +174,7 @@ forEachStore('the job queue', (kind) => {
     expect(await row(j.id)).to.include({ lease_owner: 'w1' });
   });
 
-  it('gives up every lease of a worker on shutdown, and no other worker\'s', async () => {
+  it("gives up every lease of a worker on shutdown, and no other worker's", async () => {
     for (let i = 0; i < 3; i++) await job(0);
     await queue('w1').claim(clock.now(), 2);
     await queue('w2').claim(clock.now(), 1);

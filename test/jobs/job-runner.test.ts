@@ -28,7 +28,16 @@ forEachStore('job runner', (kind) => {
   it('keeps one job per key: the same work asked for twice is added once', async () => {
     expect(await add('j1')).to.equal(true);
     expect(await add('j1')).to.equal(false);
-    expect(Number((await ts.store.db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).to.equal(1);
+    expect(
+      Number(
+        (
+          await ts.store.db
+            .selectFrom('jobs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    ).to.equal(1);
   });
 
   it('gives the handler its payload, and marks the job done when it says so', async () => {

@@ -248,7 +248,11 @@ describe('the worker loop', () => {
       jobs.claim = async () => {
         throw new Error('store down');
       };
-      expect(await loop(jobs).tick().catch((e: Error) => e.message)).to.equal('store down');
+      expect(
+        await loop(jobs)
+          .tick()
+          .catch((e: Error) => e.message),
+      ).to.equal('store down');
     });
   });
 });

@@ -66,10 +66,7 @@ describe('the /mcp entry of the service', () => {
     const deep = '['.repeat(20_000) + ']'.repeat(20_000);
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"place_call","arguments":{"to":"+14155550123","objective":"Ask about Sunday.","metadata":${deep}}}}`;
     const res = await fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body });
-    expect([res.status, await res.json()]).to.deep.equal([
-      400,
-      { error: 'invalid_body', message: 'The message nests arrays and objects more than 32 levels deep (the message itself is level 1).' },
-    ]);
+    expect([res.status, await res.json()]).to.deep.equal([400, { error: 'invalid_body', message: 'The message nests arrays and objects more than 32 levels deep (the message itself is level 1).' }]);
     expect(await srv.deps.store.db.selectFrom('calls').selectAll().execute()).to.have.length(0);
   });
 
@@ -109,7 +106,9 @@ describe('the /mcp entry when the client hangs up', () => {
       const { callId } = await placed.json();
       const controller = new AbortController();
       const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for_call', arguments: { id: callId, timeoutSec: 600, intervalSec: 0.1 } } });
-      const pending = fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body: call, signal: controller.signal }).catch((e: Error) => e.name);
+      const pending = fetch(`${srv.baseUrl}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${alice.key}` }, body: call, signal: controller.signal }).catch(
+        (e: Error) => e.name,
+      );
       await until(() => seen.filter((op) => op === 'getCall').length >= 2);
       controller.abort();
       expect(await pending).to.equal('AbortError');

@@ -30,7 +30,22 @@ for (const transport of ['http', 'stdio'] as const) {
 
     it('lists place_call, get_call, list_calls and wait_for_call with input schemas derived from openapi.yaml', async () => {
       const { tools } = await mcp.listTools();
-      expect(tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event', 'list_batch_events', 'redeliver_batch_event']);
+      expect(tools.map((t) => t.name)).to.deep.equal([
+        'place_call',
+        'get_call',
+        'list_calls',
+        'wait_for_call',
+        'preflight_call',
+        'cancel_call',
+        'add_do_not_call',
+        'create_batch',
+        'get_batch',
+        'cancel_batch',
+        'list_call_events',
+        'redeliver_event',
+        'list_batch_events',
+        'redeliver_batch_event',
+      ]);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
       expect(place.required).to.deep.equal(['to', 'objective']);
@@ -49,7 +64,10 @@ for (const transport of ['http', 'stdio'] as const) {
     });
 
     it('places a sandbox call, waits for it, and reads the extracted fields', async () => {
-      const fields = [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }, { name: 'closing_time', description: 'the closing time on Sunday' }];
+      const fields = [
+        { name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' },
+        { name: 'closing_time', description: 'the closing time on Sunday' },
+      ];
       const placed = await callTool(mcp, 'place_call', { ...ok, fields, metadata: { ticket: 'T-9' } });
       expect(placed.isError).to.equal(false);
       expect(placed.value).to.deep.include({ status: 'queued', language: 'en-US', languageSource: 'explicit' });
@@ -96,7 +114,13 @@ for (const transport of ['http', 'stdio'] as const) {
       expect((await callTool(mcp, 'cancel_batch', { id })).value).to.include({ id, status: 'canceled' });
       const bad = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '12345' }] });
       expect(bad.isError).to.equal(true);
-      expect(bad.value).to.deep.include({ error: 'invalid_batch', status: 400, errors: [{ index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' }] });
+      expect(bad.value).to.deep.include({
+        error: 'invalid_batch',
+        status: 400,
+        errors: [
+          { index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' },
+        ],
+      });
     });
 
     it('lists a call’s events and asks for a redelivery; one of a call with no webhookUrl is no_webhook_url', async () => {
@@ -147,7 +171,7 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(await rows()).to.have.length(before);
     });
 
-    it('cancels a call: canceled at once when it was not yet dialled, and the API\'s 404 for a call that is not there', async () => {
+    it("cancels a call: canceled at once when it was not yet dialled, and the API's 404 for a call that is not there", async () => {
       const { callId } = (await callTool(mcp, 'place_call', ok)).value;
       const res = await callTool(mcp, 'cancel_call', { id: callId });
       expect(res.isError).to.equal(false);
@@ -157,7 +181,7 @@ for (const transport of ['http', 'stdio'] as const) {
       expect((await callTool(mcp, 'cancel_call', {})).value).to.include({ error: 'invalid_arguments' });
     });
 
-    it('adds a number to the do-not-call list, after which place_call gives the API\'s destination_opted_out', async () => {
+    it("adds a number to the do-not-call list, after which place_call gives the API's destination_opted_out", async () => {
       const carol = await srv.tenant();
       const carolMcp = await connect(carol);
       try {

@@ -99,7 +99,9 @@ describe('the quick start', function () {
     // The banner's way to a new key, followed while the service runs.
     const made = await runCli(['keys', 'create', '--account', 'dev', '--json'], { ...env });
     const newKey = (JSON.parse(made) as { key: string }).key;
-    expect(newKey).to.match(/^svc_ak_/).and.not.equal(key);
+    expect(newKey)
+      .to.match(/^svc_ak_/)
+      .and.not.equal(key);
     const withNewKey = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, { headers: { authorization: `Bearer ${newKey}` } });
     expect(withNewKey.status).to.equal(200);
     const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
@@ -112,10 +114,14 @@ describe('the quick start', function () {
     const env = { PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: dataDir, SVC_SANDBOX_TIME_SCALE: '0.2', SVC_DEV_API_KEY: 'svc_ak_quickstart_test_key_0123456789', NODE_ENV: '' };
     running = await start(env);
     const auth = { authorization: 'Bearer svc_ak_quickstart_test_key_0123456789' };
-    const res = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' }) });
+    const res = await fetch(`http://127.0.0.1:${port}/v1/agent/calls`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' }),
+    });
     const { callId } = await res.json();
     const store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
-    const status = async () => (await store.db.selectFrom('calls').select(['status', 'lease_owner']).where('id', '=', callId).executeTakeFirstOrThrow());
+    const status = async () => await store.db.selectFrom('calls').select(['status', 'lease_owner']).where('id', '=', callId).executeTakeFirstOrThrow();
     while ((await status()).status !== 'in_progress') await new Promise((r) => setTimeout(r, 20));
     const stoppedAt = Date.now();
     running.proc.kill('SIGTERM');
@@ -142,7 +148,10 @@ describe('the quick start', function () {
     // Polled every 50 ms: a state shorter than that (queued, dialing) may pass unseen; the ~2 s of talk cannot.
     const seen = [...out.matchAll(/^ {2}\+ *[\d.]+ s {2}(\w+)$/gm)].map((m) => m[1]);
     const order = ['queued', 'dialing', 'in_progress', 'completed'];
-    expect(seen.map((st) => order.indexOf(st)), seen.join(' ')).to.deep.equal([...seen.map((st) => order.indexOf(st))].sort());
+    expect(
+      seen.map((st) => order.indexOf(st)),
+      seen.join(' '),
+    ).to.deep.equal([...seen.map((st) => order.indexOf(st))].sort());
     expect(seen.slice(-2)).to.deep.equal(['in_progress', 'completed']);
     expect(out).to.match(/transcript \([\d.]+ s of call time\)\n {2}Callee: /);
     expect(out).to.match(/summary\n {2}Objective: Ask whether the bakery is open on Sunday/);

@@ -57,7 +57,12 @@ describe('the production build', function () {
       const code = readFileSync(join(entry.parentPath, entry.name), 'utf8');
       for (const [, specifier] of code.matchAll(/(?:^import [^'"]*|^export [^'"]* from |\bimport\(|\)\.resolve\()['"]([^'"./][^'"]*)['"]/gm)) {
         if (specifier.startsWith('node:')) continue;
-        imported.add(specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/'));
+        imported.add(
+          specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/'),
+        );
       }
     }
     expect(imported.size).to.be.above(10);
@@ -81,7 +86,12 @@ describe('the production build', function () {
     service.stderr!.on('data', (c) => (out += c));
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
-    while ((await fetch(`${base}/readyz`).then((r) => r.status, () => 0)) !== 200) {
+    while (
+      (await fetch(`${base}/readyz`).then(
+        (r) => r.status,
+        () => 0,
+      )) !== 200
+    ) {
       if (service.exitCode !== null || Date.now() > deadline) throw new Error(`the built service did not become ready:\n${out}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -106,7 +116,11 @@ describe('the production build', function () {
     const recording = await fetch(`${base}/v1/agent/calls/${callId}/recording`, { headers: auth });
     expect(recording.status).to.equal(200);
     expect(recording.headers.get('content-type')).to.equal('audio/wav');
-    expect(Buffer.from(await recording.arrayBuffer()).subarray(0, 4).toString()).to.equal('RIFF');
+    expect(
+      Buffer.from(await recording.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).to.equal('RIFF');
     // The contract and the reference page come from the copies under dist/.
     expect((await fetch(`${base}/openapi.json`)).status).to.equal(200);
     expect((await fetch(`${base}/docs`)).status).to.equal(200);

@@ -42,7 +42,10 @@ describe('writeRecording', function () {
   it('refuses a call id that is not a plain file name', async function () {
     const dirs = { dataDir: root, recordingsDir: join(root, 'recordings') };
     for (const id of ['../escape', 'a/b', '', '.']) {
-      const error = await writeRecording(dirs, id, Buffer.from('x')).then(() => null, (e: unknown) => e);
+      const error = await writeRecording(dirs, id, Buffer.from('x')).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error, id).to.be.instanceOf(Error);
     }
     expect(await readdir(root)).to.deep.equal([]);

@@ -164,7 +164,10 @@ describe('SpeechRecorder', function () {
 
   it('refuses a negative or non-finite totalMs', async function () {
     for (const totalMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const error = await recorder.render({ turns: [], totalMs, language: 'en-US' }).then(() => null, (e: unknown) => e);
+      const error = await recorder.render({ turns: [], totalMs, language: 'en-US' }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error, String(totalMs)).to.be.instanceOf(RangeError);
     }
   });
@@ -232,8 +235,21 @@ describe('espeakLanguageFor', function () {
 
   it('maps the call languages onto espeak-ng voices, falling back to English', function () {
     const cases: Record<string, string> = {
-      'en-US': 'en-us', 'en-GB': 'en', 'en-AU': 'en', 'he-IL': 'he', 'fr-FR': 'fr', 'fr-CA': 'fr', 'es-ES': 'es', 'es-419': 'es-419',
-      'de-DE': 'de', 'it-IT': 'it', 'pt-PT': 'pt', 'pt-BR': 'pt-br', 'nl-NL': 'nl', 'xx-YY': 'en-us', 'tlh': 'en-us',
+      'en-US': 'en-us',
+      'en-GB': 'en',
+      'en-AU': 'en',
+      'he-IL': 'he',
+      'fr-FR': 'fr',
+      'fr-CA': 'fr',
+      'es-ES': 'es',
+      'es-419': 'es-419',
+      'de-DE': 'de',
+      'it-IT': 'it',
+      'pt-PT': 'pt',
+      'pt-BR': 'pt-br',
+      'nl-NL': 'nl',
+      'xx-YY': 'en-us',
+      tlh: 'en-us',
     };
     for (const [language, voice] of Object.entries(cases)) expect(espeakLanguageFor(language, known), language).to.equal(voice);
   });

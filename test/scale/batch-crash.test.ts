@@ -71,9 +71,27 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const { batchId } = await res.json();
 
       const live = async () =>
-        Number((await store.db.selectFrom('calls').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', batchId).where('status', 'in', ['queued', 'dialing', 'in_progress']).executeTakeFirst())?.n ?? 0);
+        Number(
+          (
+            await store.db
+              .selectFrom('calls')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('batch_id', '=', batchId)
+              .where('status', 'in', ['queued', 'dialing', 'in_progress'])
+              .executeTakeFirst()
+          )?.n ?? 0,
+        );
       const ended = async () =>
-        Number((await store.db.selectFrom('calls').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', batchId).where('status', 'in', TERMINAL).executeTakeFirst())?.n ?? 0);
+        Number(
+          (
+            await store.db
+              .selectFrom('calls')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('batch_id', '=', batchId)
+              .where('status', 'in', TERMINAL)
+              .executeTakeFirst()
+          )?.n ?? 0,
+        );
       const samples: number[] = [];
       const deadline = Date.now() + 150_000;
       let killed: string | null = null;
@@ -98,7 +116,11 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const rows = await store.db.selectFrom('calls').select(['id', 'to_number', 'status', 'error']).where('batch_id', '=', batchId).execute();
       expect(rows.map((r) => r.to_number).sort()).to.deep.equal(calls.map((c) => c.to).sort());
       for (const r of rows) expect(TERMINAL, `${r.id} ${r.status}`).to.include(r.status);
-      const dials = await store.db.selectFrom('sandbox_dials').select(['call_id', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('call_id').execute();
+      const dials = await store.db
+        .selectFrom('sandbox_dials')
+        .select(['call_id', (eb) => eb.fn.countAll<number>().as('n')])
+        .groupBy('call_id')
+        .execute();
       expect(dials.filter((d) => Number(d.n) > 1)).to.deep.equal([]);
       // Every call that did not end undialled was dialled exactly once, but for those the kill interrupted mid-dial.
       const dialled = new Set(dials.map((d) => d.call_id));

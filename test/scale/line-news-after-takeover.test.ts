@@ -9,7 +9,10 @@ import { startEngineServer, type EngineServer } from '../support/engine.js';
 import { forEachStore } from '../support/stores.js';
 
 // Two questions make the conversation outlast the drop 20 s in (without them it ends first, and the call completes).
-const FIELDS = [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }];
+const FIELDS = [
+  { name: 'open_sunday', type: 'boolean' },
+  { name: 'closing_time', description: 'Closing time on Sunday' },
+];
 
 forEachStore('news read late, a step cut short after the answer', (kind) => {
   let srv: EngineServer | undefined;

@@ -44,9 +44,7 @@ describe('Postgres pooling and migrations from several processes', function () {
   it('opens at most SVC_PG_POOL_MAX connections however many queries run at once', async () => {
     const store = storeFor(loadConfig({ DATABASE_URL: schema.url, SVC_PG_POOL_MAX: '2' }));
     stores.push(store);
-    const pids = await Promise.all(
-      Array.from({ length: 8 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(store.db).then((r) => r.rows[0].pid)),
-    );
+    const pids = await Promise.all(Array.from({ length: 8 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(store.db).then((r) => r.rows[0].pid)));
     expect(new Set(pids).size).to.equal(2);
   });
 

@@ -50,7 +50,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it("warms the session where the ringing callback lands, and serves the stream that lands elsewhere with it", async () => {
+    it('warms the session where the ringing callback lands, and serves the stream that lands elsewhere with it', async () => {
       fake = await FakeTwilio.start();
       fake.completeOnHangUp = true;
       realtime = await FakeRealtime.start({ script: [{ callee: 'Hello?', afterBytes: 4 * FRAME_BYTES }, { agent: HELLO }, { endCall: true }] });
@@ -103,11 +103,16 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       // end_call: A hangs up over REST after the goodbye's mark, Twilio reports completed to A, the worker completes.
       await fake.hungUp(sid);
       let call: Record<string, unknown> = {};
-      await until('the call completed', async () => {
-        const res = await fetch(`${b.url}/v1/agent/calls/${callId}`, { headers: { authorization: `Bearer ${key}` } });
-        call = (await res.json()) as Record<string, unknown>;
-        return call.status === 'completed';
-      }, 30_000, 100);
+      await until(
+        'the call completed',
+        async () => {
+          const res = await fetch(`${b.url}/v1/agent/calls/${callId}`, { headers: { authorization: `Bearer ${key}` } });
+          call = (await res.json()) as Record<string, unknown>;
+          return call.status === 'completed';
+        },
+        30_000,
+        100,
+      );
       if (process.env.DUMP) console.log(a.output(), '-----B', b.output(), '-----W', processes[2]!.output());
       expect(call).to.include({ status: 'completed', answeredBy: 'human', transcript: `Callee: Hello?\nAgent: ${HELLO}` });
       expect(realtime.connections, 'one socket to the model: the one warmed while the phone rang').to.have.length(1);

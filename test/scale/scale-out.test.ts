@@ -113,9 +113,7 @@ describe('scale-out: two api and two worker processes on one Postgres', function
   it('accepts exactly 10 of 40 concurrent placements with one key limited to 10 a minute, split across both api processes', async () => {
     // Windows are fixed minutes of the clock: start well inside one so the burst cannot straddle two.
     if (Date.now() % 60_000 > 45_000) await sleep(60_000 - (Date.now() % 60_000) + 100);
-    const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => place(apis[i % 2], limitedKey, { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday' })),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => place(apis[i % 2], limitedKey, { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday' })));
     const accepted = results.filter((r) => r.status === 202);
     const refused = results.filter((r) => r.status === 429);
     expect(accepted).to.have.length(10);
@@ -127,7 +125,10 @@ describe('scale-out: two api and two worker processes on one Postgres', function
   it('brings 1,000 calls placed through both api processes to their outcome, each dialled once, every event delivered, though a worker is killed mid-run', async () => {
     const started = Date.now();
     const bulkKeyId = (await store.db.selectFrom('api_keys').select('id').where('name', '=', 'bulk').executeTakeFirstOrThrow()).id;
-    const fields = [{ name: 'open_sunday', type: 'boolean' }, { name: 'closing_time', description: 'Closing time on Sunday' }];
+    const fields = [
+      { name: 'open_sunday', type: 'boolean' },
+      { name: 'closing_time', description: 'Closing time on Sunday' },
+    ];
     const placed: { status: number; callId?: string; to: string }[] = [];
     let next = 0;
     const placing = Promise.all(
@@ -142,7 +143,14 @@ describe('scale-out: two api and two worker processes on one Postgres', function
 
     const terminalCount = async () =>
       Number(
-        (await store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).where('api_key_id', '=', bulkKeyId).where('status', 'in', [...TERMINAL]).executeTakeFirstOrThrow()).n,
+        (
+          await store.db
+            .selectFrom('calls')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('api_key_id', '=', bulkKeyId)
+            .where('status', 'in', [...TERMINAL])
+            .executeTakeFirstOrThrow()
+        ).n,
       );
     await until(`${KILL_AT_TERMINAL} terminal calls`, async () => (await terminalCount()) >= KILL_AT_TERMINAL, 120_000, 50);
     const victim = workers[0];
@@ -153,12 +161,24 @@ describe('scale-out: two api and two worker processes on one Postgres', function
     const terminalAtKill = await terminalCount();
 
     await placing;
-    expect(placed.filter((p) => p.status !== 202), 'placements refused').to.deep.equal([]);
+    expect(
+      placed.filter((p) => p.status !== 202),
+      'placements refused',
+    ).to.deep.equal([]);
     expect(new Set(placed.map((p) => p.callId)).size).to.equal(CALLS);
 
     await until(
       'every call terminal',
-      async () => Number((await store.db.selectFrom('calls').select((eb) => eb.fn.countAll().as('n')).where('status', 'not in', [...TERMINAL]).executeTakeFirstOrThrow()).n) === 0,
+      async () =>
+        Number(
+          (
+            await store.db
+              .selectFrom('calls')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('status', 'not in', [...TERMINAL])
+              .executeTakeFirstOrThrow()
+          ).n,
+        ) === 0,
       180_000,
       50,
     );
@@ -167,7 +187,16 @@ describe('scale-out: two api and two worker processes on one Postgres', function
     // (The rate-limit test's calls have no webhookUrl: their events are logged in state none, never sent.)
     await until(
       'every event delivered',
-      async () => Number((await store.db.selectFrom('webhook_events').select((eb) => eb.fn.countAll().as('n')).where('state', 'not in', ['delivered', 'none']).executeTakeFirstOrThrow()).n) === 0,
+      async () =>
+        Number(
+          (
+            await store.db
+              .selectFrom('webhook_events')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('state', 'not in', ['delivered', 'none'])
+              .executeTakeFirstOrThrow()
+          ).n,
+        ) === 0,
       120_000,
       50,
     );
@@ -189,7 +218,15 @@ describe('scale-out: two api and two worker processes on one Postgres', function
       expect(TERMINAL.has(r.status as CallStatus), `${r.id} is ${r.status}`).to.equal(true);
       expect([r.next_run_at, r.lease_owner], `${r.id} left due or leased`).to.deep.equal([null, null]);
       if (r.error === 'engine_interrupted') {
-        const logs = workers.map((w) => w.output().split('\n').filter((l) => l.includes(r.id)).join('\n')).join('\n--\n');
+        const logs = workers
+          .map((w) =>
+            w
+              .output()
+              .split('\n')
+              .filter((l) => l.includes(r.id))
+              .join('\n'),
+          )
+          .join('\n--\n');
         expect(midDialAtKill.has(r.id), `${r.id} interrupted, though the killed worker was not dialling it (${heldAs(r.id)} at the kill)\n${logs}`).to.equal(true);
         expect(dials.get(r.id) ?? 0, `dials of interrupted ${r.id}`).to.be.at.most(1);
         continue;
@@ -205,8 +242,14 @@ describe('scale-out: two api and two worker processes on one Postgres', function
     const received = receiver.received.map((q) => JSON.parse(q.body).eventId as string);
     const receivedSet = new Set(received);
     const outboxIds = new Set(events.filter((e) => e.state !== 'none').map((e) => e.event_id));
-    expect([...outboxIds].filter((id) => !receivedSet.has(id)), 'events never delivered').to.deep.equal([]);
-    expect([...receivedSet].filter((id) => !outboxIds.has(id)), 'deliveries of unknown events').to.deep.equal([]);
+    expect(
+      [...outboxIds].filter((id) => !receivedSet.has(id)),
+      'events never delivered',
+    ).to.deep.equal([]);
+    expect(
+      [...receivedSet].filter((id) => !outboxIds.has(id)),
+      'deliveries of unknown events',
+    ).to.deep.equal([]);
     const seen = new Map<string, number>();
     for (const id of received) seen.set(id, (seen.get(id) ?? 0) + 1);
     const duplicates = [...seen].filter(([, n]) => n > 1);

@@ -66,7 +66,7 @@ describe('calling windows: the next opening in each allowed country', () => {
     });
   }
 
-  it('is now when the window is open now, in the callee\'s time (14:00 in Sydney is 03:00 UTC)', () => {
+  it("is now when the window is open now, in the callee's time (14:00 in Sydney is 03:00 UTC)", () => {
     expect(opening(DAYTIME, '+61255501234', '2026-12-01T03:00:00Z')).to.equal('2026-12-01T03:00:00.000Z');
   });
 
@@ -74,7 +74,7 @@ describe('calling windows: the next opening in each allowed country', () => {
     expect(opening({ ...DAYTIME, days: ['mon', 'tue', 'wed', 'thu', 'fri'] }, '+12125550123', '2026-12-05T01:30:00Z')).to.equal('2026-12-07T14:00:00.000Z');
   });
 
-  it('reads the window in the timeZone given instead of the number\'s: a New York number in Tokyo hours', () => {
+  it("reads the window in the timeZone given instead of the number's: a New York number in Tokyo hours", () => {
     expect(opening({ ...DAYTIME, timeZone: 'Asia/Tokyo' }, '+12125550123', '2026-12-01T12:00:00Z')).to.equal('2026-12-02T00:00:00.000Z');
   });
 
@@ -128,12 +128,12 @@ describe('calling windows in numbers spanning several zones: open in all of them
     expect(opening(DAYTIME, '+12085550123', '2026-12-02T03:00:00Z')).to.equal('2026-12-02T17:00:00.000Z');
   });
 
-  it('Newfoundland\'s +1 709 (St John\'s and Puerto Rico): the later of the two 09:00s, 13:00 UTC', () => {
+  it("Newfoundland's +1 709 (St John's and Puerto Rico): the later of the two 09:00s, 13:00 UTC", () => {
     // St John's is UTC-3:30 in December, Puerto Rico UTC-4 all year: 09:00 in Puerto Rico is 13:00 UTC.
     expect(opening(DAYTIME, '+17095550123', '2026-12-01T10:00:00Z')).to.equal('2026-12-01T13:00:00.000Z');
   });
 
-  it('Western Australia\'s 08 (Adelaide and Perth) across Adelaide\'s DST: Perth opens last, and Adelaide closes first', () => {
+  it("Western Australia's 08 (Adelaide and Perth) across Adelaide's DST: Perth opens last, and Adelaide closes first", () => {
     // July (no DST): Adelaide UTC+9:30, Perth UTC+8. Open 01:00 UTC (09:00 Perth) to 10:30 UTC (20:00 Adelaide).
     expect(opening(DAYTIME, '+61891234567', '2026-07-01T00:00:00Z')).to.equal('2026-07-01T01:00:00.000Z');
     expect(opening(DAYTIME, '+61891234567', '2026-07-01T10:29:00Z')).to.equal('2026-07-01T10:29:00.000Z');
@@ -148,7 +148,7 @@ describe('calling windows in numbers spanning several zones: open in all of them
     expect(opening(DAYTIME, '+18005550123', '2026-12-01T23:30:00Z')).to.equal('2026-12-02T23:00:00.000Z');
   });
 
-  it('refuses a window never open in all of a number\'s zones, naming them', () => {
+  it("refuses a window never open in all of a number's zones, naming them", () => {
     const err = refusal({ start: '09:00', end: '10:00' }, '+18005550123');
     expect([err.status, err.token]).to.deep.equal([400, 'invalid_calling_window']);
     expect(err.message).to.equal(

@@ -46,7 +46,9 @@ forEachStore('the SDK on batches', (kind) => {
     const bad = await svc.createBatch({ defaults: { objective }, calls: [{ to: '+1415' }] }).catch((e: unknown) => e);
     expect(bad).to.be.instanceOf(SvcApiError);
     expect([(bad as SvcApiError).status, (bad as SvcApiError).token]).to.deep.equal([400, 'invalid_batch']);
-    expect((bad as SvcApiError).errors).to.deep.equal([{ index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' }]);
+    expect((bad as SvcApiError).errors).to.deep.equal([
+      { index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' },
+    ]);
     const { batchId } = await svc.createBatch({ defaults: { objective }, calls: numbers(2) }, { idempotencyKey: 'sdk-batch-1' });
     const again = await svc.createBatch({ defaults: { objective }, calls: numbers(2) }, { idempotencyKey: 'sdk-batch-1' });
     expect(again.batchId).to.equal(batchId);

@@ -27,8 +27,15 @@ describe('the @svc/sdk package', function () {
 
   it('ships the built JavaScript, its declarations, the README and package.json, and no sources', () => {
     expect(files).to.include.members([
-      'package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/svc-client.js', 'dist/verify-webhook.d.ts',
-      'dist/generated/types.gen.d.ts', 'dist/mcp/svc-mcp.js', 'dist/mcp/tool-server.d.ts',
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/svc-client.js',
+      'dist/verify-webhook.d.ts',
+      'dist/generated/types.gen.d.ts',
+      'dist/mcp/svc-mcp.js',
+      'dist/mcp/tool-server.d.ts',
     ]);
     expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).to.deep.equal([]);
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).to.deep.equal([]);
@@ -49,8 +56,17 @@ describe('the @svc/sdk package', function () {
   it('runs from the tarball: the client, the errors and the verifier are exported and work', async () => {
     const sdk = await import(pathToFileURL(join(unpacked, 'dist', 'index.js')).href);
     expect(Object.keys(sdk).sort()).to.deep.equal([
-      'DEFAULT_BASE_URL', 'DEFAULT_TOLERANCE_SEC', 'SIGNATURE_HEADER', 'SvcApiError', 'SvcClient', 'SvcNetworkError', 'SvcTimeoutError',
-      'TERMINAL_STATUSES', 'WebhookVerificationError', 'isTerminal', 'verifyWebhook',
+      'DEFAULT_BASE_URL',
+      'DEFAULT_TOLERANCE_SEC',
+      'SIGNATURE_HEADER',
+      'SvcApiError',
+      'SvcClient',
+      'SvcNetworkError',
+      'SvcTimeoutError',
+      'TERMINAL_STATUSES',
+      'WebhookVerificationError',
+      'isTerminal',
+      'verifyWebhook',
     ]);
     const body = '{"event":"call.failed","eventId":"e1"}';
     expect(sdk.verifyWebhook(body, signatureHeader(body, ['whsec_x'], 1_800_000_000), 'whsec_x', { now: 1_800_000_000_000 })).to.deep.equal({ event: 'call.failed', eventId: 'e1' });
@@ -64,7 +80,22 @@ describe('the @svc/sdk package', function () {
       const { key } = await srv.tenant();
       const bin = join(unpacked, 'dist/mcp/svc-mcp.js');
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [bin], env: { ...getDefaultEnvironment(), SVC_API_KEY: key, SVC_BASE_URL: srv.baseUrl } }));
-      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal(['place_call', 'get_call', 'list_calls', 'wait_for_call', 'preflight_call', 'cancel_call', 'add_do_not_call', 'create_batch', 'get_batch', 'cancel_batch', 'list_call_events', 'redeliver_event', 'list_batch_events', 'redeliver_batch_event']);
+      expect((await client.listTools()).tools.map((t) => t.name)).to.deep.equal([
+        'place_call',
+        'get_call',
+        'list_calls',
+        'wait_for_call',
+        'preflight_call',
+        'cancel_call',
+        'add_do_not_call',
+        'create_batch',
+        'get_batch',
+        'cancel_batch',
+        'list_call_events',
+        'redeliver_event',
+        'list_batch_events',
+        'redeliver_batch_event',
+      ]);
     } finally {
       await client.close();
       await srv.close();

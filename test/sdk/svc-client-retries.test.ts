@@ -121,7 +121,9 @@ forEachStore('SDK retries against a live server', (kind) => {
   });
 
   it('throws SvcNetworkError after the last network failure', async () => {
-    const e = await client({ 1: { kind: 'network-before' }, 2: { kind: 'network-before' } }, { maxAttempts: 2 }).getCall(crypto.randomUUID()).catch((err: unknown) => err);
+    const e = await client({ 1: { kind: 'network-before' }, 2: { kind: 'network-before' } }, { maxAttempts: 2 })
+      .getCall(crypto.randomUUID())
+      .catch((err: unknown) => err);
     expect(e).to.be.instanceOf(SvcNetworkError);
     expect(rec.sent).to.have.length(2);
   });

@@ -146,7 +146,7 @@ describe('verifyWebhook', () => {
     it('a timestamp more than toleranceSec old with timestamp_too_old', () => {
       const { reason, message } = reasonOf(() => verifyWebhook(body, header, SECRET, { now: NOW + 301_000 }));
       expect(reason).to.equal('timestamp_too_old');
-      expect(message).to.equal('The signature is 301 s old, more than the 300 s tolerance: a replayed request, or this server\'s clock is wrong.');
+      expect(message).to.equal("The signature is 301 s old, more than the 300 s tolerance: a replayed request, or this server's clock is wrong.");
     });
 
     it('a timestamp more than toleranceSec ahead with timestamp_in_future', () => {
@@ -167,7 +167,9 @@ describe('verifyWebhook', () => {
         expect(reasonOf(() => verifyWebhook(text, signatureHeader(text, [SECRET], T), SECRET, { now: NOW })).reason).to.equal('invalid_json');
       }
       const badUtf8 = Buffer.from([0x7b, 0xff, 0x7d]);
-      const v1 = createHmac('sha256', SECRET).update(Buffer.concat([Buffer.from(`${T}.`), badUtf8])).digest('hex');
+      const v1 = createHmac('sha256', SECRET)
+        .update(Buffer.concat([Buffer.from(`${T}.`), badUtf8]))
+        .digest('hex');
       expect(reasonOf(() => verifyWebhook(badUtf8, `t=${T},v1=${v1}`, SECRET, { now: NOW })).reason).to.equal('invalid_json');
     });
 

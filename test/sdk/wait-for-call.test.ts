@@ -32,7 +32,8 @@ forEachStore('waitForCall against a live server', (kind) => {
     };
     return new SvcClient({ apiKey: tenant.key, baseUrl: srv.baseUrl, fetch: rec.fetch, sleep, now: srv.clock.now });
   }
-  const finish = (id: string, status: string) => srv.deps.store.db.updateTable('calls').set({ status, summary: 'Open until five.', ended_at: srv.clock.now(), duration_sec: 42 }).where('id', '=', id).execute();
+  const finish = (id: string, status: string) =>
+    srv.deps.store.db.updateTable('calls').set({ status, summary: 'Open until five.', ended_at: srv.clock.now(), duration_sec: 42 }).where('id', '=', id).execute();
   const polls = () => rec.sent.filter((r) => r.method === 'GET').length;
 
   it('polls every intervalMs until the call is completed, and resolves with the record', async () => {

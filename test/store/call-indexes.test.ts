@@ -42,7 +42,13 @@ forEachStore('call indexes', (kind) => {
         ? await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'calls' order by name`.execute(ts.store.db)
         : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'calls' and schemaname = current_schema() order by indexname`.execute(ts.store.db);
     const postgresOnly = kind === 'postgres' ? ['calls_claimable_at'] : [];
-    expect(names.rows.map((r) => r.name).filter((n) => !/^(sqlite_autoindex_calls_1|calls_pkey)$/.test(n))).to.deep.equal(['calls_by_batch', 'calls_by_key_recent', 'calls_by_lease', ...postgresOnly, 'calls_due']);
+    expect(names.rows.map((r) => r.name).filter((n) => !/^(sqlite_autoindex_calls_1|calls_pkey)$/.test(n))).to.deep.equal([
+      'calls_by_batch',
+      'calls_by_key_recent',
+      'calls_by_lease',
+      ...postgresOnly,
+      'calls_due',
+    ]);
   });
 
   if (kind !== 'postgres') return;
@@ -70,7 +76,12 @@ forEachStore('call indexes', (kind) => {
   }
 
   const planOf = async (statement: { sql: string; parameters: readonly unknown[] }) => {
-    const plan = await ts.store.db.executeQuery<{ 'QUERY PLAN': string }>({ sql: `explain ${statement.sql}`, parameters: statement.parameters, query: { kind: 'RawNode' } as never, queryId: { queryId: 'plan' } });
+    const plan = await ts.store.db.executeQuery<{ 'QUERY PLAN': string }>({
+      sql: `explain ${statement.sql}`,
+      parameters: statement.parameters,
+      query: { kind: 'RawNode' } as never,
+      queryId: { queryId: 'plan' },
+    });
     return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
   };
 

@@ -44,7 +44,8 @@ describe('units of one lock key [postgres]', function () {
     const units = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map(unit);
     await until('the first unit under the lock', () => gates.length === 1);
     // The pool has 3 connections: two are the key's (the holder and the next, waiting for the lock in Postgres).
-    const backends = async () => Number((await sql<{ n: number }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'`.execute(store.db)).rows[0]!.n);
+    const backends = async () =>
+      Number((await sql<{ n: number }>`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'`.execute(store.db)).rows[0]!.n);
     expect(await backends(), 'units waiting for the lock in Postgres').to.equal(1);
     const read = await sql<{ one: number }>`select 1 as one`.execute(store.db);
     expect(read.rows).to.deep.equal([{ one: 1 }]);

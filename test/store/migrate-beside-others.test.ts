@@ -18,11 +18,13 @@ describe('migrating beside other schemas [postgres]', function () {
   });
 
   it('migrates each of eight fresh schemas (and each again ten times) while two connections create and drop schemas of 30 tables', async () => {
-    const churners = await Promise.all([0, 1].map(async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      return c;
-    }));
+    const churners = await Promise.all(
+      [0, 1].map(async () => {
+        const c = new pg.Client({ connectionString: PG_URL });
+        await c.connect();
+        return c;
+      }),
+    );
     let stop = false;
     let churned = 0;
     const churn = churners.map(async (c, k) => {
@@ -42,7 +44,10 @@ describe('migrating beside other schemas [postgres]', function () {
           await migrate(store);
           // Every service process runs the migrator as it starts, on a schema already migrated too.
           for (let again = 0; again < 10; again++) await migrate(store);
-          const calls = await store.db.selectFrom('calls').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+          const calls = await store.db
+            .selectFrom('calls')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow();
           expect(Number(calls.n)).to.equal(0);
         } catch (e) {
           failures.push((e as Error).message);

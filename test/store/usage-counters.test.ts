@@ -47,8 +47,16 @@ forEachStore('minute usage counters', (kind) => {
       await db.updateTable('calls').set({ lease_owner: 'w2', updated_at: NOV }).where('id', '=', talking.id).execute();
       expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 3, reservedMinutes: 2 });
 
-      await db.updateTable('calls').set({ status: 'completed', ended_at: NOV + 1000, billed_minutes: 2 }).where('id', '=', talking.id).execute();
-      await db.updateTable('calls').set({ status: 'no_answer', ended_at: NOV + 2000, billed_minutes: 0 }).where('id', '=', queued.id).execute();
+      await db
+        .updateTable('calls')
+        .set({ status: 'completed', ended_at: NOV + 1000, billed_minutes: 2 })
+        .where('id', '=', talking.id)
+        .execute();
+      await db
+        .updateTable('calls')
+        .set({ status: 'no_answer', ended_at: NOV + 2000, billed_minutes: 0 })
+        .where('id', '=', queued.id)
+        .execute();
       expect(await both(alice, NOV)).to.deep.equal({ usedMinutes: 5, reservedMinutes: 0 });
 
       await db.deleteFrom('calls').where('id', '=', talking.id).execute();
@@ -72,7 +80,7 @@ forEachStore('minute usage counters', (kind) => {
     });
 
     if (kind === 'postgres') {
-      it('are moved as a transaction commits, so the account\'s counter rows are locked only while it commits', async () => {
+      it("are moved as a transaction commits, so the account's counter rows are locked only while it commits", async () => {
         const db = srv.deps.store.db;
         const talking = await insertTestCall(srv.deps.store, alice, { status: 'in_progress', ended_at: null, billed_minutes: null, started_at: null, duration_sec: null });
         await insertTestCall(srv.deps.store, alice, { status: 'completed', ended_at: NOV, billed_minutes: 3 });
@@ -196,10 +204,56 @@ forEachStore('minute usage counters', (kind) => {
         await db.schema.dropIndex('webhook_events_pending').execute();
         await db.schema.createIndex('webhook_events_due').on('webhook_events').columns(['state', 'next_attempt_at']).execute();
       }
-      const later = ['006_usage_counters', '007_split_usage_triggers', '008_lean_call_indexes', '009_idempotency_expiry_index', '010_jobs_and_answered_by', '011_failed_steps', '012_call_metadata', '013_cancel', '014_call_turns', '015_call_evidence', '016_voicemail_drop', '017_scheduled_start', '018_do_not_call', '019_redials', '020_calling_windows', '021_opt_out', '022_batches', '023_event_log', '024_deferred_usage_triggers', '025_recording_requests', '026_queue_indexes_on_postgres', '027_bounded_redelivery', '028_stream_leases', '029_machine_detection', '030_agent_session', '031_call_latency', '032_caller_disclosure', '033_live_line'];
+      const later = [
+        '006_usage_counters',
+        '007_split_usage_triggers',
+        '008_lean_call_indexes',
+        '009_idempotency_expiry_index',
+        '010_jobs_and_answered_by',
+        '011_failed_steps',
+        '012_call_metadata',
+        '013_cancel',
+        '014_call_turns',
+        '015_call_evidence',
+        '016_voicemail_drop',
+        '017_scheduled_start',
+        '018_do_not_call',
+        '019_redials',
+        '020_calling_windows',
+        '021_opt_out',
+        '022_batches',
+        '023_event_log',
+        '024_deferred_usage_triggers',
+        '025_recording_requests',
+        '026_queue_indexes_on_postgres',
+        '027_bounded_redelivery',
+        '028_stream_leases',
+        '029_machine_detection',
+        '030_agent_session',
+        '031_call_latency',
+        '032_caller_disclosure',
+        '033_live_line',
+      ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
-      await db.insertInto('api_keys').values({ id: 'key', account_id: 'acc', key_hash: 'h', key_hint: 'svc_ak_x…', name: 'k', default_caller_id: null, default_voice: null, rate_limit: null, webhook_secret: 'whsec_x', previous_webhook_secret: null, previous_secret_expires_at: null, revoked_at: null, created_at: 1 }).execute();
+      await db
+        .insertInto('api_keys')
+        .values({
+          id: 'key',
+          account_id: 'acc',
+          key_hash: 'h',
+          key_hint: 'svc_ak_x…',
+          name: 'k',
+          default_caller_id: null,
+          default_voice: null,
+          rate_limit: null,
+          webhook_secret: 'whsec_x',
+          previous_webhook_secret: null,
+          previous_secret_expires_at: null,
+          revoked_at: null,
+          created_at: 1,
+        })
+        .execute();
       const tenant = { accountId: 'acc', keyId: 'key', callerId: '+14155550100' } as TestTenant;
       await insertTestCall(ts.store, tenant, { status: 'queued', ended_at: null, billed_minutes: null });
       await insertTestCall(ts.store, tenant, { status: 'completed', ended_at: NOV, billed_minutes: 4 });

@@ -97,7 +97,9 @@ forEachStore('wakes', (kind) => {
       const alice = await srv.tenant();
       // The loop's first look found nothing: it sleeps an hour unless woken.
       await until('the loop asleep', () => srv!.clock.pending().join() === String(srv!.clock.now() + HOUR));
-      const placed = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', webhookUrl: rx.url, startAt: new Date(srv.clock.now() + HOUR).toISOString() } });
+      const placed = await alice.api.post('/v1/agent/calls', {
+        body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', webhookUrl: rx.url, startAt: new Date(srv.clock.now() + HOUR).toISOString() },
+      });
       const id = placed.body.callId as string;
       const canceled = await alice.api.post(`/v1/agent/calls/${id}/cancel`, {});
       expect(canceled.status).to.equal(200);

@@ -183,14 +183,14 @@ forEachStore('live streams', (kind) => {
     expect(replay.got).to.deep.equal(s.got);
   });
 
-  it('shows a call that ends between the stream\'s reads with its ending\'s fields, for one call and for the key', async () => {
+  it("shows a call that ends between the stream's reads with its ending's fields, for one call and for the key", async () => {
     /** The store, as a read sees it when the call's end commits just after its first statement returns. */
     const endingBetween = (id: string): StreamStore => {
       let ended = false;
       const { store } = srv.deps;
       return {
         db: store.db,
-        read: async <Row,>(sql: string, params: readonly unknown[]) => {
+        read: async <Row>(sql: string, params: readonly unknown[]) => {
           const rows = await store.read<Row>(sql, params);
           if (!ended) {
             ended = true;

@@ -35,7 +35,11 @@ async function history(store: Store, t: TestTenant, n: number, at: number, turns
     }
   }
   for (const c of calls) await insertTestCall(store, t, { id: c.id, created_at: c.at, status: 'queued', started_at: null, ended_at: null, duration_sec: null });
-  for (let i = 0; i < rows.length; i += 200) await store.db.insertInto('call_turns').values(rows.slice(i, i + 200)).execute();
+  for (let i = 0; i < rows.length; i += 200)
+    await store.db
+      .insertInto('call_turns')
+      .values(rows.slice(i, i + 200))
+      .execute();
   return ids;
 }
 
@@ -90,7 +94,15 @@ forEachStore('live streams under abuse', (kind) => {
     alice = await srv.tenant({ rateLimit: 100 });
   };
   const hub = () => srv.deps.streams!;
-  const leases = async () => Number((await srv.deps.store.db.selectFrom('stream_leases').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const leases = async () =>
+    Number(
+      (
+        await srv.deps.store.db
+          .selectFrom('stream_leases')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('holds no more than a socket’s buffer for clients that read nothing, stops reading the store for them, and cuts them after the stall limit', async function () {
     this.timeout(120_000);

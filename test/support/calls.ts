@@ -96,6 +96,9 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
   const columns: Partial<CallRow> = { ...row };
   for (const [column, unset] of Object.entries(LATER_COLUMNS)) if (columns[column as keyof CallRow] === unset) delete columns[column as keyof CallRow];
-  await store.db.insertInto('calls').values(columns as CallRow).execute();
+  await store.db
+    .insertInto('calls')
+    .values(columns as CallRow)
+    .execute();
   return row;
 }

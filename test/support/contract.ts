@@ -49,9 +49,7 @@ export function assertContract(method: string, path: string, status: number, hea
   const declared = op.responses[String(status)] ?? op.responses.default;
   expect(declared, `${where}: status ${status} is not declared in openapi.yaml`).to.not.equal(undefined);
   const response = resolveRef<any>(doc, declared);
-  const responseRef = declared.$ref
-    ? declared.$ref.replace(/^#\//, `openapi#/`)
-    : pointer('paths', route!.template, m, 'responses', String(status));
+  const responseRef = declared.$ref ? declared.$ref.replace(/^#\//, `openapi#/`) : pointer('paths', route!.template, m, 'responses', String(status));
   for (const [name, h] of Object.entries<any>(response.headers ?? {})) {
     const header = resolveRef<any>(doc, h);
     const value = headers.get(name);

@@ -9,8 +9,6 @@ describe('the test reporter', () => {
   it('runs only the file it is given, and names every skipped test after the summary', async () => {
     const { stdout } = await run(process.execPath, ['node_modules/mocha/bin/mocha.js', 'test/support/fixtures/skips.fixture.ts'], { timeout: 60_000 });
     expect(stdout).to.include('1 passing').and.include('2 pending');
-    expect(stdout.slice(stdout.indexOf('2 pending'))).to.include(
-      '  skipped (2):\n    - a suite with skips is skipped with this.skip()\n    - a suite with skips is written as skipped\n',
-    );
+    expect(stdout.slice(stdout.indexOf('2 pending'))).to.include('  skipped (2):\n    - a suite with skips is skipped with this.skip()\n    - a suite with skips is written as skipped\n');
   });
 });

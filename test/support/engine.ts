@@ -72,7 +72,11 @@ export async function startEngineServer(kind: StoreKind, env: Record<string, str
       throw new Error(`call ${callId} did not end in ${maxSteps} steps`);
     },
     async dials(callId) {
-      const r = await store.db.selectFrom('sandbox_dials').select((eb) => eb.fn.countAll().as('n')).where('call_id', '=', callId).executeTakeFirstOrThrow();
+      const r = await store.db
+        .selectFrom('sandbox_dials')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('call_id', '=', callId)
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
   };

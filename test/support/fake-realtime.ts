@@ -326,7 +326,11 @@ export class FakeRealtime extends EventEmitter {
       const protocol = options.protocol ?? 'ga';
       const model = new URL(req.url ?? '/', 'ws://x').searchParams.get('model') ?? (protocol === 'ga' ? 'gpt-realtime' : 'gpt-4o-realtime-preview');
       const own = { ...options, ...options.connections?.[server.connections.length] };
-      server.serve(ws, { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] }, own);
+      server.serve(
+        ws,
+        { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] },
+        own,
+      );
     });
     return fake;
   }
@@ -390,7 +394,11 @@ export class FakeRealtime extends EventEmitter {
     // Runs the script's response steps until it waits for the caller, or ends.
     const respond = () => {
       if (active) {
-        emitError({ type: 'invalid_request_error', code: 'conversation_already_has_active_response', message: `Conversation already has an active response in progress: ${active.id}. Wait until the response is finished before creating a new one.` });
+        emitError({
+          type: 'invalid_request_error',
+          code: 'conversation_already_has_active_response',
+          message: `Conversation already has an active response in progress: ${active.id}. Wait until the response is finished before creating a new one.`,
+        });
         return;
       }
       const response = { id: `resp_${++ids}`, output: [] as Json[] };
@@ -500,7 +508,11 @@ export class FakeRealtime extends EventEmitter {
       const ms = bytesSinceTurn / bytesPerMs(sessionEncodings(protocol, seen.session).input);
       if (ms < 100) {
         return emitError(
-          { type: 'invalid_request_error', code: 'input_audio_buffer_commit_empty', message: `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.` },
+          {
+            type: 'invalid_request_error',
+            code: 'input_audio_buffer_commit_empty',
+            message: `Error committing input audio buffer: buffer too small. Expected at least 100ms of audio, but buffer only has ${ms.toFixed(2)}ms of audio.`,
+          },
           clientEventId,
         );
       }

@@ -133,7 +133,11 @@ export async function startServer(kind: StoreKind, env: Record<string, string> =
         clock.now(),
       );
       await addNumber(db, accountId, callerId, clock.now());
-      const { row, key } = await createKey(db, { accountId, name: 'test', rateLimit: opts.rateLimit ?? 10, defaultVoice: opts.defaultVoice ?? null, callingWindow: opts.callingWindow ?? null }, clock.now());
+      const { row, key } = await createKey(
+        db,
+        { accountId, name: 'test', rateLimit: opts.rateLimit ?? 10, defaultVoice: opts.defaultVoice ?? null, callingWindow: opts.callingWindow ?? null },
+        clock.now(),
+      );
       return { accountId, keyId: row.id, key, callerId, api: apiClient(baseUrl, key) };
     },
     async close() {

@@ -14,11 +14,6 @@ export async function recountUsage(db: Kysely<Database>, accountId: string, nowM
     .where('ended_at', '>=', start)
     .where('ended_at', '<', end)
     .executeTakeFirstOrThrow();
-  const inFlight = await db
-    .selectFrom('calls')
-    .select(sql<number>`count(*)`.as('n'))
-    .where('account_id', '=', accountId)
-    .where('status', 'in', IN_FLIGHT_STATUSES)
-    .executeTakeFirstOrThrow();
+  const inFlight = await db.selectFrom('calls').select(sql<number>`count(*)`.as('n')).where('account_id', '=', accountId).where('status', 'in', IN_FLIGHT_STATUSES).executeTakeFirstOrThrow();
   return { usedMinutes: Number(ended.minutes), reservedMinutes: Number(inFlight.n) };
 }

@@ -65,7 +65,10 @@ describe('scripted agent', () => {
     const lines = agentLines(await talk(b));
     FIELDS.forEach((field, i) => {
       const reaction = truth[field.name] === null ? EN.agent.noProblem : EN.agent.thanks;
-      expect(reaction.some((r) => lines[i + 2].startsWith(`${r} `)), `${field.name}: ${lines[i + 2]}`).to.equal(true);
+      expect(
+        reaction.some((r) => lines[i + 2].startsWith(`${r} `)),
+        `${field.name}: ${lines[i + 2]}`,
+      ).to.equal(true);
     });
   });
 
@@ -117,8 +120,15 @@ describe('scripted agent', () => {
     expect(fr[1].text).to.match(/^Bonjour, ici un assistant IA/);
     expect(agentLines(fr)[1]).to.equal('Pourriez-vous me dire : Closing time on Sunday ?');
     expect(agentLines(fr).at(-1)).to.match(new RegExp(`${FR.agent.goodbye}$`));
-    for (const [language, hello] of [['es-ES', 'Hola, le llama'], ['de-DE', 'Guten Tag, hier spricht'], ['he-IL', 'שלום, מדבר'], ['it-IT', 'Buongiorno, sono'],
-      ['pt-BR', 'Olá, fala'], ['nl-BE', 'Goedendag, u spreekt'], ['sv-SE', 'Hello, this is']]) {
+    for (const [language, hello] of [
+      ['es-ES', 'Hola, le llama'],
+      ['de-DE', 'Guten Tag, hier spricht'],
+      ['he-IL', 'שלום, מדבר'],
+      ['it-IT', 'Buongiorno, sono'],
+      ['pt-BR', 'Olá, fala'],
+      ['nl-BE', 'Goedendag, u spreekt'],
+      ['sv-SE', 'Hello, this is'],
+    ]) {
       expect((await talk(brief({ language })))[1].text.startsWith(hello), language).to.equal(true);
     }
   });

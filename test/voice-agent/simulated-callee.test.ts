@@ -40,7 +40,10 @@ describe('simulated callee', () => {
       const fields = FIELDS.slice(0, 3 + (i % 3));
       const values = Object.values(callee(`call_mix_${i}`, fields).knownAnswers());
       expect(values, `call_mix_${i}`).to.include(null);
-      expect(values.some((v) => v !== null), `call_mix_${i}`).to.equal(true);
+      expect(
+        values.some((v) => v !== null),
+        `call_mix_${i}`,
+      ).to.equal(true);
     }
   });
 

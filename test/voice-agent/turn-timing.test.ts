@@ -63,10 +63,26 @@ describe('the turn timing', () => {
     await l.close();
 
     expect(observed).to.deep.equal(['first 350', 'turn 120', 'clear 90', 'turn 750']);
-    expect(stored).to.deep.equal([{ firstAudioMs: 350, turns: [{ atMs: 1400, afterMs: 120 }, { atMs: 1950, afterMs: 750 }], p50Ms: 120, p95Ms: 750, bargeIns: [{ atMs: 1560, clearMs: 90 }] }]);
+    expect(stored).to.deep.equal([
+      {
+        firstAudioMs: 350,
+        turns: [
+          { atMs: 1400, afterMs: 120 },
+          { atMs: 1950, afterMs: 750 },
+        ],
+        p50Ms: 120,
+        p95Ms: 750,
+        bargeIns: [{ atMs: 1560, clearMs: 90 }],
+      },
+    ]);
     expect(line).to.deep.equal(['play 800', 'mark a1', 'play 800', 'mark a2', 'play 800', 'mark a3', 'clear', 'play 800', 'mark a4', 'play 160']);
     // The cut turn ends where the callee heard it.
-    expect(written.find(([, t]) => t.text.startsWith('I am calling'))![1]).to.deep.equal({ speaker: 'agent', text: 'I am calling about your parcel, which is due on Monday.', startMs: 1500, endMs: 1630 });
+    expect(written.find(([, t]) => t.text.startsWith('I am calling'))![1]).to.deep.equal({
+      speaker: 'agent',
+      text: 'I am calling about your parcel, which is due on Monday.',
+      startMs: 1500,
+      endMs: 1630,
+    });
   });
 
   it('cuts an item whose marks have not come back at what has played since its first audio, never past what was sent', () => {

@@ -47,7 +47,11 @@ forEachStore('a batch’s events in the event log', (kind) => {
     for (let i = 0; i < 200; i++) {
       if ((await db.selectFrom('batches').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'completed') return;
       if ((await runner.tick()) + (await srv.engine.tick()) > 0) continue;
-      const calls = await db.selectFrom('calls').select((eb) => eb.fn.min<number>('next_run_at').as('at')).where('next_run_at', 'is not', null).executeTakeFirst();
+      const calls = await db
+        .selectFrom('calls')
+        .select((eb) => eb.fn.min<number>('next_run_at').as('at'))
+        .where('next_run_at', 'is not', null)
+        .executeTakeFirst();
       const batch = await db.selectFrom('batches').select('next_run_at').where('id', '=', id).executeTakeFirstOrThrow();
       const due = [calls?.at, batch.next_run_at].filter((t) => t !== null && t !== undefined).map(Number);
       srv.clock.ms = Math.max(srv.clock.ms + 1, Math.min(...due));

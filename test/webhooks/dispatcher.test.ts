@@ -104,7 +104,11 @@ forEachStore('webhook dispatcher', (kind) => {
     const d = make();
     const t0 = clock.now();
     expect(await d.tick()).to.equal(1);
-    for (const [stepSec, n] of [[5, 2], [300, 3], [1800, 4]] as const) {
+    for (const [stepSec, n] of [
+      [5, 2],
+      [300, 3],
+      [1800, 4],
+    ] as const) {
       clock.advance(stepSec * 1000 - 1);
       expect(await d.tick(), 'not due yet').to.equal(0);
       clock.advance(1);
@@ -271,8 +275,7 @@ forEachStore('webhook dispatcher', (kind) => {
     verify(0, newSecret!);
     verify(0, fx.secret);
     const [newSig, oldSig] = header(0).split(',').slice(1);
-    const only = (sig: string, secret: string) =>
-      stripe.webhooks.constructEvent(r.received[0].body, `${header(0).split(',')[0]},${sig}`, secret, 300, undefined, clock.now());
+    const only = (sig: string, secret: string) => stripe.webhooks.constructEvent(r.received[0].body, `${header(0).split(',')[0]},${sig}`, secret, 300, undefined, clock.now());
     only(newSig, newSecret!);
     only(oldSig, fx.secret);
     expect(() => only(newSig, fx.secret)).to.throw(/No signatures found matching/);
@@ -289,7 +292,10 @@ forEachStore('webhook dispatcher', (kind) => {
   it('takes over an event whose lease expired (a worker died mid-delivery), and leaves a live lease alone', async () => {
     const r = await receiver();
     const { eventId } = await fx.event(r.url);
-    await ts.store.db.updateTable('webhook_events').set({ lease_owner: 'dead-worker', lease_expires_at: clock.now() + 1000 }).execute();
+    await ts.store.db
+      .updateTable('webhook_events')
+      .set({ lease_owner: 'dead-worker', lease_expires_at: clock.now() + 1000 })
+      .execute();
     const d = make();
     expect(await d.tick()).to.equal(0);
     clock.advance(1000);

@@ -20,8 +20,7 @@ forEachStore('the event log and redelivery', (kind) => {
   let replies: Reply[];
   let secret: string;
   let dispatcher: WebhookDispatcher;
-  const dispatch = (allowPrivate = true) =>
-    createWebhookDispatcher({ store: srv.deps.store, clock: srv.clock, config: { ...srv.deps.config, webhookAllowPrivate: allowPrivate }, random: () => 0.5 });
+  const dispatch = (allowPrivate = true) => createWebhookDispatcher({ store: srv.deps.store, clock: srv.clock, config: { ...srv.deps.config, webhookAllowPrivate: allowPrivate }, random: () => 0.5 });
 
   beforeEach(async () => {
     srv = await startEngineServer(kind, { SVC_WEBHOOK_RETRY_SCHEDULE: '0,5,10' });

@@ -113,8 +113,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     },
     {
       name: 'preflight_call',
-      description:
-        `${summary(doc, 'preflightCall')} Use it to check a call before place_call: an error here is the error place_call would give.`,
+      description: `${summary(doc, 'preflightCall')} Use it to check a call before place_call: an error here is the error place_call would give.`,
       inputSchema: { ...preflight, type: 'object', properties: preflight.properties as Record<string, Json> },
     },
     {
@@ -131,9 +130,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     },
     {
       name: 'create_batch',
-      description:
-        `${summary(doc, 'createBatch')} Returns the batchId; use get_batch to follow it. ` +
-        'Pass the same idempotencyKey when retrying, so the retry cannot create a second batch.',
+      description: `${summary(doc, 'createBatch')} Returns the batchId; use get_batch to follow it. Pass the same idempotencyKey when retrying, so the retry cannot create a second batch.`,
       inputSchema: {
         ...batch,
         type: 'object',

@@ -26,12 +26,7 @@ const ENDED: Record<EndReason, string> = {
 };
 
 export function analysisMessages({ brief, transcript, endReason }: AnalysisInput): ChatMessage[] {
-  const lines = [
-    `Objective: ${brief.objective}`,
-    `Context: ${brief.context?.trim() || '(none)'}`,
-    `Language of the call: ${brief.language}`,
-    `How the call ended: ${ENDED[endReason]}`,
-  ];
+  const lines = [`Objective: ${brief.objective}`, `Context: ${brief.context?.trim() || '(none)'}`, `Language of the call: ${brief.language}`, `How the call ended: ${ENDED[endReason]}`];
   if (brief.fields.length > 0) {
     lines.push('Fields to extract:');
     for (const f of brief.fields) lines.push(`- ${f.name} (${fieldType(f)})${f.description?.trim() ? `: ${f.description.trim()}` : ''}`);
@@ -39,7 +34,13 @@ export function analysisMessages({ brief, transcript, endReason }: AnalysisInput
     lines.push('Fields to extract: none');
   }
   // Each line numbered as the evidence cites it: [0] for the first turn.
-  const numbered = transcript.trim() === '' ? ['(nothing was said)'] : transcript.trim().split('\n').map((line, i) => `[${i}] ${line}`);
+  const numbered =
+    transcript.trim() === ''
+      ? ['(nothing was said)']
+      : transcript
+          .trim()
+          .split('\n')
+          .map((line, i) => `[${i}] ${line}`);
   lines.push('Transcript:', ...numbered);
   return [
     { role: 'system', content: SYSTEM },

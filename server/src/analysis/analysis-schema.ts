@@ -87,7 +87,11 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
   if (fields.length > 0 && Object.hasOwn(data, 'extracted')) {
     if (!isObject(extracted)) problems.push('/extracted must be an object');
     else {
-      expectKeys('/extracted', extracted, fields.map((f) => f.name));
+      expectKeys(
+        '/extracted',
+        extracted,
+        fields.map((f) => f.name),
+      );
       for (const field of fields) {
         const value = Object.hasOwn(extracted, field.name) ? extracted[field.name] : null;
         const type = fieldType(field);
@@ -99,7 +103,11 @@ export function checkReply(content: string, fields: readonly FieldDefinition[]):
   if (fields.length > 0 && Object.hasOwn(data, 'evidence')) {
     if (!isObject(evidence)) problems.push('/evidence must be an object');
     else {
-      expectKeys('/evidence', evidence, fields.map((f) => f.name));
+      expectKeys(
+        '/evidence',
+        evidence,
+        fields.map((f) => f.name),
+      );
       for (const field of fields) {
         const claim = Object.hasOwn(evidence, field.name) ? evidence[field.name] : null;
         if (claim === null) continue;

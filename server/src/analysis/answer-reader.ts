@@ -4,7 +4,11 @@ import type { AnswerVocabulary } from '../conversation/lexicon.js';
 import type { FieldType } from '../conversation/field-label.js';
 
 export function normalise(text: string): string {
-  return text.normalize('NFC').replace(/[\u2018\u2019\u02bc]/g, "'").replace(/\s+/g, ' ').trim();
+  return text
+    .normalize('NFC')
+    .replace(/[\u2018\u2019\u02bc]/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function escapeRegExp(text: string): string {
@@ -13,7 +17,10 @@ function escapeRegExp(text: string): string {
 
 /** An alternation that prefers the longest phrase, matched whole-word. */
 function alternation(phrases: readonly string[]): string {
-  return [...phrases].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  return [...phrases]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
 }
 
 interface Patterns {
@@ -29,9 +36,7 @@ function patterns(vocabulary: AnswerVocabulary): Patterns {
   let p = compiled.get(vocabulary);
   if (!p) {
     p = {
-      numberWord: vocabulary.numberWords.length
-        ? new RegExp(`(?<![\\p{L}\\p{M}-])(${alternation(vocabulary.numberWords)})(?![\\p{L}\\p{M}-])`, 'iu')
-        : null,
+      numberWord: vocabulary.numberWords.length ? new RegExp(`(?<![\\p{L}\\p{M}-])(${alternation(vocabulary.numberWords)})(?![\\p{L}\\p{M}-])`, 'iu') : null,
       interjection: new RegExp(`^(?:${alternation(vocabulary.interjections)})\\s*[,.…!]+\\s*`, 'iu'),
       leadIn: new RegExp(`^(?:${alternation(vocabulary.leadIns)})\\s+`, 'iu'),
     };
@@ -47,7 +52,10 @@ function saysDontKnow(text: string, vocabulary: AnswerVocabulary): boolean {
 
 /** The first decisive word wins: "No, I'm afraid not" is no, "Yes, we are" yes, "Absolutely not" no. */
 function readBoolean(text: string, vocabulary: AnswerVocabulary): boolean | null {
-  const words = normalise(text).toLowerCase().match(/[\p{L}\p{M}']+/gu) ?? [];
+  const words =
+    normalise(text)
+      .toLowerCase()
+      .match(/[\p{L}\p{M}']+/gu) ?? [];
   for (let i = 0; i < words.length; i += 1) {
     if (vocabulary.no.includes(words[i])) return false;
     if (vocabulary.yes.includes(words[i])) {
@@ -82,7 +90,7 @@ function readNumber(text: string, vocabulary: AnswerVocabulary): number | null {
 function readString(text: string, vocabulary: AnswerVocabulary): string | null {
   const { interjection, leadIn } = patterns(vocabulary);
   let value = normalise(text);
-  for (let before = ''; before !== value;) {
+  for (let before = ''; before !== value; ) {
     before = value;
     value = value.replace(interjection, '');
   }

@@ -112,9 +112,7 @@ export class LlmAnalyst implements Analyst {
 
 /** The first choice's message content, or what is wrong with the response. */
 function messageContent(payload: unknown): string | { problem: string } {
-  const choice = (payload as { choices?: unknown[] } | null)?.choices?.[0] as
-    | { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown }
-    | undefined;
+  const choice = (payload as { choices?: unknown[] } | null)?.choices?.[0] as { message?: { content?: unknown; refusal?: unknown }; finish_reason?: unknown } | undefined;
   if (!choice?.message) return { problem: 'the response had no choices[0].message' };
   if (typeof choice.message.refusal === 'string' && choice.message.refusal) return { problem: 'the model refused to answer' };
   if (choice.finish_reason === 'length') return { problem: 'the reply was cut off at the token limit' };
@@ -150,7 +148,10 @@ function errorCode(err: unknown): string {
 }
 
 function degraded({ brief, endReason, transcript }: AnalysisInput, failures: readonly Failure[]): Analysis {
-  const objective = brief.objective.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/u, '');
+  const objective = brief.objective
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.\s]+$/u, '');
   const last = failures[failures.length - 1];
   const nothing = brief.fields.length > 0 ? 'no summary was written and no fields were extracted' : 'no summary was written';
   const extracted: ExtractedValues | null = brief.fields.length > 0 ? Object.fromEntries(brief.fields.map((f) => [f.name, null])) : null;

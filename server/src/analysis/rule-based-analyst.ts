@@ -67,14 +67,13 @@ function listOf(fields: readonly FieldDefinition[]): string {
   return fields.map(labelOf).join('; ');
 }
 
-function summarise(
-  objective: string,
-  fields: readonly FieldDefinition[],
-  exchanges: ReadonlyMap<string, FieldExchange>,
-  values: ExtractedValues,
-  endReason: EndReason,
-): string {
-  const sentences = [`Objective: ${objective.replace(/\s+/g, ' ').trim().replace(/[.\s]+$/u, '')}.`];
+function summarise(objective: string, fields: readonly FieldDefinition[], exchanges: ReadonlyMap<string, FieldExchange>, values: ExtractedValues, endReason: EndReason): string {
+  const sentences = [
+    `Objective: ${objective
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[.\s]+$/u, '')}.`,
+  ];
   if (fields.length === 0) {
     sentences.push(`${ENDINGS[endReason]}; no fields were requested.`);
     return sentences.join(' ');

@@ -63,7 +63,12 @@ async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { i
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((row) => toBatch(row, counts.filter((c) => c.batch_id === row.id)));
+  return rows.map((row) =>
+    toBatch(
+      row,
+      counts.filter((c) => c.batch_id === row.id),
+    ),
+  );
 }
 
 function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]): Batch {

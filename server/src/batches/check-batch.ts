@@ -48,7 +48,13 @@ const itemError = (index: number, err: ApiError): BatchItemError => ({ index, er
  * The schema and the guardrails for every call, with no store read; then checkBatchAccount for those that pass.
  * Calls that fail here are named and not read for.
  */
-export function checkBatchCalls(ports: BatchCheckPorts, key: ApiKeyRow, calls: readonly unknown[], defaults: Record<string, unknown> | undefined, now: number): { passed: CheckedCall[]; errors: BatchItemError[] } {
+export function checkBatchCalls(
+  ports: BatchCheckPorts,
+  key: ApiKeyRow,
+  calls: readonly unknown[],
+  defaults: Record<string, unknown> | undefined,
+  now: number,
+): { passed: CheckedCall[]; errors: BatchItemError[] } {
   const passed: CheckedCall[] = [];
   const errors: BatchItemError[] = [];
   calls.forEach((item, index) => {
@@ -84,8 +90,18 @@ export function checkBatchCalls(ports: BatchCheckPorts, key: ApiKeyRow, calls: r
 export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, checked: readonly CheckedCall[]): Promise<{ passed: CheckedCall[]; errors: BatchItemError[] }> {
   const account = await findDefaultCallerId(db, key.account_id);
   const accountDefault = account?.default_caller_id ?? null;
-  const listed = await within(db, 'do_not_call', key.account_id, checked.map((c) => c.call.to));
-  const owned = await within(db, 'numbers', key.account_id, checked.flatMap((c) => c.call.callerId ?? accountDefault ?? []));
+  const listed = await within(
+    db,
+    'do_not_call',
+    key.account_id,
+    checked.map((c) => c.call.to),
+  );
+  const owned = await within(
+    db,
+    'numbers',
+    key.account_id,
+    checked.flatMap((c) => c.call.callerId ?? accountDefault ?? []),
+  );
   const passed: CheckedCall[] = [];
   const errors: BatchItemError[] = [];
   for (const { index, call } of checked) {
@@ -106,7 +122,14 @@ export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, ch
 }
 
 /** Every call of a batch checked: the calls to create, or every error, by index. */
-export async function checkBatch(ports: BatchCheckPorts, db: Kysely<Database>, key: ApiKeyRow, calls: readonly unknown[], defaults: Record<string, unknown> | undefined, now: number): Promise<BatchCheck> {
+export async function checkBatch(
+  ports: BatchCheckPorts,
+  db: Kysely<Database>,
+  key: ApiKeyRow,
+  calls: readonly unknown[],
+  defaults: Record<string, unknown> | undefined,
+  now: number,
+): Promise<BatchCheck> {
   // preparePlacement infers a call's language with the detector, which loads once, asynchronously.
   await languageDetectorReady();
   const first = checkBatchCalls(ports, key, calls, defaults, now);

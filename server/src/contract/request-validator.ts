@@ -46,14 +46,7 @@ interface CompiledParameter {
   validate: ValidateFunction;
 }
 
-export function compileRequestValidator(
-  doc: OpenApiDocument,
-  ajv: Ajv2020,
-  path: string,
-  method: string,
-  op: Operation,
-  reasons: FormatReasons = {},
-): RequestValidator {
+export function compileRequestValidator(doc: OpenApiDocument, ajv: Ajv2020, path: string, method: string, op: Operation, reasons: FormatReasons = {}): RequestValidator {
   const messages = tokenMessages(doc);
   const params: CompiledParameter[] = (op.parameters ?? []).map((p) => {
     const param = resolveRef<Parameter>(doc, p);
@@ -194,8 +187,7 @@ function findFault(value: unknown, segments: string[]): TextFault | undefined {
   return undefined;
 }
 
-const faultKind = (text: string) =>
-  text.includes('\u0000') ? 'contains U+0000 (NUL), which text fields must not hold' : 'contains a lone surrogate, which is not valid Unicode text';
+const faultKind = (text: string) => (text.includes('\u0000') ? 'contains U+0000 (NUL), which text fields must not hold' : 'contains a lone surrogate, which is not valid Unicode text');
 
 const faultMessage = (segments: string[], text: string) => `\`${segments.join('.')}\` ${faultKind(text)}.`;
 
@@ -228,7 +220,10 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
       }
       continue;
     }
-    const segments = e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = e.instancePath
+      .slice(1)
+      .split('/')
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     const prop = segments[0];
     const ps = schema.properties?.[prop] ?? {};
     if (ps['x-error-missing'] && isBlank(data[prop])) {
@@ -241,9 +236,7 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
       consider(token, reason ?? (token && messages[token] ? `${messages[token]} (${detail})` : detail));
     }
   }
-  return best
-    ? new ApiError(400, best.token as ErrorToken, best.message)
-    : new ApiError(400, 'invalid_body', 'The request body does not match the request schema.');
+  return best ? new ApiError(400, best.token as ErrorToken, best.message) : new ApiError(400, 'invalid_body', 'The request body does not match the request schema.');
 }
 
 function valueAt(data: unknown, segments: string[]): unknown {

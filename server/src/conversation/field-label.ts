@@ -25,6 +25,9 @@ export function lowerFirst(label: string): string {
 
 /** The description (one line, without closing punctuation) or, when it is blank, the humanised name. */
 export function fieldLabel(field: FieldDefinition): string {
-  const description = (field.description ?? '').replace(/\s+/g, ' ').trim().replace(/[\s.?!:;,]+$/u, '');
+  const description = (field.description ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.?!:;,]+$/u, '');
   return description || humaniseName(field.name) || field.name;
 }

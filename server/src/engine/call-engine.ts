@@ -185,7 +185,12 @@ export class CallEngine {
     ];
     // A step that gets to its end clears the count of those that failed before it.
     const recovered = !c.keepLease && row.failed_steps > 0 ? { failed_steps: 0 } : {};
-    const written = await this.queue.commit(row, { set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now }, keepLease: c.keepLease, insert: inserts ? outboxRow : undefined, alsoRun: c.alsoRun });
+    const written = await this.queue.commit(row, {
+      set: { ...recovered, ...c.set, next_run_at: c.nextRunAt, updated_at: now },
+      keepLease: c.keepLease,
+      insert: inserts ? outboxRow : undefined,
+      alsoRun: c.alsoRun,
+    });
     // A cancel that came in while this step ran made the call due then, and this step's write has just put its due
     // time back: bring it forward again. (A step that sees the cancel ends the call, so this does not repeat.)
     if (!c.keepLease && c.nextRunAt !== null && c.nextRunAt > now && written.cancel_requested_at !== null) {

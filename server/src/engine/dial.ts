@@ -19,7 +19,17 @@ export async function dial(ctx: StepContext, row: CallRow): Promise<void> {
   const attempted = await ctx.commit(row, now, { set: transition(row.status as CallStatus, { type: 'dial_started', at: now }).patch, nextRunAt: now, keepLease: true });
   let dialled: Awaited<ReturnType<typeof carrier.dial>>;
   try {
-    dialled = await carrier.dial({ callId: row.id, to: row.to_number, callerId: row.caller_id, language: row.language ?? 'en-US', leaveMessage: row.voicemail_message !== null, machineDetection: row.machine_detection !== 'off' }, now);
+    dialled = await carrier.dial(
+      {
+        callId: row.id,
+        to: row.to_number,
+        callerId: row.caller_id,
+        language: row.language ?? 'en-US',
+        leaveMessage: row.voicemail_message !== null,
+        machineDetection: row.machine_detection !== 'off',
+      },
+      now,
+    );
   } catch (err) {
     if (err instanceof CarrierThrottled) return throttled(ctx, attempted, throttle, err);
     const token: CallErrorToken = err instanceof CarrierRefused ? err.token : 'dial_failed';

@@ -55,7 +55,11 @@ async function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, tim
     socket.destroy();
     return;
   }
-  const limits = window ? Object.entries(rateLimitHeaders(window)).map(([name, value]) => `\r\n${name}: ${value}`).join('') : '';
+  const limits = window
+    ? Object.entries(rateLimitHeaders(window))
+        .map(([name, value]) => `\r\n${name}: ${value}`)
+        .join('')
+    : '';
   const body = JSON.stringify({ error: answer.token, message: answer.message });
   const head = `HTTP/1.1 ${answer.status} ${answer.reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}${limits}\r\nConnection: close`;
   // Closed once the answer is flushed, whether or not the client ever closes its side.

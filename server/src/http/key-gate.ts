@@ -64,10 +64,7 @@ export async function authenticate(ctx: Context, { store, config, clock }: KeyAu
     throw new ApiError(
       401,
       'unauthorized',
-      message ??
-        (header
-          ? 'The API key is malformed, unknown or revoked. Send Authorization: Bearer svc_ak_<secret>.'
-          : 'Missing API key. Send Authorization: Bearer svc_ak_<secret>.'),
+      message ?? (header ? 'The API key is malformed, unknown or revoked. Send Authorization: Bearer svc_ak_<secret>.' : 'Missing API key. Send Authorization: Bearer svc_ak_<secret>.'),
     );
   }
   const { window_start, window_count, ...key } = found;

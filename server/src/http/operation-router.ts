@@ -44,12 +44,17 @@ export function operationRouter(opts: RouterOptions): Router {
       const deprecation = deprecationHeaders(op, opts.policyUrl, opts.publicBaseUrl);
       const takesBody = op.requestBody !== undefined && !handler.readsBody;
       const limit = op['x-max-body-bytes'] ?? opts.maxBodyBytes;
-      router.register(path.replace(/\{(\w+)\}/g, ':$1'), [method.toUpperCase()], async (ctx: Context) => {
-        if (deprecation) ctx.set(deprecation(ctx.params as Record<string, string>));
-        const body = takesBody ? await readJsonBody(ctx, limit) : undefined;
-        const req = validate({ rawPath: ctx.path, rawQuery: ctx.querystring, headers: ctx.headers, body });
-        await handler(ctx, handler.readsBody ? { ...req, readBody: () => readBodyBytes(ctx, limit) } : req);
-      }, { name: op.operationId });
+      router.register(
+        path.replace(/\{(\w+)\}/g, ':$1'),
+        [method.toUpperCase()],
+        async (ctx: Context) => {
+          if (deprecation) ctx.set(deprecation(ctx.params as Record<string, string>));
+          const body = takesBody ? await readJsonBody(ctx, limit) : undefined;
+          const req = validate({ rawPath: ctx.path, rawQuery: ctx.querystring, headers: ctx.headers, body });
+          await handler(ctx, handler.readsBody ? { ...req, readBody: () => readBodyBytes(ctx, limit) } : req);
+        },
+        { name: op.operationId },
+      );
     }
   }
   return router;

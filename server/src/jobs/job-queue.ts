@@ -184,7 +184,12 @@ export class JobQueue<Row extends Leased> {
   private async insert(ex: Executor, rows: readonly NewRow[]): Promise<void> {
     for (const into of new Set(rows.map((r) => r.into))) {
       const these = rows.filter((r) => r.into === into);
-      await insertRows(ex, into, these.map((r) => r.values), these.find((r) => r.keepExisting)?.keepExisting);
+      await insertRows(
+        ex,
+        into,
+        these.map((r) => r.values),
+        these.find((r) => r.keepExisting)?.keepExisting,
+      );
     }
   }
 

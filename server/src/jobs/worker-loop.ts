@@ -221,7 +221,12 @@ export class WorkerLoop<Job> {
   }
 
   private async runLoop(): Promise<void> {
-    const slots: Slots<Job> = new Slots(this.work, this.settings, (job) => this.runSafely(job), () => this.rouse());
+    const slots: Slots<Job> = new Slots(
+      this.work,
+      this.settings,
+      (job) => this.runSafely(job),
+      () => this.rouse(),
+    );
     this.slots = slots;
     while (!this.stopping) {
       slots.pump();

@@ -20,7 +20,8 @@ for (const [net, bits] of [
   ['203.0.113.0', 24], // documentation
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
-] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
+] as const)
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
@@ -32,7 +33,8 @@ for (const [net, bits] of [
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
-] as const) NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
+] as const)
+  NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
 
 /** The 16 bytes of an IPv6 address (any textual form, with or without a trailing dotted quad). */
 function ipv6Bytes(ip: string): number[] {

@@ -57,7 +57,10 @@ export function cancelUnit(req: CancelRequest): WriteUnit<CancelOutcome> {
 
 /** The events and status changes of calls just ended canceled (with `also`, more outbox rows), in the same transaction. */
 export async function logCanceled(ex: Executor, ended: readonly CallRow[], now: number, also: Insertable<WebhookEventsTable>[] = []): Promise<void> {
-  await insertStatusChanges(ex, ended.map((row) => statusChangeRow(row, now)));
+  await insertStatusChanges(
+    ex,
+    ended.map((row) => statusChangeRow(row, now)),
+  );
   const events = [...ended.map((row) => eventRow(row, 'call.canceled', now)), ...also];
   if (events.length > 0) await insertEvents(ex, events);
 }

@@ -9,9 +9,7 @@ export const ALLOWED_REGIONS = ['US', 'CA', 'GB', 'AU', 'NZ', 'IL'] as const;
 const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_REGIONS);
 const REVENUE_SHARE_TYPES = new Set(['PREMIUM_RATE', 'SHARED_COST']);
 
-export type DestinationCheck =
-  | { ok: true; e164: string; region: string }
-  | { ok: false; token: 'invalid_number' | 'destination_blocked'; message: string };
+export type DestinationCheck = { ok: true; e164: string; region: string } | { ok: false; token: 'invalid_number' | 'destination_blocked'; message: string };
 
 const blocked = (message: string): DestinationCheck => ({ ok: false, token: 'destination_blocked', message });
 

@@ -28,9 +28,7 @@ export function languageDetectorReady(): Promise<void> {
 
 export const DEFAULT_LANGUAGES = ['en', 'he', 'fr', 'es', 'de', 'it', 'pt', 'nl'] as const;
 
-export type LanguageResolution =
-  | { ok: true; language: string; languageSource: 'explicit' | 'inferred' | 'auto' }
-  | { ok: false; token: 'invalid_language'; message: string };
+export type LanguageResolution = { ok: true; language: string; languageSource: 'explicit' | 'inferred' | 'auto' } | { ok: false; token: 'invalid_language'; message: string };
 
 const MAIN_LANGUAGE: Record<string, string> = { US: 'en-US', CA: 'en-CA', GB: 'en-GB', AU: 'en-AU', NZ: 'en-NZ', IL: 'he-IL' };
 const HOME_REGION: Record<string, string> = { en: 'US', he: 'IL', fr: 'FR', es: 'ES', de: 'DE', it: 'IT', pt: 'PT', nl: 'NL' };

@@ -20,14 +20,7 @@ import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type Windo
 import { ApiError } from '../errors/api-error.js';
 import { readPlacementState } from '../store/accounts/usage.js';
 import { insertQueuedCall, iso, windowFields } from '../store/calls-repo.js';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  findIdempotencyRecord,
-  releaseIdempotencyKey,
-  type IdempotencyRow,
-  type StoredResponse,
-} from '../store/idempotency-repo.js';
+import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type IdempotencyRow, type StoredResponse } from '../store/idempotency-repo.js';
 import type { Executor, WriteUnit } from '../store/store.js';
 import type { IrsfList } from '../numbers/irsf.js';
 import type { AgentCatalogue } from './agent-catalogue.js';

@@ -63,11 +63,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
   if (!voice.ok) throw new ApiError(400, voice.token, voice.message);
 
   const region = destination.ok ? destination.region : 'US';
-  const language = resolveLanguage(
-    { language: body.language, objective: body.objective, context: body.context, region },
-    ports.catalogue.languages,
-    ahead,
-  );
+  const language = resolveLanguage({ language: body.language, objective: body.objective, context: body.context, region }, ports.catalogue.languages, ahead);
   if (!language.ok) throw new ApiError(400, language.token, language.message);
 
   if (!destination.ok) throw new ApiError(400, destination.token, destination.message);

@@ -18,10 +18,7 @@ declare module 'espeak-ng' {
     noInitialRun?: boolean;
     print?: (line: string) => void;
     printErr?: (line: string) => void;
-    instantiateWasm?: (
-      imports: WebAssembly.Imports,
-      done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
-    ) => object;
+    instantiateWasm?: (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
   }
 
   export default function ESpeakNg(options?: EspeakModuleOptions): Promise<EspeakModule>;

@@ -11,7 +11,28 @@ export type CallRow = Selectable<CallsTable>;
 /** What a placement decides of a new call; the rest starts empty, and the engine takes it from next_run_at. */
 export type QueuedCallRow = Pick<
   CallRow,
-  'id' | 'account_id' | 'api_key_id' | 'to_number' | 'objective' | 'context' | 'fields_json' | 'webhook_url' | 'caller_id' | 'voice' | 'language' | 'language_source' | 'metadata_json' | 'voicemail_message' | 'scheduled_at' | 'redial_json' | 'previous_call_id' | 'calling_window_json' | 'batch_id' | 'machine_detection' | 'created_at' | 'on_behalf_of'
+  | 'id'
+  | 'account_id'
+  | 'api_key_id'
+  | 'to_number'
+  | 'objective'
+  | 'context'
+  | 'fields_json'
+  | 'webhook_url'
+  | 'caller_id'
+  | 'voice'
+  | 'language'
+  | 'language_source'
+  | 'metadata_json'
+  | 'voicemail_message'
+  | 'scheduled_at'
+  | 'redial_json'
+  | 'previous_call_id'
+  | 'calling_window_json'
+  | 'batch_id'
+  | 'machine_detection'
+  | 'created_at'
+  | 'on_behalf_of'
 > & { recording_notice: number };
 
 /** What a call not yet started holds of all that happens to a call: nothing (a placement's and a redial's new row). */
@@ -72,7 +93,23 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
   // In the order the builder above uses its parameters.
   const p = [c.id, c.account_id, c.api_key_id, c.to_number, c.objective, c.context, c.fields_json, c.webhook_url, c.caller_id, c.voice, c.language, c.language_source];
   // A scheduled call is due for the engine at its time; any other at once.
-  await insertQueued(ex, ...p, c.created_at, c.created_at, c.scheduled_at ?? c.created_at, c.metadata_json, c.voicemail_message, c.scheduled_at, c.redial_json, c.previous_call_id, c.calling_window_json, c.batch_id, c.machine_detection, c.on_behalf_of, c.recording_notice);
+  await insertQueued(
+    ex,
+    ...p,
+    c.created_at,
+    c.created_at,
+    c.scheduled_at ?? c.created_at,
+    c.metadata_json,
+    c.voicemail_message,
+    c.scheduled_at,
+    c.redial_json,
+    c.previous_call_id,
+    c.calling_window_json,
+    c.batch_id,
+    c.machine_detection,
+    c.on_behalf_of,
+    c.recording_notice,
+  );
 }
 
 const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error', 'metadata_json', 'batch_id'] as const;
@@ -82,7 +119,13 @@ const reads = perStore((store) => ({
   findForKey: preparedQuery(store, (d) => d.selectFrom('calls').selectAll().where('id', '=', PARAM).where('api_key_id', '=', PARAM)),
   // Most recent first; calls placed in the same millisecond are ordered by id so the order is stable.
   listForKey: preparedQuery(store, (d) =>
-    d.selectFrom('calls').select(SUMMARY_COLUMNS).where('api_key_id', '=', PARAM).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(PARAM as unknown as number),
+    d
+      .selectFrom('calls')
+      .select(SUMMARY_COLUMNS)
+      .where('api_key_id', '=', PARAM)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(PARAM as unknown as number),
   ),
   listForBatch: preparedQuery(store, (d) =>
     d

@@ -16,7 +16,13 @@ export interface StoredResponse {
 }
 
 const q = {
-  deleteExpired: statement((db) => db.deleteFrom('idempotency_keys').where('api_key_id', '=', PARAM).where('idem_key', '=', PARAM).where('expires_at', '<=', PARAM as unknown as number)),
+  deleteExpired: statement((db) =>
+    db
+      .deleteFrom('idempotency_keys')
+      .where('api_key_id', '=', PARAM)
+      .where('idem_key', '=', PARAM)
+      .where('expires_at', '<=', PARAM as unknown as number),
+  ),
   claim: statement((db) =>
     db
       .insertInto('idempotency_keys')
@@ -46,14 +52,7 @@ const q = {
 };
 
 /** Inserts a running record; returns false when one already exists (and is not expired). */
-export async function claimIdempotencyKey(
-  ex: Executor,
-  apiKeyId: string,
-  key: string,
-  requestHash: string,
-  now: number,
-  ttlMs: number,
-): Promise<boolean> {
+export async function claimIdempotencyKey(ex: Executor, apiKeyId: string, key: string, requestHash: string, now: number, ttlMs: number): Promise<boolean> {
   await q.deleteExpired(ex, apiKeyId, key, now);
   return (await q.claim(ex, apiKeyId, key, requestHash, now, now + ttlMs)).length > 0;
 }

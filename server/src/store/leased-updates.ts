@@ -25,12 +25,7 @@ function updateStatement(table: QueueTableName, key: string, columns: readonly s
   return s;
 }
 
-export async function updateLeasedRows<Row>(
-  ex: Executor,
-  table: { table: QueueTableName; key: string },
-  owner: string,
-  updates: readonly LeasedUpdate[],
-): Promise<(Row | undefined)[]> {
+export async function updateLeasedRows<Row>(ex: Executor, table: { table: QueueTableName; key: string }, owner: string, updates: readonly LeasedUpdate[]): Promise<(Row | undefined)[]> {
   const rows: (Row | undefined)[] = [];
   for (const u of updates) {
     const columns = Object.keys(u.set).sort();

@@ -57,7 +57,6 @@ export function perStore<Q>(compile: (store: Store) => Q): (store: Store) => Q {
   };
 }
 
-
 const kyselyExecutors = new WeakMap<Kysely<Database>, Executor>();
 
 /**

@@ -19,7 +19,13 @@ export function takeStreamLease(store: Store, apiKeyId: string, cap: number, now
     atomically(`streams:${apiKeyId}`, async (ex) => {
       const db = ex.compiler;
       await runQuery(ex, db.deleteFrom('stream_leases').where('api_key_id', '=', apiKeyId).where('expires_at', '<=', now));
-      const [{ n }] = await runQuery(ex, db.selectFrom('stream_leases').select((eb) => eb.fn.countAll<number>().as('n')).where('api_key_id', '=', apiKeyId));
+      const [{ n }] = await runQuery(
+        ex,
+        db
+          .selectFrom('stream_leases')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('api_key_id', '=', apiKeyId),
+      );
       if (Number(n) >= cap) return null;
       const id = randomUUID();
       await runQuery(ex, db.insertInto('stream_leases').values({ id, api_key_id: apiKeyId, expires_at: now + STREAM_LEASE_MS }));
@@ -32,7 +38,15 @@ export function takeStreamLease(store: Store, apiKeyId: string, cap: number, now
 export async function renewStreamLeases(store: Store, ids: readonly string[], now: number): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    await store.write(({ ex }) => runQuery(ex, ex.compiler.updateTable('stream_leases').set({ expires_at: now + STREAM_LEASE_MS }).where('id', 'in', chunk)));
+    await store.write(({ ex }) =>
+      runQuery(
+        ex,
+        ex.compiler
+          .updateTable('stream_leases')
+          .set({ expires_at: now + STREAM_LEASE_MS })
+          .where('id', 'in', chunk),
+      ),
+    );
   }
 }
 

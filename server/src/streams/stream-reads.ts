@@ -11,7 +11,17 @@
 // a page at a time (a stream catching up on what it missed).
 import { isTerminal } from '../calls/call-status.js';
 import type { CallLatency } from '../generated/types.gen.js';
-import { readKeysWindow, readReplayMarks, readStatusChanges, readStreamCall, readStreamCallsById, readStreamTurns, type StatusChangeRow, type StreamCallRow, type TurnRow } from '../store/calls/stream-rows.js';
+import {
+  readKeysWindow,
+  readReplayMarks,
+  readStatusChanges,
+  readStreamCall,
+  readStreamCallsById,
+  readStreamTurns,
+  type StatusChangeRow,
+  type StreamCallRow,
+  type TurnRow,
+} from '../store/calls/stream-rows.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -165,13 +175,7 @@ export interface CallRead {
  * The call's items after `cursor`, each with the cursor after it; `ended` once its terminal status is among what
  * has been sent. Null when the call is not the key's.
  */
-export async function readCall(
-  s: StreamStore,
-  apiKeyId: string,
-  callId: string,
-  cursor: CallCursor,
-  now: number,
-): Promise<CallRead | null> {
+export async function readCall(s: StreamStore, apiKeyId: string, callId: string, cursor: CallCursor, now: number): Promise<CallRead | null> {
   // The changes are read first, and the record and turns after them, so that each change is shown with the
   // record and turns at least as new as it: a change shown with the record as it was before it would carry none
   // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.

@@ -7,11 +7,7 @@ import type { Database } from '../store/schema.js';
 import { appendCarrierEvent, readCarrierEvents } from '../store/calls/carrier-events.js';
 import type { LineEvent } from './carrier.js';
 
-export async function recordLineEvent(
-  db: Kysely<Database>,
-  input: { callId: string; ref: string; event: LineEvent; payload?: unknown },
-  now: number,
-): Promise<void> {
+export async function recordLineEvent(db: Kysely<Database>, input: { callId: string; ref: string; event: LineEvent; payload?: unknown }, now: number): Promise<void> {
   const e = input.event;
   await appendCarrierEvent(
     db,

@@ -44,7 +44,6 @@ export interface RealtimeProtocol {
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
-
 /** What the transcriber is asked for: a model, and the language when it is known. */
 function transcription(model: string, brief: LineBrief): Record<string, string> {
   const language = transcriptionLanguage(brief);
@@ -80,9 +79,7 @@ export const GA_PROTOCOL: RealtimeProtocol = {
     return obj(obj(audio.input).format).type === 'audio/pcmu' && obj(obj(audio.output).format).type === 'audio/pcmu';
   },
   historyItem: (speaker, text) =>
-    speaker === 'agent'
-      ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] }
-      : { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+    speaker === 'agent' ? { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] } : { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
 };
 
 export const BETA_PROTOCOL: RealtimeProtocol = {
@@ -107,9 +104,7 @@ export const BETA_PROTOCOL: RealtimeProtocol = {
   answering: (turnTaking, answers) => ({ type: 'session.update', session: { turn_detection: turnDetection(turnTaking, answers) } }),
   confirms: (session) => obj(session).input_audio_format === 'g711_ulaw' && obj(session).output_audio_format === 'g711_ulaw',
   historyItem: (speaker, text) =>
-    speaker === 'agent'
-      ? { type: 'message', role: 'assistant', content: [{ type: 'text', text }] }
-      : { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+    speaker === 'agent' ? { type: 'message', role: 'assistant', content: [{ type: 'text', text }] } : { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
 };
 
 export function realtimeProtocol(name: RealtimeProtocolName): RealtimeProtocol {

@@ -57,8 +57,7 @@ export interface RealtimeConnection extends LinkTarget {
 }
 
 /** The session.update a call's socket is opened with. */
-export const sessionUpdateFor = (conn: RealtimeConnection, brief: LineBrief, tools: ToolRegistry) =>
-  conn.protocol.sessionUpdate(brief, tools.offered, conn.turnTaking ?? DEFAULT_TURN_TAKING);
+export const sessionUpdateFor = (conn: RealtimeConnection, brief: LineBrief, tools: ToolRegistry) => conn.protocol.sessionUpdate(brief, tools.offered, conn.turnTaking ?? DEFAULT_TURN_TAKING);
 
 /** How the session meets what lies outside the model's socket. */
 export interface SessionLifecycle {

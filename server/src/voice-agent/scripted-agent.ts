@@ -73,7 +73,10 @@ function ask(lex: Lexicon, field: FieldDefinition, index: number): string {
 }
 
 function stripEnd(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/[\s.!?;:,]+$/u, '');
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\s.!?;:,]+$/u, '');
 }
 
 /**

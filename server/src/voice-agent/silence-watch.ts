@@ -16,8 +16,7 @@ export interface SilenceBounds {
 export const DEFAULT_SILENCE: SilenceBounds = { promptMs: 10_000, hangUpMs: 10_000 };
 
 /** What the system message asks the model when the line has been silent for `promptMs`. */
-export const SILENCE_PROMPT =
-  'The line has been silent for a while. Ask once, briefly and in the language of the call, whether the person is still there, then wait for their answer.';
+export const SILENCE_PROMPT = 'The line has been silent for a while. Ask once, briefly and in the language of the call, whether the person is still there, then wait for their answer.';
 
 export class SilenceWatch {
   /** Where the stream was at the last look: it starts at 0, with the callee's audio. */

@@ -39,9 +39,7 @@ export class SimulatedCallee {
       if (unknown.size === draws.length) unknown.delete(byRoll[byRoll.length - 1].field.name);
     }
     for (const { field, rng } of draws) {
-      const reply: CalleeReply = unknown.has(field.name)
-        ? { text: rng.pick(this.lexicon.callee.dontKnow), value: null }
-        : spokenAnswer(field, this.lexicon, EN, rng);
+      const reply: CalleeReply = unknown.has(field.name) ? { text: rng.pick(this.lexicon.callee.dontKnow), value: null } : spokenAnswer(field, this.lexicon, EN, rng);
       this.replies.set(field.name, reply);
     }
   }

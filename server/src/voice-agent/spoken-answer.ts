@@ -68,9 +68,7 @@ function numberAnswer(field: FieldDefinition, lex: Lexicon, rng: SeededRandom): 
     value = rng.int(201);
     spoken = String(value);
   }
-  const text = unit
-    ? say(rng.pick(lex.callee.numberWithUnit), { n: spoken, u: lex.callee.units[unit] })
-    : say(rng.pick(lex.callee.number), { n: spoken });
+  const text = unit ? say(rng.pick(lex.callee.numberWithUnit), { n: spoken, u: lex.callee.units[unit] }) : say(rng.pick(lex.callee.number), { n: spoken });
   return { text: capitalise(text), value };
 }
 

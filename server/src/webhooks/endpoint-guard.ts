@@ -13,8 +13,7 @@ export interface ResolvedAddress {
 /** All addresses of a host name, like dns.lookup with all: true. */
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 
 /** The destination may never be contacted; the event ends 'refused'. */
 export class RefusedDestination extends Error {}

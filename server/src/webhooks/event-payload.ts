@@ -3,7 +3,6 @@
 import type { AnsweredBy, CallEvent, CallEventName, CallStatus, ExtractedValues } from '../generated/types.gen.js';
 import { iso, metadataOf, type CallRow } from '../store/calls-repo.js';
 
-
 export function eventId(callId: string, event: CallEventName, builtAt: number): string {
   return `${callId}:${event}:${builtAt}`;
 }

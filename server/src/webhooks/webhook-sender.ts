@@ -18,8 +18,7 @@ export interface SendResult {
 /** http.request/https.request; injected so tests can see (or stop) every connection attempt. */
 export type RequestFn = (options: https.RequestOptions, onResponse: (res: http.IncomingMessage) => void) => http.ClientRequest;
 
-export const defaultRequest: RequestFn = (options, onResponse) =>
-  options.protocol === 'https:' ? https.request(options, onResponse) : http.request(options, onResponse);
+export const defaultRequest: RequestFn = (options, onResponse) => (options.protocol === 'https:' ? https.request(options, onResponse) : http.request(options, onResponse));
 
 /** Answers every lookup with the checked address, in the shape the caller asked for (single or all). */
 function pinnedLookup(endpoint: CheckedEndpoint): LookupFunction {

@@ -97,7 +97,10 @@ forEachStore('health, readiness and metrics', (kind) => {
 
   it('counts webhook attempts by outcome from the store', async () => {
     const attempt = (event_id: string, attempt: number, status_code: number | null) =>
-      ts.store.db.insertInto('webhook_attempts').values({ event_id, attempt, at: app.clock.now(), status_code, latency_ms: 12, error: status_code ? null : 'timeout' }).execute();
+      ts.store.db
+        .insertInto('webhook_attempts')
+        .values({ event_id, attempt, at: app.clock.now(), status_code, latency_ms: 12, error: status_code ? null : 'timeout' })
+        .execute();
     await attempt('e1', 1, null);
     await attempt('e1', 2, 503);
     await attempt('e1', 3, 200);

@@ -80,7 +80,11 @@ describe('request logs and request ids', () => {
     app.logger.info({ headers: { authorization: `Bearer ${key}` }, webhookSecret: leakedSecret }, `created key ${key}`);
 
     const all = app.lines.join('');
-    expect(records().filter((r) => r.msg === 'request').map((r) => r.status)).to.deep.equal([202, 401, 500]);
+    expect(
+      records()
+        .filter((r) => r.msg === 'request')
+        .map((r) => r.status),
+    ).to.deep.equal([202, 401, 500]);
     for (const secret of [key, key.slice(7), badKey, badKey.slice(7), leakedSecret, leakedSecret.slice(6)]) expect(all).to.not.include(secret);
     expect(all).to.include('whsec_[redacted]');
     expect(records().at(-1)).to.include({ msg: 'created key svc_ak_[redacted]', webhookSecret: '[redacted]' });

@@ -44,9 +44,11 @@ export async function startService(role: 'api' | 'worker' | 'both', env: Record<
     proc.once('exit', (code) => reject(new Error(`${role} process exited with ${code} before it was ready:\n${out.slice(-4000)}`)));
   });
   const end = (signal: NodeJS.Signals) =>
-    exited ? Promise.resolve() : new Promise<void>((resolve) => {
-      proc.once('exit', () => resolve());
-      proc.kill(signal);
-    });
+    exited
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          proc.once('exit', () => resolve());
+          proc.kill(signal);
+        });
   return { role, url: `http://127.0.0.1:${port}`, proc, output: () => out, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }

@@ -8,8 +8,7 @@ import { openSqlite, type SqliteStore } from '../../../server/src/store/sqlite/s
 import { isStoreFault } from '../../../server/src/store/store-fault.js';
 
 const count = (store: SqliteStore) => store.groupedReads!.all<{ n: number }>('select count(*) as n from accounts', []).then((rows) => rows[0].n);
-const addAccount = (db: SqliteStore['db'], name: string) =>
-  db.insertInto('accounts').values({ id: name, name, plan_minutes: 10, default_caller_id: null, created_at: 1 }).execute();
+const addAccount = (db: SqliteStore['db'], name: string) => db.insertInto('accounts').values({ id: name, name, plan_minutes: 10, default_caller_id: null, created_at: 1 }).execute();
 
 for (const where of ['a database file', 'an in-memory database'] as const) {
   describe(`grouped reads on ${where}`, () => {
@@ -94,4 +93,3 @@ describe('grouped reads and Postgres', () => {
     return store.close();
   });
 });
-

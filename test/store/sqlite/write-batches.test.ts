@@ -7,8 +7,7 @@ import { migrate } from '../../../server/src/store/store.js';
 import { openSqlite, type SqliteStore } from '../../../server/src/store/sqlite/sqlite-driver.js';
 import type { Executor, WriteScope } from '../../../server/src/store/store.js';
 
-const addAccount = (ex: Executor, name: string) =>
-  ex.run('insert into accounts (id, name, plan_minutes, default_caller_id, created_at) values (?, ?, 10, null, 1)', [name, name]);
+const addAccount = (ex: Executor, name: string) => ex.run('insert into accounts (id, name, plan_minutes, default_caller_id, created_at) values (?, ?, 10, null, 1)', [name, name]);
 const names = async (store: SqliteStore) => (await store.db.selectFrom('accounts').select('name').orderBy('name').execute()).map((r) => r.name);
 const failure = (p: Promise<unknown>) =>
   p.then(

@@ -12,9 +12,16 @@ import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
 import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';
 
-const MONO = encodeWav(Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))), 8000);
+const MONO = encodeWav(
+  Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))),
+  8000,
+);
 /** The agent on the first channel, the callee silent on the second. */
-const DUAL = encodeWav(Int16Array.from({ length: 16_000 }, (_, i) => (i % 2 === 0 ? Math.round(8000 * Math.sin(i / 10)) : 0)), 8000, 2);
+const DUAL = encodeWav(
+  Int16Array.from({ length: 16_000 }, (_, i) => (i % 2 === 0 ? Math.round(8000 * Math.sin(i / 10)) : 0)),
+  8000,
+  2,
+);
 
 forEachStore('two-channel recordings on the Twilio carrier', (kind) => {
   let fake: FakeTwilio;

@@ -26,7 +26,10 @@ const stripe = new Stripe('sk_test_placeholder');
 const HELLO = 'Hello, I am an AI assistant calling for a customer.';
 const QUESTION = 'Could you tell me whether the shop is open on Sunday?';
 const GOODBYE = 'Thank you, that is all I needed. Goodbye.';
-const WAV = encodeWav(Int16Array.from({ length: 16_000 }, (_, i) => Math.round(6000 * Math.sin(i / 7))), 8000);
+const WAV = encodeWav(
+  Int16Array.from({ length: 16_000 }, (_, i) => Math.round(6000 * Math.sin(i / 7))),
+  8000,
+);
 
 forEachStore('a full call on Twilio with the realtime agent', (kind) => {
   let fake: FakeTwilio;
@@ -63,12 +66,24 @@ forEachStore('a full call on Twilio with the realtime agent', (kind) => {
         protocol,
       });
       rx = await startReceiver();
-      const env = { ...fake.env(), SVC_AGENT: 'realtime', SVC_REALTIME_URL: realtime.url, SVC_REALTIME_PROTOCOL: protocol, SVC_REALTIME_API_KEY: 'sk-realtime-test-key-0123456789', SVC_DATA_DIR: dataDir };
+      const env = {
+        ...fake.env(),
+        SVC_AGENT: 'realtime',
+        SVC_REALTIME_URL: realtime.url,
+        SVC_REALTIME_PROTOCOL: protocol,
+        SVC_REALTIME_API_KEY: 'sk-realtime-test-key-0123456789',
+        SVC_DATA_DIR: dataDir,
+      };
       // The carrier, agent, analyst and bridge exactly as configured; only the clock and the ticking are the test's.
       srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier });
       bridge = configuredTelephony({ ...srv.deps, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), agent: srv.agent }).attach!(srv.httpServer)!;
       const dispatcher = createWebhookDispatcher({ store: srv.deps.store, clock: srv.clock, config: srv.deps.config });
-      const jobs = createJobRunner({ store: srv.deps.store, clock: srv.clock, logger: pino({ level: 'silent' }), handlers: configuredTelephony({ ...srv.deps, logger: pino({ level: 'silent' }) }).jobs! });
+      const jobs = createJobRunner({
+        store: srv.deps.store,
+        clock: srv.clock,
+        logger: pino({ level: 'silent' }),
+        handlers: configuredTelephony({ ...srv.deps, logger: pino({ level: 'silent' }) }).jobs!,
+      });
       const alice = await srv.tenant();
       const secret = (await srv.deps.store.db.selectFrom('api_keys').select('webhook_secret').where('id', '=', alice.keyId).executeTakeFirstOrThrow()).webhook_secret;
 
@@ -137,7 +152,16 @@ forEachStore('a full call on Twilio with the realtime agent', (kind) => {
       });
       expect(events.map((e) => e.event)).to.deep.equal(['call.in_progress', 'call.completed']);
       expect(events[0]).to.include({ callId: id, status: 'in_progress', startedAt: call.startedAt, endedAt: null, summary: null, extracted: null });
-      expect(events[1]).to.deep.include({ callId: id, status: 'completed', startedAt: call.startedAt, endedAt: call.endedAt, durationSec: 17, summary: call.summary, extracted: { open_sunday: true }, error: null });
+      expect(events[1]).to.deep.include({
+        callId: id,
+        status: 'completed',
+        startedAt: call.startedAt,
+        endedAt: call.endedAt,
+        durationSec: 17,
+        summary: call.summary,
+        extracted: { open_sunday: true },
+        error: null,
+      });
     });
   }
 });

@@ -82,7 +82,9 @@ forEachStore('machine detection on the Twilio carrier', (kind) => {
     await fake.status(sid, 'completed');
     const row = await srv.drive(id);
     expect(row).to.include({ status: 'completed', answered_by: 'human', error: null });
-    expect(row.transcript).to.equal(`Callee: Thanks for calling Tony's,\nCallee: this is Mark, how can I help you?\nAgent: Hi Mark, I am an AI assistant calling for a customer: are you open on Sunday?\nCallee: Yes, from ten to four.`);
+    expect(row.transcript).to.equal(
+      `Callee: Thanks for calling Tony's,\nCallee: this is Mark, how can I help you?\nAgent: Hi Mark, I am an AI assistant calling for a customer: are you open on Sunday?\nCallee: Yes, from ten to four.`,
+    );
     expect(fake.call(sid).updates, 'never hung up on').to.deep.equal([]);
   });
 

@@ -110,7 +110,10 @@ forEachStore('media bridge', (kind) => {
     expectInstructions(session);
   });
 
-  for (const [svc, server] of [['ga', 'beta'], ['beta', 'ga']] as const) {
+  for (const [svc, server] of [
+    ['ga', 'beta'],
+    ['beta', 'ga'],
+  ] as const) {
     it(`gets no session from a server of the other interface (${svc} against ${server}): two sockets refused, the apology, hung up, agent_unavailable recorded`, async () => {
       h = await startBridge(kind, { script: [{ agent: GREETING }], protocol: svc, serverProtocol: server });
       const id = await h.placeCall();
@@ -129,7 +132,12 @@ forEachStore('media bridge', (kind) => {
   }
 
   it('carries mu-law audio both ways, byte for byte', async () => {
-    h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 4000 }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
+    h = await startBridge(kind, {
+      script: [
+        { agent: GREETING, audioBytes: 4000 },
+        { callee: 'Yes.', afterBytes: 1_000_000 },
+      ],
+    });
     const id = await h.placeCall();
     const peer = await h.stream(id);
     const callee = muLawTone(50 * FRAME_BYTES, 300);
@@ -149,13 +157,26 @@ forEachStore('media bridge', (kind) => {
 
   it('marks small deltas every 100 ms of audio and where the audio ends, and writes the turn once the last mark is played', async () => {
     // 20 ms deltas (160 bytes): 1,120 bytes is seven of them; marks after the fifth (800 bytes) and at the audio's end.
-    h = await startBridge(kind, { script: [{ agent: GREETING, audioBytes: 1120, deltaBytes: FRAME_BYTES }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
+    h = await startBridge(kind, {
+      script: [
+        { agent: GREETING, audioBytes: 1120, deltaBytes: FRAME_BYTES },
+        { callee: 'Yes.', afterBytes: 1_000_000 },
+      ],
+    });
     const id = await h.placeCall();
     const peer = await h.stream(id);
     peer.echoMarks = false;
     await peer.until(() => peer.mediaBytes === 1120 && peer.events('mark').length === 2);
     expect(peer.received.map((m) => (m.event === 'mark' ? `mark ${(m.mark as { name: string }).name}` : m.event))).to.deep.equal([
-      'media', 'media', 'media', 'media', 'media', 'mark a1', 'media', 'media', 'mark a2',
+      'media',
+      'media',
+      'media',
+      'media',
+      'media',
+      'mark a1',
+      'media',
+      'media',
+      'mark a2',
     ]);
     // Played as far as the first mark: the turn is not heard to its end yet.
     peer.send({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'a1' } });
@@ -328,7 +349,18 @@ forEachStore('media bridge', (kind) => {
     h = await startBridge(kind, { script: [{ agent: GREETING }, { callee: 'Yes.', afterBytes: 1_000_000 }] });
     const id = await h.placeCall();
     const peer = await h.stream(id);
-    for (const junk of ['not json', '[]', 'null', '{"event":"media"}', '{"event":"media","media":{"payload":42}}', '{"event":"start"}', '{"event":"mark","mark":{}}', '{"event":"media","media":{"payload":"%%%"}}', '{"event":"nonsense"}']) peer.raw(junk);
+    for (const junk of [
+      'not json',
+      '[]',
+      'null',
+      '{"event":"media"}',
+      '{"event":"media","media":{"payload":42}}',
+      '{"event":"start"}',
+      '{"event":"mark","mark":{}}',
+      '{"event":"media","media":{"payload":"%%%"}}',
+      '{"event":"nonsense"}',
+    ])
+      peer.raw(junk);
     peer.speak(muLawTone(2 * FRAME_BYTES, 300));
     await h.realtime.until(() => h.realtime.connections[0]?.appendedBytes === 2 * FRAME_BYTES);
     expect(peer.closedWith).to.equal(null);

@@ -73,16 +73,21 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
   const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id), optedOut: (id) => realtimeAgent.optedOut(id), failure: (id) => realtimeAgent.failure(id) };
   let db!: Kysely<Database>;
   const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: ({ store }) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
-  realtimeAgent = new RealtimeAgent(db, {
-    url: opts.realtimeUrl ?? realtime.url,
-    model: 'gpt-test-realtime',
-    protocol: realtimeProtocol(protocol),
-    apiKey: REALTIME_KEY,
-    endGraceMs: 60_000,
-    greetAfterMs: 0,
-    turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
-    ...opts.connection,
-  }, undefined, { ...(opts.warm ? { internalUrl: srv.baseUrl, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), warmHoldMs: opts.warm.holdMs } : {}), observer: opts.observer });
+  realtimeAgent = new RealtimeAgent(
+    db,
+    {
+      url: opts.realtimeUrl ?? realtime.url,
+      model: 'gpt-test-realtime',
+      protocol: realtimeProtocol(protocol),
+      apiKey: REALTIME_KEY,
+      endGraceMs: 60_000,
+      greetAfterMs: 0,
+      turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
+      ...opts.connection,
+    },
+    undefined,
+    { ...(opts.warm ? { internalUrl: srv.baseUrl, logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }), warmHoldMs: opts.warm.holdMs } : {}), observer: opts.observer },
+  );
   const hangUps: BridgeHarness['hangUps'] = [];
   let waiters: Array<() => void> = [];
   const bridge = attachMediaBridge(srv.httpServer, {

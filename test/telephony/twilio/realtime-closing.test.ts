@@ -59,8 +59,7 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
     return { id, sid, peer };
   }
 
-  const systemItems = () =>
-    realtime.connections[0].received.filter((e) => e.type === 'conversation.item.create' && (e.item as { role?: string }).role === 'system').map((e) => e.item);
+  const systemItems = () => realtime.connections[0].received.filter((e) => e.type === 'conversation.item.create' && (e.item as { role?: string }).role === 'system').map((e) => e.item);
   /** Waits until the fake has taken every byte of the callee's audio sent so far. */
   const heardAll = (p: FakeMediaPeer, bytes: number) => realtime.until(() => realtime.connections[0]?.appendedBytes === bytes).then(() => p);
 

@@ -24,9 +24,36 @@ describe('realtime agent settings', () => {
   });
 
   it('take turn-taking settings, with the tested defaults for a handset, refusing values out of range', () => {
-    expect(loadConfig({}).realtimeTurnTaking).to.deep.equal({ mode: 'server_vad', threshold: 0.6, prefixPaddingMs: 300, silenceDurationMs: 500, eagerness: 'low', noiseReduction: 'near_field', interruptAfterMs: 400, greetAfterMs: 1000 });
-    const env = { SVC_REALTIME_TURN_DETECTION: 'semantic_vad', SVC_REALTIME_VAD_EAGERNESS: 'medium', SVC_REALTIME_NOISE_REDUCTION: 'far_field', SVC_REALTIME_INTERRUPT_MIN_MS: '0', SVC_REALTIME_VAD_THRESHOLD: '0.8', SVC_REALTIME_VAD_SILENCE_MS: '700', SVC_REALTIME_VAD_PREFIX_PADDING_MS: '200', SVC_REALTIME_GREET_AFTER_MS: '0' };
-    expect(loadConfig(env).realtimeTurnTaking).to.deep.equal({ mode: 'semantic_vad', threshold: 0.8, prefixPaddingMs: 200, silenceDurationMs: 700, eagerness: 'medium', noiseReduction: 'far_field', interruptAfterMs: 0, greetAfterMs: 0 });
+    expect(loadConfig({}).realtimeTurnTaking).to.deep.equal({
+      mode: 'server_vad',
+      threshold: 0.6,
+      prefixPaddingMs: 300,
+      silenceDurationMs: 500,
+      eagerness: 'low',
+      noiseReduction: 'near_field',
+      interruptAfterMs: 400,
+      greetAfterMs: 1000,
+    });
+    const env = {
+      SVC_REALTIME_TURN_DETECTION: 'semantic_vad',
+      SVC_REALTIME_VAD_EAGERNESS: 'medium',
+      SVC_REALTIME_NOISE_REDUCTION: 'far_field',
+      SVC_REALTIME_INTERRUPT_MIN_MS: '0',
+      SVC_REALTIME_VAD_THRESHOLD: '0.8',
+      SVC_REALTIME_VAD_SILENCE_MS: '700',
+      SVC_REALTIME_VAD_PREFIX_PADDING_MS: '200',
+      SVC_REALTIME_GREET_AFTER_MS: '0',
+    };
+    expect(loadConfig(env).realtimeTurnTaking).to.deep.equal({
+      mode: 'semantic_vad',
+      threshold: 0.8,
+      prefixPaddingMs: 200,
+      silenceDurationMs: 700,
+      eagerness: 'medium',
+      noiseReduction: 'far_field',
+      interruptAfterMs: 0,
+      greetAfterMs: 0,
+    });
     expect(configError({ SVC_REALTIME_TURN_DETECTION: 'vad' })).to.equal('SVC_REALTIME_TURN_DETECTION must be one of server_vad, semantic_vad, got "vad"');
     expect(configError({ SVC_REALTIME_VAD_THRESHOLD: '1.5' })).to.equal('SVC_REALTIME_VAD_THRESHOLD must be a number from 0 to 1, got "1.5"');
     expect(configError({ SVC_REALTIME_GREET_AFTER_MS: '20000' })).to.equal('SVC_REALTIME_GREET_AFTER_MS must be a whole number from 0 to 10000, got "20000"');
@@ -36,7 +63,9 @@ describe('realtime agent settings', () => {
   it('take the internal URL, this process on its port by default', () => {
     expect(loadConfig({ PORT: '9090' }).internalUrl).to.equal('http://127.0.0.1:9090');
     expect(loadConfig({ SVC_INTERNAL_URL: 'http://10.0.0.5:8080/' }).internalUrl).to.equal('http://10.0.0.5:8080');
-    expect(configError({ SVC_INTERNAL_URL: 'ws://10.0.0.5' })).to.equal('SVC_INTERNAL_URL must be an http or https URL without credentials or query, such as http://10.0.0.5:8080, got "ws://10.0.0.5"');
+    expect(configError({ SVC_INTERNAL_URL: 'ws://10.0.0.5' })).to.equal(
+      'SVC_INTERNAL_URL must be an http or https URL without credentials or query, such as http://10.0.0.5:8080, got "ws://10.0.0.5"',
+    );
   });
 
   it('speak the beta interface when told to, with the beta preview model unless one is named', () => {

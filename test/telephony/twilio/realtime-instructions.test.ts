@@ -32,11 +32,7 @@ const brief = {
   callId: 'c1',
   objective: 'Book a table for two at 8 pm on Friday.',
   context: null,
-  fields: [
-    { name: 'booked', type: 'boolean' as const },
-    { name: 'deposit_eur', type: 'number' as const, description: 'The deposit asked for, in euros.' },
-    { name: 'contactName' },
-  ],
+  fields: [{ name: 'booked', type: 'boolean' as const }, { name: 'deposit_eur', type: 'number' as const, description: 'The deposit asked for, in euros.' }, { name: 'contactName' }],
   language: 'fr-FR',
   voice: 'sage',
 };

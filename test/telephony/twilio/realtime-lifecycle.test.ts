@@ -139,11 +139,19 @@ forEachStore('the realtime session lifecycle', (kind) => {
 
   describe('a voicemail message waits for the greeting to end', () => {
     const MESSAGE = { action: 'leave_message', message: 'This is Acme about your parcel; please call us back.' };
-    const placeLeavingMessage = () =>
-      h.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', voicemail: MESSAGE });
-    const holds = { type: 'session.update', session: { type: 'realtime', audio: { input: { turn_detection: { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: false, interrupt_response: true } } } } };
+    const placeLeavingMessage = () => h.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', voicemail: MESSAGE });
+    const holds = {
+      type: 'session.update',
+      session: {
+        type: 'realtime',
+        audio: { input: { turn_detection: { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: false, interrupt_response: true } } },
+      },
+    };
     const answers = { ...holds, session: { type: 'realtime', audio: { input: { turn_detection: { ...holds.session.audio.input.turn_detection, create_response: true } } } } };
-    const updates = (i: number) => h.realtime.connections[i]!.received.filter((e) => e.type === 'session.update').slice(1).map(({ event_id: _, ...e }) => e);
+    const updates = (i: number) =>
+      h.realtime.connections[i]!.received.filter((e) => e.type === 'session.update')
+        .slice(1)
+        .map(({ event_id: _, ...e }) => e);
 
     it('says nothing before the verdict; a person (human) is answered once it comes, what they said included', async () => {
       h = await startBridge(kind, { script: [{ callee: 'Hello?', afterBytes: 4 * FRAME_BYTES }, { agent: GREETING }, WAIT], connection: { greetAfterMs: 100 } });
@@ -312,7 +320,14 @@ forEachStore('a media stream relayed to the process holding the warm session', (
     const server = createServer((_req, res) => res.writeHead(404).end());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const agent = new RealtimeAgent(h.db, { url: h.realtime.url, model: 'gpt-test-realtime', protocol: realtimeProtocol('ga'), apiKey: REALTIME_KEY, greetAfterMs: 0, turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 } });
+    const agent = new RealtimeAgent(h.db, {
+      url: h.realtime.url,
+      model: 'gpt-test-realtime',
+      protocol: realtimeProtocol('ga'),
+      apiKey: REALTIME_KEY,
+      greetAfterMs: 0,
+      turnTaking: { ...DEFAULT_TURN_TAKING, interruptAfterMs: 0 },
+    });
     const bridge = attachMediaBridge(server, { db: h.db, agent, streamSecret: STREAM_SECRET, logger: pino({ level: 'silent' }), internalUrl: url, hangUp: async () => undefined });
     return { server, bridge, url, agent };
   }

@@ -86,7 +86,13 @@ forEachStore('Twilio callback routes', (kind) => {
   it('refuses a forged machine-detection verdict and a forged recording callback with 403, fetching nothing', async () => {
     const amd = { AccountSid: fake.accountSid, CallSid: sid, AnsweredBy: 'machine_start' };
     expect((await fake.send(`${srv.baseUrl}/twilio/amd/${id}`, amd, 'bm90IGEgc2lnbmF0dXJl')).status).to.equal(403);
-    const rec = { AccountSid: fake.accountSid, CallSid: sid, RecordingSid: `RE${'0'.repeat(32)}`, RecordingStatus: 'completed', RecordingUrl: `${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Recordings/RE${'0'.repeat(32)}` };
+    const rec = {
+      AccountSid: fake.accountSid,
+      CallSid: sid,
+      RecordingSid: `RE${'0'.repeat(32)}`,
+      RecordingStatus: 'completed',
+      RecordingUrl: `${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Recordings/RE${'0'.repeat(32)}`,
+    };
     expect((await fake.send(`${srv.baseUrl}/twilio/recording/${id}`, rec, null)).status).to.equal(403);
     expect(fake.requests).to.have.length(1); // the create, nothing fetched
     await expectNothingChanged();
@@ -100,7 +106,13 @@ forEachStore('Twilio callback routes', (kind) => {
   });
 
   it('never sends the account credentials to a recording URL outside the Twilio API (400)', async () => {
-    const rec = { AccountSid: fake.accountSid, CallSid: sid, RecordingSid: `RE${'0'.repeat(32)}`, RecordingStatus: 'completed', RecordingUrl: `http://127.0.0.1:9/2010-04-01/Accounts/${fake.accountSid}/Recordings/RE${'0'.repeat(32)}` };
+    const rec = {
+      AccountSid: fake.accountSid,
+      CallSid: sid,
+      RecordingSid: `RE${'0'.repeat(32)}`,
+      RecordingStatus: 'completed',
+      RecordingUrl: `http://127.0.0.1:9/2010-04-01/Accounts/${fake.accountSid}/Recordings/RE${'0'.repeat(32)}`,
+    };
     expect(await fake.send(`${srv.baseUrl}/twilio/recording/${id}`, rec)).to.deep.equal({ status: 400, body: '{"error":"recording_url_not_twilio"}' });
     await expectNothingChanged();
   });
@@ -151,7 +163,13 @@ describe('Twilio callback routes and secrets', () => {
       const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const publicUrl = `${srv.baseUrl}/twilio/recording/${id}`;
       const missing = `RE${'9'.repeat(32)}`;
-      const rec = { AccountSid: fake.accountSid, CallSid: sid, RecordingSid: missing, RecordingStatus: 'completed', RecordingUrl: `${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Recordings/${missing}` };
+      const rec = {
+        AccountSid: fake.accountSid,
+        CallSid: sid,
+        RecordingSid: missing,
+        RecordingStatus: 'completed',
+        RecordingUrl: `${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Recordings/${missing}`,
+      };
       const signature = getExpectedTwilioSignature(FAKE_AUTH_TOKEN, publicUrl, rec);
       expect(await fake.send(`${local}/twilio/recording/${id}`, rec, signature)).to.deep.equal({ status: 204, body: '' });
       expect((await fake.send(`${local}/twilio/status/${id}`, { CallSid: sid, CallStatus: 'completed' }, 'forged')).status).to.equal(403);

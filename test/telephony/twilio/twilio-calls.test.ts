@@ -15,7 +15,10 @@ import type { TestTenant } from '../../support/server.js';
 import { forEachStore } from '../../support/stores.js';
 import { startTwilioEngine, type TwilioEngine } from './twilio-engine.js';
 
-const WAV = encodeWav(Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))), 8000);
+const WAV = encodeWav(
+  Int16Array.from({ length: 8000 }, (_, i) => Math.round(8000 * Math.sin(i / 5))),
+  8000,
+);
 
 forEachStore('calls on the Twilio carrier', (kind) => {
   let fake: FakeTwilio;
@@ -68,7 +71,11 @@ forEachStore('calls on the Twilio carrier', (kind) => {
       RecordingStatusCallbackEvent: ['completed'],
       TimeLimit: ['660'],
     });
-    expect(p.Twiml[0]).to.match(new RegExp(`^<\\?xml version="1.0" encoding="UTF-8"\\?><Response><Connect><Stream url="${base.replace('http', 'ws')}/twilio/media/${id}"><Parameter name="token" value="[A-Za-z0-9_-]{43}"/></Stream></Connect></Response>$`));
+    expect(p.Twiml[0]).to.match(
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="UTF-8"\\?><Response><Connect><Stream url="${base.replace('http', 'ws')}/twilio/media/${id}"><Parameter name="token" value="[A-Za-z0-9_-]{43}"/></Stream></Connect></Response>$`,
+      ),
+    );
   });
 
   it('goes dialing → in_progress → completed with the turns, their analysis and the recording fetched from Twilio', async () => {
@@ -156,9 +163,7 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     srv.clock.advance(9000);
     await fake.amd(sid, 'machine_end_beep');
     await srv.engine.tick();
-    expect(fake.call(sid).updates).to.deep.equal([
-      { Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-GB">${message} &lt;&amp;&gt;</Say><Hangup/></Response>` },
-    ]);
+    expect(fake.call(sid).updates).to.deep.equal([{ Twiml: `<?xml version="1.0" encoding="UTF-8"?><Response><Say language="en-GB">${message} &lt;&amp;&gt;</Say><Hangup/></Response>` }]);
     await fake.status(sid, 'completed'); // Twilio hangs up after saying it
     const row = await srv.drive(id);
     expect(row).to.include({ status: 'voicemail', voicemail_left: 1, answered_by: 'machine', started_at: pickedUpAt, error: null });
@@ -205,7 +210,10 @@ forEachStore('calls on the Twilio carrier', (kind) => {
     const first = await placeAndDial();
     await fake.status(first.sid, 'in-progress');
     await fake.amd(first.sid, 'machine_end_beep');
-    fake.updateFailures = [{ status: 503, code: 20503, message: 'Service Unavailable' }, { ...TOO_MANY_REQUESTS, retryAfter: '5' }];
+    fake.updateFailures = [
+      { status: 503, code: 20503, message: 'Service Unavailable' },
+      { ...TOO_MANY_REQUESTS, retryAfter: '5' },
+    ];
     await srv.engine.tick();
     expect(await srv.row(first.id)).to.include({ status: 'voicemail', answered_by: 'machine' });
     expect(fake.call(first.sid).updates, 'the first hang-up failed').to.deep.equal([]);

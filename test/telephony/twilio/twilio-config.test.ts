@@ -29,12 +29,22 @@ function configError(env: NodeJS.ProcessEnv): string {
 describe('Twilio carrier settings', () => {
   it('default to the sandbox carrier, with the Twilio API root ready for SVC_CARRIER=twilio', () => {
     const c = loadConfig({});
-    expect({ carrier: c.carrier, sid: c.twilioAccountSid, token: c.twilioAuthToken, api: c.twilioApiBaseUrl }).to.deep.equal({ carrier: 'sandbox', sid: null, token: null, api: 'https://api.twilio.com' });
+    expect({ carrier: c.carrier, sid: c.twilioAccountSid, token: c.twilioAuthToken, api: c.twilioApiBaseUrl }).to.deep.equal({
+      carrier: 'sandbox',
+      sid: null,
+      token: null,
+      api: 'https://api.twilio.com',
+    });
   });
 
   it('SVC_CARRIER=twilio reads the SID, the token and the API root (trailing slash dropped)', () => {
     const c = loadConfig({ ...TWILIO, SVC_TWILIO_API_BASE_URL: 'http://127.0.0.1:3999/', NODE_ENV: 'production' });
-    expect({ carrier: c.carrier, sid: c.twilioAccountSid, token: c.twilioAuthToken, api: c.twilioApiBaseUrl }).to.deep.equal({ carrier: 'twilio', sid: SID, token: TOKEN, api: 'http://127.0.0.1:3999' });
+    expect({ carrier: c.carrier, sid: c.twilioAccountSid, token: c.twilioAuthToken, api: c.twilioApiBaseUrl }).to.deep.equal({
+      carrier: 'twilio',
+      sid: SID,
+      token: TOKEN,
+      api: 'http://127.0.0.1:3999',
+    });
   });
 
   it('rejects an unknown carrier', () => {
@@ -48,9 +58,7 @@ describe('Twilio carrier settings', () => {
   });
 
   it('requires a public base URL Twilio can reach, https in production', () => {
-    expect(configError({ ...TWILIO, SVC_PUBLIC_BASE_URL: '' })).to.equal(
-      'SVC_PUBLIC_BASE_URL is required when SVC_CARRIER=twilio: the address Twilio sends callbacks and the media stream to',
-    );
+    expect(configError({ ...TWILIO, SVC_PUBLIC_BASE_URL: '' })).to.equal('SVC_PUBLIC_BASE_URL is required when SVC_CARRIER=twilio: the address Twilio sends callbacks and the media stream to');
     expect(configError({ ...TWILIO, SVC_PUBLIC_BASE_URL: 'http://svc.example.com', NODE_ENV: 'production' })).to.equal(
       'SVC_PUBLIC_BASE_URL must be https:// in production with SVC_CARRIER=twilio (Twilio streams media only over wss)',
     );

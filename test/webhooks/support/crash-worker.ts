@@ -15,4 +15,11 @@ const dispatcher = createWebhookDispatcher({
 });
 dispatcher.start();
 process.stdout.write('started\n');
-process.on('SIGTERM', () => void dispatcher.stop().then(() => store.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void dispatcher
+      .stop()
+      .then(() => store.close())
+      .then(() => process.exit(0)),
+);

@@ -33,8 +33,7 @@ export const accountCommands: Command[] = [
       });
       ctx.emit(
         { id, name, planMinutes, defaultCallerId: callerId },
-        `Created account "${name}" (${id}) with ${planMinutes} minutes per billing period${callerId ? ` and caller id ${callerId}` : ''}.\n` +
-          `Next: svc keys create --account ${name}`,
+        `Created account "${name}" (${id}) with ${planMinutes} minutes per billing period${callerId ? ` and caller id ${callerId}` : ''}.\n` + `Next: svc keys create --account ${name}`,
       );
     },
   },

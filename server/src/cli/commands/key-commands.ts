@@ -41,10 +41,7 @@ const DISCLOSURE_OPTIONS = { 'on-behalf-of': { type: 'string' }, 'recording-noti
 
 /** The two disclosure defaults as lines of the human output. */
 function describeDisclosure(onBehalfOf: string | null, recordingNotice: boolean): string[] {
-  return [
-    `  on behalf of:    ${onBehalfOf ?? 'a customer (none set)'}`,
-    `  recording notice: ${recordingNotice ? 'on' : 'off (set it off only where the law allows)'}`,
-  ];
+  return [`  on behalf of:    ${onBehalfOf ?? 'a customer (none set)'}`, `  recording notice: ${recordingNotice ? 'on' : 'off (set it off only where the law allows)'}`];
 }
 
 const WINDOW_OPTIONS = { 'calling-window': { type: 'string' }, days: { type: 'string' }, 'time-zone': { type: 'string' } } as const;
@@ -85,7 +82,8 @@ function windowFrom(values: OptionValues, allowNone: boolean): CallingWindow | n
     return checkWindow(window);
   } catch (err) {
     // The placement's words name the request's property; the CLI's name its options.
-    if (err instanceof ApiError) throw new UsageError(err.message.replace('`callingWindow.timeZone`', '--time-zone').replace('`callingWindow.end` must be later than `start`', 'the window must end after it starts'));
+    if (err instanceof ApiError)
+      throw new UsageError(err.message.replace('`callingWindow.timeZone`', '--time-zone').replace('`callingWindow.end` must be later than `start`', 'the window must end after it starts'));
     throw err;
   }
 }
@@ -111,7 +109,16 @@ export const keyCommands: Command[] = [
     summary: 'Create an API key; prints the key and its webhook signing secret once.',
     synopsis:
       '--account <id|name> [--name <label>] [--default-caller-id <e164>] [--default-voice <voice>] [--rate-limit <calls per window>] [--calling-window HH:MM-HH:MM [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name>] [--recording-notice on|off]',
-    options: { ...ACCOUNT_OPTION, name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
+    options: {
+      ...ACCOUNT_OPTION,
+      name: { type: 'string' },
+      'default-caller-id': { type: 'string' },
+      'default-voice': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'machine-detection': { type: 'string' },
+      ...WINDOW_OPTIONS,
+      ...DISCLOSURE_OPTIONS,
+    },
     async run(ctx, values) {
       const name = optional(values, 'name') || 'default';
       if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
@@ -130,7 +137,21 @@ export const keyCommands: Command[] = [
       if (callerId && !(await ownsNumber(ctx.store.db, account.id, callerId))) {
         throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: svc numbers add --account ${account.id} ${callerId}`);
       }
-      const { row, key } = await createKey(ctx.store.db, { accountId: account.id, name, defaultCallerId: callerId, defaultVoice: voice, rateLimit, callingWindow, machineDetection, onBehalfOf, recordingNotice: rawNotice === undefined ? null : recordingNotice }, ctx.now());
+      const { row, key } = await createKey(
+        ctx.store.db,
+        {
+          accountId: account.id,
+          name,
+          defaultCallerId: callerId,
+          defaultVoice: voice,
+          rateLimit,
+          callingWindow,
+          machineDetection,
+          onBehalfOf,
+          recordingNotice: rawNotice === undefined ? null : recordingNotice,
+        },
+        ctx.now(),
+      );
       const effectiveLimit = rateLimit ?? ctx.config.defaultRateLimit;
       ctx.emit(
         {
@@ -187,7 +208,15 @@ export const keyCommands: Command[] = [
     summary: "Change a key's name or defaults (caller id, voice, rate limit, calling window, machine detection, on whose behalf, recording notice); `none` clears a default.",
     synopsis:
       '<key-id> [--name <label>] [--default-caller-id <e164|none>] [--default-voice <voice|none>] [--rate-limit <n|none>] [--calling-window <HH:MM-HH:MM|none> [--days mon-fri] [--time-zone <IANA>]] [--machine-detection on|off] [--on-behalf-of <name|none>] [--recording-notice <on|off|default>]',
-    options: { name: { type: 'string' }, 'default-caller-id': { type: 'string' }, 'default-voice': { type: 'string' }, 'rate-limit': { type: 'string' }, 'machine-detection': { type: 'string' }, ...WINDOW_OPTIONS, ...DISCLOSURE_OPTIONS },
+    options: {
+      name: { type: 'string' },
+      'default-caller-id': { type: 'string' },
+      'default-voice': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'machine-detection': { type: 'string' },
+      ...WINDOW_OPTIONS,
+      ...DISCLOSURE_OPTIONS,
+    },
     positionals: ['key-id'],
     async run(ctx, values, [keyId]) {
       const update: KeyUpdate = {};
@@ -250,7 +279,7 @@ export const keyCommands: Command[] = [
   },
   {
     name: 'webhook-secret rotate',
-    summary: "Give a key a new webhook signing secret; the old one keeps signing (as a second v1) during the overlap.",
+    summary: 'Give a key a new webhook signing secret; the old one keeps signing (as a second v1) during the overlap.',
     synopsis: '<key-id> [--overlap-sec <n, default SVC_WEBHOOK_SECRET_OVERLAP_SEC>]',
     options: { 'overlap-sec': { type: 'string' } },
     positionals: ['key-id'],

@@ -42,7 +42,7 @@ export const numberCommands: Command[] = [
   },
   {
     name: 'numbers remove',
-    summary: "Remove a caller number; refused while an active key uses it as its default caller id.",
+    summary: 'Remove a caller number; refused while an active key uses it as its default caller id.',
     synopsis: '--account <id|name> <e164>',
     options: { ...ACCOUNT_OPTION },
     positionals: ['e164'],

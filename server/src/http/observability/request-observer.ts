@@ -36,16 +36,9 @@ export function requestObserver({ logger, metrics, newId = randomUUID, operation
       await next();
     } finally {
       const seconds = (performance.now() - started) / 1000;
-      const operation =
-        (ctx as { _matchedRouteName?: string })._matchedRouteName ??
-        (ctx.state.operation as string | undefined) ??
-        operationFor(ctx.method, ctx.path) ??
-        'unmatched';
+      const operation = (ctx as { _matchedRouteName?: string })._matchedRouteName ?? (ctx.state.operation as string | undefined) ?? operationFor(ctx.method, ctx.path) ?? 'unmatched';
       metrics.observeRequest(operation, ctx.status, seconds);
-      logger[ctx.status >= 500 ? 'warn' : 'info'](
-        { reqId, method: ctx.method, path: ctx.path, operation, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10 },
-        'request',
-      );
+      logger[ctx.status >= 500 ? 'warn' : 'info']({ reqId, method: ctx.method, path: ctx.path, operation, status: ctx.status, durationMs: Math.round(seconds * 1e4) / 10 }, 'request');
     }
   };
 }

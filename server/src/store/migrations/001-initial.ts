@@ -83,4 +83,3 @@ export const m001Initial: Migration = {
       .execute();
   },
 };
-

@@ -4,6 +4,9 @@ import type { Kysely, Migration } from 'kysely';
 
 export const m011FailedSteps: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('calls').addColumn('failed_steps', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('calls')
+      .addColumn('failed_steps', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

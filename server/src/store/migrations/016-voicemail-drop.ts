@@ -5,6 +5,9 @@ import type { Kysely, Migration } from 'kysely';
 export const m016VoicemailDrop: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('calls').addColumn('voicemail_message', 'text').execute();
-    await db.schema.alterTable('calls').addColumn('voicemail_left', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('calls')
+      .addColumn('voicemail_left', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

@@ -4,7 +4,10 @@ import type { Kysely, Migration } from 'kysely';
 
 export const m021OptOut: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema.alterTable('calls').addColumn('opt_out', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('calls')
+      .addColumn('opt_out', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('do_not_call').addColumn('call_id', 'text').execute();
   },
 };

@@ -20,6 +20,9 @@ export const m023EventLog: Migration = {
     await db.schema.alterTable('call_turns').addColumn('heard_at', 'bigint').execute();
     await db.schema.createIndex('call_turns_by_heard').on('call_turns').columns(['heard_at']).execute();
     await db.schema.alterTable('webhook_events').addColumn('redelivery_requested_at', 'bigint').execute();
-    await db.schema.alterTable('webhook_attempts').addColumn('redelivery', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('webhook_attempts')
+      .addColumn('redelivery', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

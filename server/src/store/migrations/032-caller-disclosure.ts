@@ -6,7 +6,10 @@ import type { Kysely, Migration } from 'kysely';
 export const m032CallerDisclosure: Migration = {
   async up(db: Kysely<any>) {
     await db.schema.alterTable('calls').addColumn('on_behalf_of', 'text').execute();
-    await db.schema.alterTable('calls').addColumn('recording_notice', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    await db.schema
+      .alterTable('calls')
+      .addColumn('recording_notice', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
     await db.schema.alterTable('api_keys').addColumn('on_behalf_of', 'text').execute();
     await db.schema.alterTable('api_keys').addColumn('recording_notice', 'integer').execute();
   },

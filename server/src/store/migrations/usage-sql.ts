@@ -16,8 +16,7 @@ export const inFlight = (row: Row) => sql.raw(`(case when ${row}.status in (${qu
 /** True when the row is a call in flight. */
 export const isInFlight = (row: Row) => sql.raw(`${row}.status in (${quoted(IN_FLIGHT_STATUSES)})`);
 /** True when the row is an ended call with billed minutes. */
-export const isBilled = (row: Row) =>
-  sql.raw(`${row}.status in (${quoted(TERMINAL_STATUSES)}) and ${row}.ended_at is not null and ${row}.billed_minutes is not null`);
+export const isBilled = (row: Row) => sql.raw(`${row}.status in (${quoted(TERMINAL_STATUSES)}) and ${row}.ended_at is not null and ${row}.billed_minutes is not null`);
 
 /** The first millisecond (UTC) of the month of an epoch-millisecond column. */
 export const periodOf = (pg: boolean, column: string) =>

@@ -116,7 +116,11 @@ async function updateLeasedByShape<Row>(
 export function shapeUpdate<Row>(table: { table: QueueTableName; key: string }, owner: string, rows: readonly LeasedUpdate[]) {
   const t = sql.table(table.table);
   const items = JSON.stringify(rows.map((u) => ({ k: u.key, owner, fence: u.leaseExpiresAt, item: u.set })));
-  const assignments = sql.join(Object.keys(rows[0]!.set).sort().map((c) => sql`${sql.ref(c)} = r.${sql.ref(c)}`));
+  const assignments = sql.join(
+    Object.keys(rows[0]!.set)
+      .sort()
+      .map((c) => sql`${sql.ref(c)} = r.${sql.ref(c)}`),
+  );
   return sql<Row>`update ${t} as t set ${assignments}
     from (select * from jsonb_to_recordset(${items}::jsonb) as v(k text, owner text, fence bigint, item jsonb) limit ${rows.length}) as v
     cross join lateral jsonb_populate_record(null::${t}, v.item) as r

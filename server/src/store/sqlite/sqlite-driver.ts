@@ -61,7 +61,13 @@ export function openSqlite(target: SqliteTarget): SqliteStore {
     read: (sql, params) => groupedReads.all(sql, params),
     write: (unit) => writeBatches.run(unit),
     // One writer: there is no other worker's claim to skip. The claim joins the turn's write batch.
-    claimDue: (claim) => writeBatches.run(({ ex }) => runQuery(ex, claimQuery(db, claim, (due) => due))),
+    claimDue: (claim) =>
+      writeBatches.run(({ ex }) =>
+        runQuery(
+          ex,
+          claimQuery(db, claim, (due) => due),
+        ),
+      ),
     updateLeased: (ex, table, owner, updates) => updateLeasedRows(ex, table, owner, updates),
     // Transactions begin IMMEDIATE (fifo-dialect.ts): the write lock is held from the start, whatever the key.
     locked: (_key, fn) => db.transaction().execute(fn),

@@ -103,7 +103,10 @@ export class SandboxCarrier implements Carrier {
       case 'failed':
         return [{ kind: 'ended', at: at(ring), outcome: 'failed', error: 'carrier_unreachable' }];
       case 'drops':
-        return [{ kind: 'answered', at: at(ring), by: 'human' }, { kind: 'dropped', at: at(ring + SANDBOX_DROP_AFTER_MS) }];
+        return [
+          { kind: 'answered', at: at(ring), by: 'human' },
+          { kind: 'dropped', at: at(ring + SANDBOX_DROP_AFTER_MS) },
+        ];
       default:
         return [{ kind: 'answered', at: at(ring), by: 'human' }];
     }

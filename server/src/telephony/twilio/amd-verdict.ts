@@ -19,8 +19,7 @@ export interface VerdictWatch {
 }
 
 /** Whether a call waits for the greeting's end before anyone speaks (call-params.ts dials it with DetectMessageEnd). */
-export const awaitsGreetingEnd = (row: { voicemail_message: string | null; machine_detection: string | null }): boolean =>
-  row.voicemail_message !== null && row.machine_detection !== 'off';
+export const awaitsGreetingEnd = (row: { voicemail_message: string | null; machine_detection: string | null }): boolean => row.voicemail_message !== null && row.machine_detection !== 'off';
 
 /**
  * Reads the call's verdict from the inbox every `pollMs` until it is there. Twilio gives up deciding after 30 s

@@ -95,7 +95,12 @@ export async function readTwilioEvents(db: Kysely<Database>, ref: string, seen: 
     const machineStart = source === 'amd' && params.AnsweredBy === 'machine_start';
     const duration = source === 'status' && event.kind === 'hung_up' ? wholeNumber(params.CallDuration) : null;
     const verdictMs = source === 'amd' ? wholeNumber(params.MachineDetectionDuration) : null;
-    const e: TwilioLineEvent = { source, event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event, ...(greetingEnded ? { greetingEnded } : {}), ...(machineStart ? { machineStart } : {}) };
+    const e: TwilioLineEvent = {
+      source,
+      event: by && (event.kind === 'answered' || event.kind === 'ended') ? { ...event, by } : event,
+      ...(greetingEnded ? { greetingEnded } : {}),
+      ...(machineStart ? { machineStart } : {}),
+    };
     if (duration !== null) e.callDurationSec = duration;
     if (verdictMs !== null) e.verdictMs = verdictMs;
     return { e, sequence: source === 'status' ? wholeNumber(params.SequenceNumber) : null };

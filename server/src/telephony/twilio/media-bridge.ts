@@ -64,21 +64,21 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
       return refuse(socket, 404);
     }
     findCall(deps.db, callId).then(
-        (row) => {
-          if (!row || !(LIVE_STATUSES as readonly string[]).includes(row.status) || !row.carrier_ref) {
-            log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');
-            return refuse(socket, 404);
-          }
-          const serveHere = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, row));
-          const holder = row.agent_host;
-          if (holder && deps.internalUrl && holder !== deps.internalUrl && !req.headers[RELAY_HEADER]) return relayStream(wss, req, socket, head, holder, callId, log, serveHere);
-          serveHere();
-        },
-        (err: Error) => {
-          log.error({ callId, err: err.message }, 'media stream refused: store unavailable');
-          refuse(socket, 503);
-        },
-      );
+      (row) => {
+        if (!row || !(LIVE_STATUSES as readonly string[]).includes(row.status) || !row.carrier_ref) {
+          log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');
+          return refuse(socket, 404);
+        }
+        const serveHere = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, row));
+        const holder = row.agent_host;
+        if (holder && deps.internalUrl && holder !== deps.internalUrl && !req.headers[RELAY_HEADER]) return relayStream(wss, req, socket, head, holder, callId, log, serveHere);
+        serveHere();
+      },
+      (err: Error) => {
+        log.error({ callId, err: err.message }, 'media stream refused: store unavailable');
+        refuse(socket, 503);
+      },
+    );
   };
 
   function accept(ws: WebSocket, row: CallRow): void {

@@ -159,7 +159,7 @@ export class TwilioCarrier implements Carrier {
       s.answered = true;
       return;
     }
-    const confirmedAt = evidence.voicemailDetectedAt ?? (s.downAt ?? (now >= pickedUpAt + AMD_WAIT_MS ? now : null));
+    const confirmedAt = evidence.voicemailDetectedAt ?? s.downAt ?? (now >= pickedUpAt + AMD_WAIT_MS ? now : null);
     if (confirmedAt === null) return;
     if (s.downAt === undefined) await this.options.hangUp(ref);
     events.push({ kind: 'ended', at: Math.max(s.suspectedAt!, pickedUpAt, Math.min(confirmedAt, now)), outcome: 'voicemail', by: 'machine' });

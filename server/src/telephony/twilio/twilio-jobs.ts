@@ -67,7 +67,11 @@ export async function hangUpDurably(deps: TwilioJobDeps, callId: string | null, 
     const now = deps.clock.now();
     deps.logger.warn({ callId, callSid: sid, err: (err as Error).message }, 'hang-up not taken; trying again as a job');
     const payload: HangUpPayload = { callId, sid, since: now };
-    await enqueueJob(deps.store.db, { id: `${HANG_UP_JOB}:${sid}`, kind: HANG_UP_JOB, callId, payload, runAt: now + backoffMs(HANG_UP_BACKOFF, 1, deps.random ?? Math.random, retryAfterOf(err)) }, now);
+    await enqueueJob(
+      deps.store.db,
+      { id: `${HANG_UP_JOB}:${sid}`, kind: HANG_UP_JOB, callId, payload, runAt: now + backoffMs(HANG_UP_BACKOFF, 1, deps.random ?? Math.random, retryAfterOf(err)) },
+      now,
+    );
   }
 }
 

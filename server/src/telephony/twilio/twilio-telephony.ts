@@ -32,7 +32,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
   const onStatus = (callId: string, status: string) => {
     if (!lineAgent) return;
     if (status === 'initiated' || status === 'ringing') {
-      void lineAgent.prepare?.(callId).catch((err: Error) => logger.warn({ callId, err: err.message }, 'could not warm the call\'s session'));
+      void lineAgent.prepare?.(callId).catch((err: Error) => logger.warn({ callId, err: err.message }, "could not warm the call's session"));
     } else if (ENDED_STATUSES.has(status)) lineAgent.release?.(callId);
   };
   return {
