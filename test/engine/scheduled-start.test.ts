@@ -63,7 +63,7 @@ forEachStore('scheduled start', (kind) => {
     expect(await srv.dials(res.body.callId)).to.equal(1);
   });
 
-  it('answers a call placed without startAt exactly as before: no scheduledAt in the 202, null on the record', async () => {
+  it('answers a call placed without startAt as a v1 client expects: no scheduledAt in the 202, null on the record', async () => {
     const res = await alice.api.post('/v1/agent/calls', { body: { to: '+14155550123', objective: 'Ask.' } });
     expect(Object.keys(res.body).sort()).to.deep.equal(['callId', 'language', 'languageSource', 'status', 'voice']);
     expect((await alice.api.get(`/v1/agent/calls/${res.body.callId}`)).body.scheduledAt).to.equal(null);

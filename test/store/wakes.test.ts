@@ -1,5 +1,5 @@
 // Wakes (store/wakes.ts): a write that makes jobs due wakes the loops of that queue at once, in this process and,
-// on Postgres, in every other process sharing the store. Each loop here polls once an hour, so a job it runs at
+// on Postgres, in the other processes sharing the store when this one runs none of that queue's loops. Each loop here polls once an hour, so a job it runs at
 // all was found through a wake.
 import { expect } from 'chai';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';

@@ -6,8 +6,9 @@
 //
 // The claim is the store's (Postgres skips the rows another worker is claiming); the fence is the claim's own
 // lease (owner and expiry), so a worker that claims a row again after its lease ran out cannot commit twice.
-// The tables are the calls (due at next_run_at) and the outbox (due at next_attempt_at while pending): their rows
-// are already what the work needs, so the queue names its table instead of copying each job into a table of its own.
+// The tables are the calls (due at next_run_at), the outbox (due at next_attempt_at while pending), the batches (due
+// at next_run_at) and the jobs (due at run_at while pending): their rows are already what the work needs, so the
+// queue names its table instead of copying each job into a table of its own.
 import type { Kysely } from 'kysely';
 import type { Executor, DueClaim, RowFilter, Store } from '../store/store.js';
 import { insertRows, nextDueAt, releaseLeasesOf } from '../store/jobs/queue-rows.js';

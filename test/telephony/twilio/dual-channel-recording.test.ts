@@ -56,7 +56,7 @@ forEachStore('two-channel recordings on the Twilio carrier', (kind) => {
     return { id, sid };
   }
 
-  it('stores both renditions: recordingUrl serves the one-channel file as before, ?channels=2 the two-channel one', async () => {
+  it('stores both renditions: recordingUrl serves the one-channel file a v1 client gets, ?channels=2 the two-channel one', async () => {
     const { id } = await completedCall();
     expect(await jobs.tick()).to.equal(1);
     expect((await srv.row(id)).recording_path).to.equal(`recordings/${id}.wav`);
