@@ -15,7 +15,7 @@ import { ApiError, errorBody } from '../errors/api-error.js';
 import type { CallMetadata, CreateBatchRequest, StopWhen } from '../generated/types.gen.js';
 import { requestFingerprint } from '../contract/idempotency-key.js';
 import { parseJsonBytes } from '../contract/json-body.js';
-import { loadDocument } from '../contract/openapi-document.js';
+import { shippedDocument } from '../contract/openapi-document.js';
 import { compileBodyCheck } from '../contract/request-validator.js';
 import { ajvFor, formatReasons } from '../contract/schema-ajv.js';
 import { checkBatchCalls, type BatchCheckPorts, type CheckedCall } from './check-batch.js';
@@ -104,7 +104,7 @@ function portsFor(settings: BatchBodySettings): Ports {
   const id = JSON.stringify(settings);
   let ports = compiled.get(id);
   if (!ports) {
-    const doc = loadDocument();
+    const doc = shippedDocument();
     const options = { allowPrivateWebhooks: settings.allowPrivateWebhooks };
     const ajv = ajvFor(doc, options);
     const reasons = formatReasons(options);

@@ -1,4 +1,4 @@
-// openapi.yaml, loaded once: the route table, the validators and /openapi.json all come from it.
+// openapi.yaml, loaded once per process: the route table, the validators and /openapi.json all come from it.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +34,28 @@ export interface OpenApiDocument {
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
+/** A document of the caller's own, parsed afresh: a test may change its copy. */
 export function loadDocument(path: string = DOCUMENT_PATH): OpenApiDocument {
   return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+}
+
+let shipped: OpenApiDocument | undefined;
+
+/**
+ * openapi.yaml as the service serves it, parsed once per process and frozen: every app of the process shares it, and
+ * so shares the validators compiled from it (operation-router.ts), which a document that could change could not.
+ */
+export function shippedDocument(): OpenApiDocument {
+  shipped ??= deepFreeze(loadDocument(DOCUMENT_PATH));
+  return shipped;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** Follows a local `#/…` reference. */

@@ -2,7 +2,7 @@
 import Koa from 'koa';
 import compose from 'koa-compose';
 import { readFileSync } from 'node:fs';
-import { DOCUMENT_PATH, loadDocument, publicDocument, type OpenApiDocument } from '../contract/openapi-document.js';
+import { publicDocument, shippedDocument, type OpenApiDocument } from '../contract/openapi-document.js';
 import { errorMiddleware } from './error-middleware.js';
 import { isClientGone } from './http-server.js';
 import { isApiPath, keyGate } from './key-gate.js';
@@ -54,7 +54,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
 }
 
 export function createHttpApp(deps: AppDeps, options: AppOptions = {}): Koa {
-  const doc = options.document ?? loadDocument(DOCUMENT_PATH);
+  const doc = options.document ?? shippedDocument();
   const served = publicDocument(doc, deps.config.publicBaseUrl);
   const servedJson = JSON.stringify(served);
   const policyUrl = served.info['x-versioning-policy'];
