@@ -68,7 +68,8 @@ forEachStore("the engine's lanes", (kind) => {
     await follow(ending, 'both calls ending, their analyses held', async () => held.waiting === 2);
 
     const fresh = await place();
-    await until('the new call dialled', async () => (await srv.row(fresh)).status === 'dialing');
+    // The status turns to dialing as the dial starts, and the carrier's record of it follows: the test waits for both.
+    await until('the new call dialled', async () => (await srv.row(fresh)).status === 'dialing' && (await srv.dials(fresh)) > 0);
     expect(await srv.dials(fresh)).to.equal(1);
     for (const id of ending) expect((await srv.row(id)).status).to.equal('in_progress');
     expect(held.waiting).to.equal(2);
