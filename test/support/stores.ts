@@ -90,28 +90,35 @@ async function admin<T>(run: (c: pg.PoolClient) => Promise<T>): Promise<T> {
   }
 }
 
-/** Everything about the schema that migrating makes, but its rows, as one digest; null when it has sequences (emptying would not rewind them). */
+/**
+ * Everything about the schema that migrating makes, but its rows, as one digest; null when it has sequences
+ * (emptying would not rewind them). The schema's objects are found through pg_depend's index, not by scanning
+ * pg_class: catalogs grow with every schema made and dropped, and a server without autovacuum keeps them large.
+ */
 async function shapeOf(schema: string): Promise<{ shape: string; tables: string[] } | null> {
   return admin(async (c) => {
-    const { rows } = await c.query<{ x: string; kind: string }>(
-      `select x, kind from (
-        select 'r' as kind, format('%s %s %s %s %s', c.relname, c.relkind, c.relpersistence, c.reloptions,
-          (select string_agg(format('%s %s %s %s', a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid)), ', ' order by a.attnum)
-             from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-            where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped)) as x
-          from pg_class c where c.relnamespace = $1::regnamespace
-        union all select 'i', pg_get_indexdef(i.indexrelid) from pg_index i join pg_class c on c.oid = i.indrelid where c.relnamespace = $1::regnamespace
-        union all select 'k', format('%s %s', k.conname, pg_get_constraintdef(k.oid)) from pg_constraint k where k.connamespace = $1::regnamespace
-        union all select 't', format('%s %s', pg_get_triggerdef(t.oid), t.tgenabled) from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relnamespace = $1::regnamespace and not t.tgisinternal
-        union all select 'f', pg_get_functiondef(p.oid) from pg_proc p where p.pronamespace = $1::regnamespace
-        union all select 'm', name from ${schema}.kysely_migration
-        union all select 's', relname from pg_class where relnamespace = $1::regnamespace and relkind = 'S'
+    const { rows } = await c.query<{ kind: string; x: string; tbl: string | null }>(
+      `with objs as (
+          select d.classid, d.objid from pg_depend d
+           where d.refclassid = 'pg_namespace'::regclass and d.deptype = 'n' and d.refobjid = (select oid from pg_namespace where nspname = $1)),
+        rels as (select c.* from objs o join pg_class c on c.oid = o.objid where o.classid = 'pg_class'::regclass)
+      select kind, x, tbl from (
+        select 'r' as kind, format('%s %s %s %s', r.relname, r.relkind, r.relpersistence, r.reloptions) as x, case when r.relkind in ('r', 'p') then r.relname end as tbl from rels r
+        union all select 'a', format('%s %s %s %s %s', r.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, pg_get_expr(d.adbin, d.adrelid)), null
+          from rels r join pg_attribute a on a.attrelid = r.oid and a.attnum > 0 and not a.attisdropped left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+        union all select 'i', pg_get_indexdef(i.indexrelid), null from rels r join pg_index i on i.indrelid = r.oid
+        union all select 'k', format('%s %s', k.conname, pg_get_constraintdef(k.oid)), null from rels r join pg_constraint k on k.conrelid = r.oid
+        union all select 't', format('%s %s', pg_get_triggerdef(t.oid), t.tgenabled), null from rels r join pg_trigger t on t.tgrelid = r.oid and not t.tgisinternal
+        union all select 'f', pg_get_functiondef(o.objid), null from objs o where o.classid = 'pg_proc'::regclass
+        union all select 'o', format('%s %s', o.classid::regclass, o.objid), null from objs o where o.classid not in ('pg_class'::regclass, 'pg_proc'::regclass)
+        union all select 's', relname, null from rels where relkind = 'S'
+        union all select 'm', name, null from ${schema}.kysely_migration
       ) s`,
       [schema],
     );
-    const lines = rows.map((r) => `${r.kind} ${r.x.replaceAll(`${schema}.`, '')}`).sort();
     if (rows.some((r) => r.kind === 's')) return null;
-    const tables = (await c.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = $1 and tablename not like 'kysely\\_%'`, [schema])).rows.map((r) => r.name);
+    const lines = rows.map((r) => `${r.kind} ${r.x.replaceAll(`${schema}.`, '')}`).sort();
+    const tables = rows.flatMap((r) => (r.tbl !== null && !r.tbl.startsWith('kysely_') ? [r.tbl] : []));
     return { shape: createHash('sha256').update(lines.join('\n')).digest('hex'), tables };
   });
 }
