@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkoutLock } from '../support/checkout-lock.js';
 import { freePort } from '../support/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -17,10 +18,14 @@ describe('the production build', function () {
   this.timeout(180_000);
   let dataDir: string;
   let service: ChildProcess | null = null;
-  before(function () {
+  // The build writes sdk/dist, which the SDK package test rebuilds too: the file holds the checkout's lock on it.
+  let unlock = () => {};
+  before(async function () {
+    unlock = await checkoutLock('sdk-dist');
     const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
     expect(built.status, `${built.stdout}\n${built.stderr}`).to.equal(0);
   });
+  after(() => unlock());
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'svc-built-'));
   });

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { signatureHeader } from '../../server/src/webhooks/signature.js';
+import { checkoutLock } from '../support/checkout-lock.js';
 import { startServer } from '../support/server.js';
 
 // Packs sdk/ as npm would publish it (prepack builds dist/), unpacks the tarball and uses the built code.
@@ -14,9 +15,18 @@ describe('the @svc/sdk package', function () {
   this.timeout(120_000);
   let unpacked: string;
   let files: string[];
-  before(() => {
+  before(async function () {
+    // prepack empties and rebuilds sdk/dist, which the production build test writes too: under the checkout's lock
+    // on it, which that test may hold for the length of its file (hence this hook's own timeout).
+    this.timeout(300_000);
     const dest = mkdtempSync(join(tmpdir(), 'svc-sdk-pack-'));
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: 'sdk', encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const unlock = await checkoutLock('sdk-dist');
+    let out: string;
+    try {
+      out = execFileSync('npm', ['pack', '--json', '--pack-destination', dest], { cwd: 'sdk', encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } finally {
+      unlock();
+    }
     const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
     files = info.files.map((f) => f.path);
     execFileSync('tar', ['-xzf', join(dest, info.filename), '-C', dest]);
