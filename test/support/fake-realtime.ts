@@ -299,6 +299,8 @@ export interface RealtimeConnectionSeen {
   session: Json;
   /** Every server event sent, in order. */
   sent: Array<Record<string, unknown> & { type: string }>;
+  /** When each of `sent` was sent (performance.now()), by its index: the server's own timing, which no load on the client skews. */
+  sentAt: number[];
 }
 
 export class FakeRealtime extends EventEmitter {
@@ -328,7 +330,7 @@ export class FakeRealtime extends EventEmitter {
       const own = { ...options, ...options.connections?.[server.connections.length] };
       server.serve(
         ws,
-        { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] },
+        { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [], sentAt: [] },
         own,
       );
     });
@@ -379,6 +381,7 @@ export class FakeRealtime extends EventEmitter {
       if (ws.readyState !== WebSocket.OPEN) return;
       const sent = { event_id: `event_${++eventIds}`, ...event };
       seen.sent.push(sent);
+      seen.sentAt.push(performance.now());
       ws.send(JSON.stringify(sent));
     };
     const emitError = (error: RealtimeErrorKind | RealtimeErrorBody, clientEventId: unknown = null) => {
