@@ -5,7 +5,8 @@
 // How it is fed, and why:
 // - The CLI is spawned: Debian's pocketsphinx has a C library and Python bindings but nothing Node can call.
 // - Through `cat`: the CLI reads `-infile` with fopen, and Node's child stdin is a socket, which /dev/stdin cannot
-//   open; cat turns it into a pipe. The process group is killed as one when a close outlasts its grace.
+//   open; cat (in bash's process substitution) turns it into a pipe. The decoder and cat share a process group,
+//   killed as one when a close outlasts its grace.
 // - At 16 kHz, upsampled from the line's 8 kHz, with a faint noise floor added: the only English model Debian ships
 //   is a 16 kHz one (filters up to 6.8 kHz). Decoding 8 kHz audio with it (-samprate 8000 -nfft 256 and a lower
 //   -upperf) changes its features and recognises almost nothing; upsampled audio leaves its top filters empty,
@@ -205,8 +206,9 @@ class DecoderStream implements RecognitionStream {
   ) {
     // A fixed seed: the same audio always gives the same transcript.
     this.noiseState = 0x9e3779b9;
-    // `cat` turns Node's socket into the pipe fopen needs; exec keeps the decoder's exit status as the group's.
-    this.child = spawn('sh', ['-c', 'cat | exec "$0" "$@"', prepared.binary, ...prepared.args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // `cat` turns Node's socket into the pipe fopen needs. The decoder replaces the shell, so its exit is the
+    // child's; cat holds neither stdout nor stderr, so it cannot keep the child open once the decoder is gone.
+    this.child = spawn('bash', ['-c', 'exec "$0" "$@" < <(exec cat 2>/dev/null)', prepared.binary, ...prepared.args], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child.stdin!.on('error', () => {
       // The decoder went away; its exit says why.
     });
@@ -345,6 +347,8 @@ class DecoderStream implements RecognitionStream {
   private onExit(code: number | null, signal: NodeJS.Signals | null, spawnError: string | null): void {
     if (this.exited) return;
     this.exited = true;
+    // cat ends with its input.
+    this.child.stdin!.destroy();
     if (this.stdoutRest) this.onStdout('\n');
     const why = spawnError ?? (this.errors.at(-1) || (signal ? `killed by ${signal}` : `exit code ${code}`));
     if (this.ready) {
@@ -359,7 +363,7 @@ class DecoderStream implements RecognitionStream {
   private kill(): void {
     if (this.exited || this.child.pid === undefined) return;
     try {
-      // The shell, cat and the decoder share the process group the detached spawn made.
+      // The decoder and cat share the process group the detached spawn made.
       process.kill(-this.child.pid, 'SIGKILL');
     } catch {
       // already gone
