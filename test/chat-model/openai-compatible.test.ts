@@ -278,6 +278,14 @@ describe('openai-compatible chat model', () => {
       expect(result).to.deep.equal({ deltas: [text('Sure')], error: null });
     });
 
+    it('yields nothing more once aborted, though the rest of the reply has arrived', async () => {
+      fake.reply({ text: ['Sure', ' thing', ' here.'], calls: [{ id: 'call_N', name: 'end_call', arguments: ['{}'] }] });
+      const ctrl = new AbortController();
+      const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 100));
+      const result = await collect(model(), request({ signal: ctrl.signal }), async () => (await settle(), ctrl.abort()));
+      expect(result).to.deep.equal({ deltas: [text('Sure')], error: null });
+    });
+
     it('ends quietly while waiting for the first token', async () => {
       fake.reply({ text: ['Late.'], firstTokenDelayMs: 30_000 });
       const ctrl = new AbortController();

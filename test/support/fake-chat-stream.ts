@@ -207,12 +207,14 @@ function frames(flavour: Flavour, n: number, body: any, plan: StreamPlan): strin
     ),
   );
   for (const t of text) out.push(chunk({ content: t }));
-  const pieces: Array<{ call: number; first: boolean; args: string }> = [];
+  // Each call's pieces: its first (id and name), then its arguments fragments; `rank` is a piece's place in its call.
+  const pieces: Array<{ call: number; rank: number; first: boolean; args: string }> = [];
   calls.forEach((c, i) => {
-    pieces.push({ call: i, first: true, args: '' });
-    for (const a of c.arguments) pieces.push({ call: i, first: false, args: a });
+    pieces.push({ call: i, rank: 0, first: true, args: '' });
+    c.arguments.forEach((a, k) => void pieces.push({ call: i, rank: k + 1, first: false, args: a }));
   });
-  if (plan.interleave) pieces.sort((a, b) => order(pieces, a) - order(pieces, b));
+  // Interleaved: every call's k-th piece before any call's (k+1)-th.
+  if (plan.interleave) pieces.sort((a, b) => a.rank - b.rank || a.call - b.call);
   for (let p = 0; p < pieces.length; p += 1) {
     const { call, first, args } = pieces[p];
     const c = calls[call];
@@ -251,12 +253,6 @@ function frames(flavour: Flavour, n: number, body: any, plan: StreamPlan): strin
   }
   out.push('data: [DONE]\n\n');
   return out;
-}
-
-/** Interleaving order: each call's k-th piece before any call's (k+1)-th. */
-function order(pieces: ReadonlyArray<{ call: number; first: boolean }>, piece: { call: number }): number {
-  const rank = pieces.filter((p) => p.call === piece.call).indexOf(piece as never);
-  return rank * 1000 + piece.call;
 }
 
 /** The flavour's way of failing inside a 200 stream. */

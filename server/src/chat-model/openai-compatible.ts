@@ -52,7 +52,8 @@ interface ChunkChoice {
   finish_reason?: unknown;
 }
 
-type Event = { data: string } | { errorField: string };
+/** A parsed SSE event: a data line, or older llama.cpp's `error:` field. */
+type SseEvent = { data: string } | { errorField: string };
 
 export class OpenAiCompatibleChatModel implements ChatModel {
   readonly name = 'openai-compatible';
@@ -132,7 +133,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       }
       if (!res.body) throw new ProviderError(PROVIDER, 'dropped', 'the chat server answered with no body');
 
-      const events: Event[] = [];
+      const events: SseEvent[] = [];
       const parser = createParser({
         onEvent: (e: EventSourceMessage) => void events.push({ data: e.data }),
         // Older llama.cpp servers send a failure as an `error:` field, which SSE does not define.
@@ -156,6 +157,8 @@ export class OpenAiCompatibleChatModel implements ChatModel {
         if (chunk.done) parser.reset({ consume: true });
         else parser.feed(chunk.value);
         for (const event of events.splice(0)) {
+          // Aborted while the consumer held a delta: nothing more is its to hear.
+          if (request.signal.aborted) return;
           if ('errorField' in event) throw midStreamError(parseJson(event.errorField));
           if (event.data === '[DONE]') {
             done = true;
