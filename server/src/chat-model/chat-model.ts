@@ -4,7 +4,9 @@
 // sandbox's scripted agent behind the same port.
 import type { Logger } from 'pino';
 import type { LineBrief } from '../conversation/conversation.js';
-import type { JsonSchema } from '../voice-agent/tools.js';
+
+/** A JSON Schema object (a tool's parameters). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export interface ToolCallRequest {
   /** The model's id for the call, echoed back in the tool's answer. */

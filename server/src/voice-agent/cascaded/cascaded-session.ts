@@ -225,18 +225,20 @@ export class CascadedSession implements LineSession {
   private async lastWords(): Promise<void> {
     if (this.ending || !this.stream) return;
     this.stream.flush();
-    if (this.ears.speaking || this.calleeItem !== null) {
-      const bound = this.timing.lastWordsMs ?? DEFAULT_LAST_WORDS_MS;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, bound);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.lastTurn = done;
-        this.onEars(this.ears.lineEnded());
-      });
-    }
+    if (!this.ears.speaking && this.calleeItem === null) return;
+    const bound = this.timing.lastWordsMs ?? DEFAULT_LAST_WORDS_MS;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.onEars(this.ears.lineEnded(true));
+        this.lastTurn?.();
+      }, bound);
+      this.lastTurn = () => {
+        clearTimeout(timer);
+        this.lastTurn = null;
+        resolve();
+      };
+      this.onEars(this.ears.lineEnded(false));
+    });
   }
 
   private onEars(events: readonly EarEvent[]): void {
@@ -257,6 +259,9 @@ export class CascadedSession implements LineSession {
           break;
         case 'turn_ended':
           this.turnEnded(e.text, e.endMs);
+          break;
+        case 'flush':
+          this.stream?.flush();
           break;
       }
     }

@@ -11,9 +11,9 @@
 // replies, whatever the clock says.
 import type { LineBrief } from '../conversation/conversation.js';
 import { sandboxScenario } from '../numbers/sandbox-numbers.js';
-import { scriptedConversation } from '../voice-agent/scripted-agent.js';
-import { END_CALL_TOOL, OPT_OUT_TOOL } from '../voice-agent/tools.js';
-import type { ChatDelta, ChatMessage, ChatModel, ChatRequest } from './chat-model.js';
+import { scriptedConversation } from './scripted-agent.js';
+import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
+import type { ChatDelta, ChatMessage, ChatModel, ChatRequest } from '../chat-model/chat-model.js';
 
 /** Words in each text delta: a line streams as a model's would, in several pieces. */
 const WORDS_PER_DELTA = 3;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { type ChatDelta, type ChatMessage, type ChatRequest, chatTools } from '../../server/src/chat-model/chat-model.js';
-import { agentLines, ScriptedChatModel } from '../../server/src/chat-model/scripted-chat-model.js';
+import { agentLines, ScriptedChatModel } from '../../server/src/voice-agent/scripted-chat-model.js';
 import type { LineBrief, Turn } from '../../server/src/conversation/conversation.js';
 import { EN } from '../../server/src/conversation/lexicon-en.js';
 import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
