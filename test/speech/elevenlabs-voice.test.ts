@@ -24,7 +24,7 @@ describe('ElevenLabsVoice', () => {
     expectNoKey(KEY, log.lines.join('\n'));
   });
 
-  const voice = (over: Partial<ElevenLabsVoiceOptions> = {}) => new ElevenLabsVoice({ apiKey: KEY, url: fake.urlTemplate, retryWaitMs: 10, stallMs: 2000, ...over });
+  const voice = (over: Partial<ElevenLabsVoiceOptions> = {}) => new ElevenLabsVoice({ apiKey: KEY, baseUrl: fake.baseUrl, retryWaitMs: 10, stallMs: 2000, ...over });
   const failure = (error: unknown) => {
     expect(error).to.be.instanceOf(ProviderError);
     const e = error as ProviderError;
@@ -197,6 +197,14 @@ describe('ElevenLabsVoice', () => {
     expect(error).to.equal(broken);
     expect(audio.equals(fake.ulawFor('Hello.'))).to.equal(true);
     expect(fake.connections[0]!.messages.at(-1)).to.deep.equal({ text: '' });
+  });
+
+  it('closes a turn with nothing to say without speaking', async () => {
+    const { audio, error } = await drain(voice().speak(new TextFeed(' ').end(), speechOptions({ logger: log.logger })));
+    expect([audio.length, error]).to.deep.equal([0, null]);
+    await until('the socket to be closed', () => fake.connections[0]?.closed !== null);
+    expect(fake.connections[0]!.messages).to.deep.equal([{ text: ' ' }]);
+    expect(fake.connections[0]!.closed).to.deep.equal({ code: 1000, by: 'client' });
   });
 
   it('keeps the key out of every message and out of the adapter however it is printed', async () => {

@@ -78,8 +78,8 @@ export interface FakeElevenLabsOptions {
 }
 
 export interface FakeElevenLabs {
-  /** The stream-input URL with `{voice_id}` in it, as the adapter is configured. */
-  urlTemplate: string;
+  /** The API root to configure, `ws://127.0.0.1:<port>/v1`. */
+  baseUrl: string;
   connections: ElevenLabsConnection[];
   /** `connect 1`, `refused 1 401`, `text 1 <text>`, `audio 1`, `final 1`, `error 1`, `held 1`, `stalled 1`, `close 1 <code> <by>`. */
   events: string[];
@@ -289,7 +289,7 @@ export async function startFakeElevenLabs(options: FakeElevenLabsOptions): Promi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
-    urlTemplate: `ws://127.0.0.1:${port}/v1/text-to-speech/{voice_id}/stream-input`,
+    baseUrl: `ws://127.0.0.1:${port}/v1`,
     connections,
     events,
     play: (...plays) => void queue.push(...plays),

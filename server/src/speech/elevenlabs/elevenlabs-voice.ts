@@ -1,5 +1,6 @@
 // ElevenLabs' text-to-speech WebSocket behind the text-to-speech port:
-// `wss://api.elevenlabs.io/v1/text-to-speech/{voice_id}/stream-input?model_id=…&output_format=ulaw_8000`, which
+// `wss://api.elevenlabs.io/v1/text-to-speech/{voice_id}/stream-input?model_id=…&output_format=ulaw_8000` (the root
+// overridable, SVC_TTS_URL), which
 // takes text as it is written and answers audio as it is made, already 8 kHz mu-law for the line (the API
 // reference, https://elevenlabs.io/docs/api-reference/text-to-speech/v-1-text-to-speech-voice-id-stream-input, and
 // its AsyncAPI spec, elevenlabs/elevenlabs-docs fern/apis/api/asyncapi.yml; the websocket guide's buffering,
@@ -47,8 +48,8 @@ export interface ElevenLabsVoiceSettings {
 
 export interface ElevenLabsVoiceOptions {
   apiKey: string;
-  /** The stream-input URL with `{voice_id}` in it. */
-  url?: string;
+  /** The API root (SVC_TTS_URL); sockets open at `<baseUrl>/text-to-speech/<voice>/stream-input`. */
+  baseUrl?: string;
   /** `eleven_flash_v2_5` by default (the lowest latency). */
   model?: string;
   /** The voice id when the call names none. */
@@ -63,7 +64,7 @@ export interface ElevenLabsVoiceOptions {
   maxRetryWaitMs?: number;
 }
 
-export const ELEVENLABS_STREAM_INPUT_URL = 'wss://api.elevenlabs.io/v1/text-to-speech/{voice_id}/stream-input';
+export const ELEVENLABS_BASE_URL = 'wss://api.elevenlabs.io/v1';
 /** A premade voice of ElevenLabs' library (George, the docs' examples' voice). */
 export const ELEVENLABS_DEFAULT_VOICE = 'JBFqnCBsd6RMkjVDRZzb';
 
@@ -71,7 +72,7 @@ export class ElevenLabsVoice implements SpeechSynthesizer {
   readonly name = 'elevenlabs';
   // Private fields: the key stays out of anything that logs or serialises the adapter.
   readonly #apiKey: string;
-  readonly #url: string;
+  readonly #baseUrl: string;
   readonly #model: string;
   readonly #voice: string;
   readonly #voiceSettings: ElevenLabsVoiceSettings | null;
@@ -81,7 +82,7 @@ export class ElevenLabsVoice implements SpeechSynthesizer {
 
   constructor(options: ElevenLabsVoiceOptions) {
     this.#apiKey = options.apiKey;
-    this.#url = options.url ?? ELEVENLABS_STREAM_INPUT_URL;
+    this.#baseUrl = (options.baseUrl ?? ELEVENLABS_BASE_URL).replace(/\/+$/, '');
     this.#model = options.model ?? 'eleven_flash_v2_5';
     this.#voice = options.voice ?? ELEVENLABS_DEFAULT_VOICE;
     this.#voiceSettings = options.voiceSettings ?? null;
@@ -96,7 +97,7 @@ export class ElevenLabsVoice implements SpeechSynthesizer {
 
   /** The socket's URL for a call: the voice in the path, the model, mu-law at 8 kHz and the language in the query. */
   #socketUrl(options: SpeechOptions): URL {
-    const url = new URL(this.#url.replace('{voice_id}', encodeURIComponent(options.voice ?? this.#voice)));
+    const url = new URL(`${this.#baseUrl}/text-to-speech/${encodeURIComponent(options.voice ?? this.#voice)}/stream-input`);
     url.searchParams.set('model_id', this.#model);
     url.searchParams.set('output_format', 'ulaw_8000');
     // The reference takes language_code for the v2.5 models only.
@@ -113,17 +114,22 @@ export class ElevenLabsVoice implements SpeechSynthesizer {
     const sendText = async () => {
       if (!(await turn.open())) return;
       turn.send({ text: ' ', ...(this.#voiceSettings ? { voice_settings: this.#voiceSettings } : {}) }, false);
+      let sent = 0;
       try {
         for await (const piece of text) {
           if (turn.closed) return;
           const sentence = piece.trim();
-          if (sentence) turn.send({ text: `${sentence} `, flush: true }, true);
+          if (!sentence) continue;
+          turn.send({ text: `${sentence} `, flush: true }, true);
+          sent++;
         }
       } catch (err) {
         // The model's reply failed: what was sent is spoken, then the failure is thrown.
         textError = err;
       }
-      turn.send({ text: '' }, true);
+      // A turn with nothing to say (a reply of tool calls only) is closed on our side: there is nothing to end.
+      if (sent === 0) turn.close();
+      else turn.send({ text: '' }, true);
     };
     void sendText();
     try {
