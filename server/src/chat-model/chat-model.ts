@@ -3,6 +3,7 @@
 // openai-compatible.ts serves any `POST /v1/chat/completions` with `stream: true`; scripted-chat-model.ts is the
 // sandbox's scripted agent behind the same port.
 import type { Logger } from 'pino';
+import type { LineBrief } from '../conversation/conversation.js';
 import type { JsonSchema } from '../voice-agent/tools.js';
 
 export interface ToolCallRequest {
@@ -27,6 +28,8 @@ export interface ChatTool {
 
 export interface ChatRequest {
   callId: string;
+  /** The call's brief: the scripted model plays its script from it; a real model reads only the messages. */
+  brief: LineBrief;
   messages: readonly ChatMessage[];
   tools: readonly ChatTool[];
   logger: Logger;
