@@ -63,7 +63,7 @@ export class SandboxLines {
 
   private async open(ref: string, callId: string, scenario: SandboxScenario, dropAfterMs?: number): Promise<void> {
     const row = await findCall(this.db, callId);
-    if (!row || row.status !== 'in_progress') return;
+    if (!row || (row.status !== 'dialing' && row.status !== 'in_progress')) return;
     const logger = this.options.logger.child({ callId });
     const brief = lineBriefOf(row);
     const calleeLines = await this.calleeVoice(brief);
