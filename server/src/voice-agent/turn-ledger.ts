@@ -168,12 +168,13 @@ export class TurnLedger {
   cutIn(textHeard?: (heardMs: number) => string | null): { itemId: string; heardMs: number } | null {
     const last = this.lastAgentItem;
     if (!last || (this.marks.length === 0 && !this.unmarked)) return null;
-    this.line.clear();
-    this.timing.cleared(this.speechStartMs);
     last.u.playedBytes = this.playedNow(last.u);
     this.marks = [];
     this.unmarked = null;
     last.u.cut = true;
+    // After the ledger's own marks are let go: a line that answers the cleared marks at once finds none of them.
+    this.line.clear();
+    this.timing.cleared(this.speechStartMs);
     const heardMs = Math.round(last.u.playedBytes / BYTES_PER_MS);
     if (textHeard) last.u.text = textHeard(heardMs)?.trim() || null;
     this.write(last.u);

@@ -45,8 +45,11 @@ const HELLO_AT_MS = 400;
 const LATE_HELLO_AT_MS = 1600;
 /** How long the agent must have been silent before the callee answers it. */
 const ANSWER_GAP_MS = 600;
-/** A pause to think, half-way through an answer: shorter than the agent's end-of-turn silence. */
-const THINKING_MS = 450;
+/**
+ * A pause to think, half-way through an answer, inserted where the words already part (so the silence heard is a
+ * little longer): well inside the agent's end-of-turn silence once its detector's own delays are counted.
+ */
+const THINKING_MS = 300;
 /** How far into the agent's question the callee that talks over it starts its answer. */
 const TALK_OVER_AFTER_MS = 1200;
 /** After its last line, how long the callee waits for the agent to hang up before it does. */

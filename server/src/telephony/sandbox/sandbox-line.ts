@@ -72,9 +72,10 @@ export class SandboxLine implements LiveLine {
     this.agentQueue.length = 0;
     this.queuedOffset = 0;
     this.queuedBytes = 0;
-    // Twilio answers the marks of cleared audio at once; so does the sandbox.
+    // Twilio answers the marks of cleared audio as soon as it has cleared it, in a message of its own: so does the
+    // sandbox, on the next turn of the event loop.
     for (const m of this.marks) m.at = this.sentBytes;
-    this.releaseMarks();
+    setImmediate(() => this.releaseMarks());
   }
 
   /** Key presses go out as silence here: the sandbox's callee does not listen for them. */
