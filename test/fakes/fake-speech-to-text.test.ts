@@ -65,7 +65,7 @@ describe('fake Deepgram', () => {
   });
 
   it('answers CloseStream with the words left, Metadata, then a 1000 close', async () => {
-    fake = await FakeDeepgram.start({ script: [{ afterBytes: 800, words: 'bye now', end: 'held' }] });
+    fake = await FakeDeepgram.start({ script: [{ afterBytes: 800, text: 'bye now', end: 'held' }] });
     const c = (await connect(`${fake.url}?${query}`, { Authorization: `Token ${FAKE_DEEPGRAM_KEY}` })) as { ws: WebSocket; got: Json[]; closed: { code: number } | null };
     c.ws.send(Buffer.alloc(800, 0xff));
     c.ws.send(JSON.stringify({ type: 'CloseStream' }));

@@ -79,10 +79,10 @@ describe('the Deepgram speech-to-text adapter', () => {
   it("tells speech started, interims, finals with Deepgram's end of speech and the utterance's end, in call ms; silence says nothing", async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'Hello, is this the bakery?' },
+        { afterBytes: 8000, text: 'Hello, is this the bakery?' },
         { afterBytes: 16_000, silence: true },
-        { afterBytes: 12_000, words: 'I would like to order', end: 'is_final' },
-        { afterBytes: 4000, words: 'a cake.' },
+        { afterBytes: 12_000, text: 'I would like to order', end: 'is_final' },
+        { afterBytes: 4000, text: 'a cake.' },
       ],
     });
     sendAudio(s, 8000 + 16_000 + 12_000 + 4000 + 8000);
@@ -111,7 +111,7 @@ describe('the Deepgram speech-to-text adapter', () => {
   it('passes on an empty speech_final that closes words already finalised, with no words and endOfTurn', async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'well I think', end: 'is_final' },
+        { afterBytes: 8000, text: 'well I think', end: 'is_final' },
         { afterBytes: 2400, endpoint: true },
       ],
     });
@@ -126,8 +126,8 @@ describe('the Deepgram speech-to-text adapter', () => {
   it('drops a stale interim that arrives after its final (a speech_final before the last interim)', async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'a table for two', staleInterim: true },
-        { afterBytes: 8000, words: 'at eight' },
+        { afterBytes: 8000, text: 'a table for two', staleInterim: true },
+        { afterBytes: 8000, text: 'at eight' },
       ],
     });
     sendAudio(s, 16_000);
@@ -149,7 +149,7 @@ describe('the Deepgram speech-to-text adapter', () => {
   });
 
   it('flush() sends Finalize and the words heard so far come as a final', async () => {
-    const s = await start({ script: [{ afterBytes: 8000, words: 'my number is five five five', end: 'held' }] });
+    const s = await start({ script: [{ afterBytes: 8000, text: 'my number is five five five', end: 'held' }] });
     sendAudio(s, 8000);
     await until('two interims', () => rec.heard.filter((h) => h[0] === 'interim').length === 2);
     expect(rec.heard.some((h) => h[0] === 'final')).to.equal(false);
@@ -162,7 +162,7 @@ describe('the Deepgram speech-to-text adapter', () => {
   });
 
   it('close() sends CloseStream and resolves only after the last words, the Metadata and the close', async () => {
-    const s = await start({ script: [{ afterBytes: 4000, words: 'goodbye then', end: 'held' }], closeDelayMs: 150 });
+    const s = await start({ script: [{ afterBytes: 4000, text: 'goodbye then', end: 'held' }], closeDelayMs: 150 });
     sendAudio(s, 4000);
     await until('an interim', () => rec.heard.some((h) => h[0] === 'interim'));
     await s.close();
@@ -198,7 +198,7 @@ describe('the Deepgram speech-to-text adapter', () => {
         idleMs: 300,
         script: [
           { afterBytes: 1600, silence: true },
-          { afterBytes: 4000, words: 'still there' },
+          { afterBytes: 4000, text: 'still there' },
         ],
       },
       { keepAliveMs: 100 },
@@ -213,7 +213,7 @@ describe('the Deepgram speech-to-text adapter', () => {
   });
 
   it('without KeepAlive the idle stream is closed (NET-0001), which the adapter takes as a drop and reopens', async () => {
-    const s = await start({ idleMs: 150, connections: [{}, { script: [{ afterBytes: 4000, words: 'hello again' }] }] }, { keepAliveMs: 60_000 });
+    const s = await start({ idleMs: 150, connections: [{}, { script: [{ afterBytes: 4000, text: 'hello again' }] }] }, { keepAliveMs: 60_000 });
     sendAudio(s, 800);
     await fake.until(() => fake.connections.length === 2);
     expect(fake.connections[0]!.closeCode).to.equal(1011);
@@ -274,11 +274,11 @@ describe('the Deepgram speech-to-text adapter', () => {
         connections: [
           {
             script: [
-              { afterBytes: 8000, words: 'first turn' },
+              { afterBytes: 8000, text: 'first turn' },
               { afterBytes: 1600, drop: 1011 },
             ],
           },
-          { handshakeDelayMs: 100, script: [{ afterBytes: 4000, words: 'second turn' }] },
+          { handshakeDelayMs: 100, script: [{ afterBytes: 4000, text: 'second turn' }] },
         ],
       });
       sendAudio(s, 9600);
@@ -303,7 +303,7 @@ describe('the Deepgram speech-to-text adapter', () => {
     });
 
     it('keeps only the newest audio while reopening, within its bound, and counts time from the oldest kept', async () => {
-      const s = await start({ connections: [{ script: [{ afterBytes: 1600, drop: 'abnormal' }] }, { handshakeDelayMs: 100, script: [{ afterBytes: 800, words: 'kept' }] }] }, { reopenBufferMs: 100 });
+      const s = await start({ connections: [{ script: [{ afterBytes: 1600, drop: 'abnormal' }] }, { handshakeDelayMs: 100, script: [{ afterBytes: 800, text: 'kept' }] }] }, { reopenBufferMs: 100 });
       sendAudio(s, 1600);
       await fake.until(() => fake.handshakes.length === 2);
       sendAudio(s, 800, 0x33);
@@ -342,7 +342,7 @@ describe('the Deepgram speech-to-text adapter', () => {
             { script: [{ afterBytes: 160, stall: true }] },
             {
               script: [
-                { afterBytes: 4000, words: 'are you there' },
+                { afterBytes: 4000, text: 'are you there' },
                 { afterBytes: 160, stall: true },
               ],
             },
@@ -374,7 +374,7 @@ describe('the Deepgram speech-to-text adapter', () => {
     const s = await start({
       script: [
         { afterBytes: 800, error: { description: 'Failed to process audio', message: 'decoder hiccup', variant: 'transient' } },
-        { afterBytes: 4000, words: 'still here' },
+        { afterBytes: 4000, text: 'still here' },
       ],
     });
     sendAudio(s, 4800);

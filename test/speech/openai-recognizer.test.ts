@@ -86,9 +86,9 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
   it("tells speech started, the turn's text as it grows, and each turn's final with its span in call ms", async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'Hello is this the bakery' },
+        { afterBytes: 8000, text: 'Hello is this the bakery' },
         { afterBytes: 4000, silence: true },
-        { afterBytes: 8000, words: 'I would like a cake', deltas: 3 },
+        { afterBytes: 8000, text: 'I would like a cake', deltas: 3 },
       ],
     });
     const sent = sendAudio(s, 20_000);
@@ -111,8 +111,8 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
   it("keeps each turn's text apart when an earlier turn's completion comes after a later turn's delta", async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'first thing', completeAfterNext: true },
-        { afterBytes: 8000, words: 'second thing here' },
+        { afterBytes: 8000, text: 'first thing', completeAfterNext: true },
+        { afterBytes: 8000, text: 'second thing here' },
       ],
     });
     sendAudio(s, 16_000);
@@ -143,8 +143,8 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
   it('loses a turn whose transcription failed (logged, no final), and carries on', async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'lost words', fail: true },
-        { afterBytes: 8000, words: 'kept words' },
+        { afterBytes: 8000, text: 'lost words', fail: true },
+        { afterBytes: 8000, text: 'kept words' },
       ],
     });
     sendAudio(s, 16_000);
@@ -158,8 +158,8 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
   it('flush() commits the open turn: its final ends where the call stood; a flush with too little audio is answered with an error that changes nothing', async () => {
     const s = await start({
       script: [
-        { afterBytes: 8000, words: 'my card number is', midTurn: true },
-        { afterBytes: 4000, words: 'four four' },
+        { afterBytes: 8000, text: 'my card number is', midTurn: true },
+        { afterBytes: 4000, text: 'four four' },
       ],
     });
     sendAudio(s, 9600);
@@ -183,7 +183,7 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
   });
 
   it('close() commits what is left, waits for its transcription, then closes the socket', async () => {
-    const s = await start({ script: [{ afterBytes: 4000, words: 'goodbye then', midTurn: true }] });
+    const s = await start({ script: [{ afterBytes: 4000, text: 'goodbye then', midTurn: true }] });
     sendAudio(s, 4000);
     await until('speech started', () => rec.heard.length === 1);
     await s.close();
@@ -201,8 +201,8 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
   it('close() waits for a turn server VAD committed whose transcription is still to come', async () => {
     const s = await start({
       script: [
-        { afterBytes: 4000, words: 'one', completeAfterNext: true },
-        { afterBytes: 4000, words: 'two three', midTurn: true },
+        { afterBytes: 4000, text: 'one', completeAfterNext: true },
+        { afterBytes: 4000, text: 'two three', midTurn: true },
       ],
     });
     sendAudio(s, 4800);
@@ -240,7 +240,7 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
     const s = await start({
       script: [
         { afterBytes: 800, error: { type: 'server_error', code: 'server_error', message: 'The server had an error while processing your request.' } },
-        { afterBytes: 8000, words: 'still fine' },
+        { afterBytes: 8000, text: 'still fine' },
       ],
     });
     sendAudio(s, 8800);
@@ -308,11 +308,11 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
         connections: [
           {
             script: [
-              { afterBytes: 8000, words: 'first turn' },
+              { afterBytes: 8000, text: 'first turn' },
               { afterBytes: 1600, drop: 1011 },
             ],
           },
-          { handshakeDelayMs: 100, script: [{ afterBytes: 4000, words: 'second turn' }] },
+          { handshakeDelayMs: 100, script: [{ afterBytes: 4000, text: 'second turn' }] },
         ],
       });
       sendAudio(s, 9600);
@@ -335,7 +335,7 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
     });
 
     it('is reopened when the session reaches its maximum duration (session_expired, then the close)', async () => {
-      const s = await start({ connections: [{ maxSessionMs: 100 }, { script: [{ afterBytes: 800, words: 'after expiry' }] }] });
+      const s = await start({ connections: [{ maxSessionMs: 100 }, { script: [{ afterBytes: 800, text: 'after expiry' }] }] });
       sendAudio(s, 800);
       await fake.until(() => fake.connections.length === 2);
       expect(fake.connections[0]!.sent.at(-1)).to.deep.include({ type: 'error' });

@@ -39,10 +39,10 @@ export const FAKE_DEEPGRAM_KEY = 'dg-fake-key-7f3a9c1e5b2d4086';
 
 export type DeepgramStep =
   /**
-   * The callee says `words` over the next `afterBytes` bytes: interims (`interims`, 2 unless told) as they arrive, then
+   * The callee says `text` over the next `afterBytes` bytes: interims (`interims`, 2 unless told) as they arrive, then
    * the final as `end` says (speech_final by default).
    */
-  | { afterBytes: number; words: string; interims?: number; end?: 'speech_final' | 'is_final' | 'held'; staleInterim?: boolean }
+  | { afterBytes: number; text: string; interims?: number; end?: 'speech_final' | 'is_final' | 'held'; staleInterim?: boolean }
   /** `afterBytes` of silence. */
   | { afterBytes: number; silence: true }
   /**
@@ -269,9 +269,9 @@ export class FakeDeepgram extends EventEmitter {
     // Finalize and CloseStream do.
     const finalizeCurrent = (fromFinalize: boolean) => {
       const step = steps[0];
-      if (!step || !('words' in step) || pos === stepStart) return;
+      if (!step || !('text' in step) || pos === stepStart) return;
       steps.shift();
-      const words = wordsOf(step.words);
+      const words = wordsOf(step.text);
       const end = Math.min(pos, stepStart + step.afterBytes);
       const heard = words.slice(0, Math.max(1, Math.ceil((words.length * (end - stepStart)) / step.afterBytes)));
       results(heard, stepStart, end, { is_final: true, speech_final: false, from_finalize: fromFinalize });
@@ -294,12 +294,12 @@ export class FakeDeepgram extends EventEmitter {
           break;
         }
         const into = pos - stepStart;
-        if ('words' in step) {
+        if ('text' in step) {
           if (into > 0 && !speaking) {
             speaking = true;
             if (vadEvents) send({ type: 'SpeechStarted', channel: [0, 1], timestamp: sec(stepStart) });
           }
-          const words = wordsOf(step.words);
+          const words = wordsOf(step.text);
           const interims = step.interims ?? 2;
           while (interimsSent < interims && into >= ((interimsSent + 1) * step.afterBytes) / (interims + 1)) {
             interimsSent++;

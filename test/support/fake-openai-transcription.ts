@@ -17,7 +17,7 @@
 //   it does not have, a language not in ISO-639-1), an `error` event (invalid_request_error, with code, param and the
 //   client's event_id), the session unchanged and the socket open. `sessionUpdateError` answers every update with an
 //   error, `confirmDelayMs` answers it late (Infinity: never).
-// - A words step is server VAD and the transcriber: speech_started at its first audio, then at its end
+// - A text step is server VAD and the transcriber: speech_started at its first audio, then at its end
 //   speech_stopped, input_audio_buffer.committed, conversation.item.added, the transcription's deltas (`deltas`, 2
 //   unless told) and .completed; `fail` sends .failed instead. `completeAfterNext` holds its completion until the
 //   next turn's first delta (transcription runs per item and asynchronously); `midTurn` leaves the turn open (no
@@ -44,8 +44,8 @@ export interface RealtimeErrorBody {
 }
 
 export type TranscriptionStep =
-  /** The callee says `words` over the next `afterBytes` bytes (see the header for what is sent). */
-  | { afterBytes: number; words: string; deltas?: number; fail?: boolean; completeAfterNext?: boolean; midTurn?: boolean }
+  /** The callee says `text` over the next `afterBytes` bytes (see the header for what is sent). */
+  | { afterBytes: number; text: string; deltas?: number; fail?: boolean; completeAfterNext?: boolean; midTurn?: boolean }
   /** `afterBytes` of silence. */
   | { afterBytes: number; silence: true }
   /** Once `afterBytes` more have come, the socket closes 1011, or is cut with no close frame ('abnormal'). */
@@ -341,7 +341,7 @@ export class FakeOpenAiTranscription extends EventEmitter {
         const step = steps[0];
         if (!step) return;
         const into = pos - stepStart;
-        if ('words' in step) {
+        if ('text' in step) {
           if (into > 0) startSpeech();
           if (into < step.afterBytes || step.midTurn) return;
           steps.shift();
@@ -350,7 +350,7 @@ export class FakeOpenAiTranscription extends EventEmitter {
           stepStart += step.afterBytes;
           emit({ type: 'input_audio_buffer.speech_stopped', audio_end_ms: ms(stepStart), item_id: itemId });
           commitItem(itemId);
-          transcribe(itemId, step.words, step);
+          transcribe(itemId, step.text, step);
           continue;
         }
         if (into < step.afterBytes) return;
@@ -372,11 +372,11 @@ export class FakeOpenAiTranscription extends EventEmitter {
     // The client commits: the open turn with the words heard of it, or the buffer since the last commit.
     const commit = (clientEventId: unknown) => {
       const step = steps[0];
-      if (open && step && 'words' in step) {
+      if (open && step && 'text' in step) {
         steps.shift();
         const itemId = open.itemId;
         open = null;
-        const words = step.words.split(/\s+/).filter(Boolean);
+        const words = step.text.split(/\s+/).filter(Boolean);
         const heard = Math.min(pos - stepStart, step.afterBytes);
         stepStart = pos;
         commitItem(itemId);

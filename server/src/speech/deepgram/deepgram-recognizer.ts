@@ -139,7 +139,7 @@ class DeepgramStream implements RecognitionStream {
   }
 
   async start(): Promise<void> {
-    this.ws = await this.connect();
+    await this.connect((ws) => (this.ws = ws));
     this.keepAlive = setTimeout(() => this.sendKeepAlive(), this.config.keepAliveMs ?? 4000);
   }
 
@@ -175,8 +175,9 @@ class DeepgramStream implements RecognitionStream {
     return this.config.stallMs ?? 10_000;
   }
 
-  private connect(): Promise<WebSocket> {
-    return openProviderSocket({
+  /** Opens a socket; `ready` takes it as it opens, before any of its messages or its close can come. */
+  private async connect(ready: (ws: WebSocket) => void): Promise<void> {
+    await openProviderSocket({
       provider: PROVIDER,
       url: listenUrl(this.config, this.options.language),
       headers: { Authorization: `Token ${this.config.apiKey}` },
@@ -187,6 +188,7 @@ class DeepgramStream implements RecognitionStream {
         ws.on('message', (data: RawData, isBinary: boolean) => !isBinary && this.onMessage(ws, data));
         ws.on('close', (code: number, reason: Buffer) => this.onClose(ws, code, reason.toString()));
         ws.on('error', (err: NodeJS.ErrnoException) => this.log.warn({ code: err.code ?? null }, 'deepgram socket error'));
+        ready(ws);
       },
     });
   }
@@ -278,13 +280,16 @@ class DeepgramStream implements RecognitionStream {
   private async reopen(): Promise<void> {
     this.phase = 'reopening';
     this.reopened = true;
-    let ws: WebSocket;
     try {
-      ws = await this.connect();
+      await this.connect((ws) => this.adopt(ws));
     } catch (err) {
       this.log.warn({ failure: err instanceof ProviderError ? err.failure : null }, 'deepgram stream could not be reopened');
-      return this.fail(err instanceof ProviderError ? err : new ProviderError(PROVIDER, 'dropped', 'deepgram stream could not be reopened'));
+      this.fail(err instanceof ProviderError ? err : new ProviderError(PROVIDER, 'dropped', 'deepgram stream could not be reopened'));
     }
+  }
+
+  /** The reopened socket is open: the audio held meanwhile goes first, then what was asked meanwhile. */
+  private adopt(ws: WebSocket): void {
     if (this.phase !== 'reopening') {
       ws.terminate();
       return;

@@ -140,7 +140,7 @@ class OpenAiStream implements RecognitionStream {
   private commits: Array<{ eventId: string; atMs: number }> = [];
   private commitIds = 0;
   /** The socket whose session.update is awaited, and what to do once it is confirmed or refused. */
-  private confirming: { ws: WebSocket; ready: (ws: WebSocket) => void; refused: (e: ProviderError) => void } | null = null;
+  private confirming: { ws: WebSocket; ready: () => void; refused: (e: ProviderError) => void } | null = null;
   private closeGrace: NodeJS.Timeout | null = null;
   private closing: Promise<void> | null = null;
   private closed: (() => void) | null = null;
@@ -184,41 +184,45 @@ class OpenAiStream implements RecognitionStream {
   }
 
   /** Opens a socket and configures its session; `ready` runs as the session is confirmed, before anything after it. */
-  private async connect(ready: (ws: WebSocket) => void): Promise<void> {
+  private connect(ready: (ws: WebSocket) => void): Promise<void> {
     const timeoutMs = this.config.openTimeoutMs ?? 5000;
     const began = Date.now();
-    const ws = await openProviderSocket({
-      provider: PROVIDER,
-      url: this.config.url ?? OPENAI_TRANSCRIPTION_URL,
-      headers: { Authorization: `Bearer ${this.config.apiKey}` },
-      secret: this.config.apiKey,
-      timeoutMs,
-      describe: refusal,
-      opened: (ws) => {
-        ws.on('message', (data: RawData, isBinary: boolean) => !isBinary && this.onMessage(ws, data));
-        ws.on('close', (code: number) => this.onClose(ws, code));
-        ws.on('error', (err: NodeJS.ErrnoException) => this.log.warn({ code: err.code ?? null }, 'openai transcription socket error'));
-        ws.send(JSON.stringify(transcriptionSession(this.config, this.options.language)));
-      },
-    });
-    await new Promise<void>((resolve, reject) => {
-      const refused = (e: ProviderError) => {
-        clearTimeout(timer);
-        this.confirming = null;
-        ws.terminate();
-        reject(e);
-      };
-      const timer = setTimeout(() => refused(new ProviderError(PROVIDER, 'stalled', `openai-stt did not confirm the session within ${timeoutMs} ms`)), Math.max(0, timeoutMs - (Date.now() - began)));
-      this.confirming = {
-        ws,
-        ready: (ws) => {
-          clearTimeout(timer);
-          this.confirming = null;
-          ready(ws);
-          resolve();
+    return new Promise<void>((resolve, reject) => {
+      openProviderSocket({
+        provider: PROVIDER,
+        url: this.config.url ?? OPENAI_TRANSCRIPTION_URL,
+        headers: { Authorization: `Bearer ${this.config.apiKey}` },
+        secret: this.config.apiKey,
+        timeoutMs,
+        describe: refusal,
+        opened: (ws) => {
+          ws.on('message', (data: RawData, isBinary: boolean) => !isBinary && this.onMessage(ws, data));
+          ws.on('close', (code: number) => this.onClose(ws, code));
+          ws.on('error', (err: NodeJS.ErrnoException) => this.log.warn({ code: err.code ?? null }, 'openai transcription socket error'));
+          // The rest of the bound, from the dial, is the session's to be confirmed in.
+          const timer = setTimeout(
+            () => refused(new ProviderError(PROVIDER, 'stalled', `openai-stt did not confirm the session within ${timeoutMs} ms`)),
+            Math.max(0, timeoutMs - (Date.now() - began)),
+          );
+          const refused = (e: ProviderError) => {
+            clearTimeout(timer);
+            this.confirming = null;
+            ws.terminate();
+            reject(e);
+          };
+          this.confirming = {
+            ws,
+            ready: () => {
+              clearTimeout(timer);
+              this.confirming = null;
+              ready(ws);
+              resolve();
+            },
+            refused,
+          };
+          ws.send(JSON.stringify(transcriptionSession(this.config, this.options.language)));
         },
-        refused,
-      };
+      }).catch(reject);
     });
   }
 
@@ -280,7 +284,7 @@ class OpenAiStream implements RecognitionStream {
     if (m.type === 'session.updated') {
       const session = obj(m.session);
       const format = obj(obj(obj(session.audio).input).format);
-      if (session.type === 'transcription' && format.type === 'audio/pcmu') return confirming.ready(confirming.ws);
+      if (session.type === 'transcription' && format.type === 'audio/pcmu') return confirming.ready();
       return confirming.refused(new ProviderError(PROVIDER, 'refused', 'openai-stt session is not a mu-law transcription session'));
     }
     if (m.type === 'error') {
@@ -424,6 +428,8 @@ class OpenAiStream implements RecognitionStream {
 
   private finish(): void {
     this.phase = 'done';
+    // A session being reopened is given up too.
+    this.confirming?.refused(new ProviderError(PROVIDER, 'dropped', 'openai-stt stream closed while its session was reopened'));
     if (this.closeGrace) clearTimeout(this.closeGrace);
     this.held.take();
     const ws = this.ws;
