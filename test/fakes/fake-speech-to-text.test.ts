@@ -111,6 +111,15 @@ describe('fake OpenAI transcription server', () => {
     expect(c.got.find((e) => e.type === 'session.updated')!.session.audio.input.format).to.deep.equal({ type: 'audio/pcmu' });
   });
 
+  it('opens a conversation session without intent=transcription, which refuses a transcription session.update', async () => {
+    fake = await FakeOpenAiTranscription.start();
+    const c = (await connect(fake.url.replace('intent=transcription', 'model=gpt-realtime'), { Authorization: `Bearer ${FAKE_OPENAI_KEY}` })) as { ws: WebSocket; got: Json[] };
+    c.ws.send(update({ format: { type: 'audio/pcmu' } }));
+    await until('the error', () => c.got.some((e) => e.type === 'error'));
+    expect(c.got[0]!.session.type).to.equal('realtime');
+    expect(c.got.find((e) => e.type === 'error')!.error).to.deep.include({ code: 'invalid_value', param: 'session.type' });
+  });
+
   it('answers a commit of under 100 ms of audio with input_audio_buffer_commit_empty', async () => {
     fake = await FakeOpenAiTranscription.start();
     const c = (await connect(fake.url, { Authorization: `Bearer ${FAKE_OPENAI_KEY}` })) as { ws: WebSocket; got: Json[] };

@@ -71,6 +71,14 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
     expect((seen!.session.audio as any).input.format).to.deep.equal({ type: 'audio/pcmu' });
   });
 
+  it('adds intent=transcription to an endpoint given without it (SVC_STT_URL as the realtime endpoint)', async () => {
+    fake = await FakeOpenAiTranscription.start();
+    const url = fake.url.replace('?intent=transcription', '');
+    stream = await new OpenAiRecognizer({ apiKey: FAKE_OPENAI_KEY, url }).open({ callId: 'c', language: 'en', logger: log.logger }, rec.listener);
+    expect(fake.connections[0]!.url).to.equal('/v1/realtime?intent=transcription');
+    expect((fake.connections[0]!.session.audio as any).input.format).to.deep.equal({ type: 'audio/pcmu' });
+  });
+
   it('asks for the model it is given, maps pt-BR to pt, and leaves a language with no ISO-639-1 form to the model', async () => {
     await start({}, { model: 'gpt-4o-mini-transcribe', silenceMs: 700 }, 'pt-BR');
     const input = (fake.connections[0]!.received[0]!.session as any).audio.input;
@@ -287,13 +295,6 @@ describe('the OpenAI speech-to-text adapter (Realtime transcription session)', (
       expect([err.failure, err.message]).to.deep.equal(['refused', 'openai-stt refused the session: invalid_value session.audio.input.transcription.model']);
       const error = fake.connections[0]!.sent.at(-1)!;
       expect([error.type, (error.error as any).event_id]).to.deep.equal(['error', 'svc_session_update']);
-    });
-
-    it('is refused when the URL opens a conversation session, not a transcription one', async () => {
-      fake = await FakeOpenAiTranscription.start();
-      const url = fake.url.replace('intent=transcription', 'model=gpt-realtime');
-      const err = (await new OpenAiRecognizer({ apiKey: FAKE_OPENAI_KEY, url }).open({ callId: 'c', language: 'en', logger: log.logger }, rec.listener).catch((e: unknown) => e)) as ProviderError;
-      expect([err.failure, err.message]).to.deep.equal(['refused', 'openai-stt refused the session: invalid_value session.type']);
     });
 
     it('is throttled when the session.update is answered with a rate limit', async () => {

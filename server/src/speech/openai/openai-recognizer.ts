@@ -40,7 +40,7 @@ const PROVIDER = 'openai-stt';
 
 export interface OpenAiTranscriptionConfig {
   apiKey: string;
-  /** The transcription endpoint (SVC_STT_URL); OpenAI's own unless told. */
+  /** The transcription endpoint (SVC_STT_URL); OpenAI's own unless told; `intent=transcription` is added when missing. */
   url?: string;
   /** gpt-4o-transcribe unless told. */
   model?: string;
@@ -74,6 +74,16 @@ type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/**
+ * The URL of a transcription session: `intent=transcription` is added when the URL has no intent (SVC_STT_URL given
+ * as the realtime endpoint), since without it the socket is a conversation session, which refuses the update.
+ */
+export function transcriptionUrl(url: string | undefined): string {
+  const u = new URL(url ?? OPENAI_TRANSCRIPTION_URL);
+  if (!u.searchParams.has('intent')) u.searchParams.set('intent', 'transcription');
+  return u.toString();
+}
 
 /** ISO-639-1 from BCP-47 (`en-US` → `en`); null when there is none (the model then detects the language). */
 export function iso6391(language: string): string | null {
@@ -190,7 +200,7 @@ class OpenAiStream implements RecognitionStream {
     return new Promise<void>((resolve, reject) => {
       openProviderSocket({
         provider: PROVIDER,
-        url: this.config.url ?? OPENAI_TRANSCRIPTION_URL,
+        url: transcriptionUrl(this.config.url),
         headers: { Authorization: `Bearer ${this.config.apiKey}` },
         secret: this.config.apiKey,
         timeoutMs,
