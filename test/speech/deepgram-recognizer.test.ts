@@ -195,7 +195,7 @@ describe('the Deepgram speech-to-text adapter', () => {
   it("sends KeepAlive while no audio flows, so Deepgram's idle bound never closes the stream", async () => {
     const s = await start(
       {
-        idleMs: 300,
+        idleMs: 600,
         script: [
           { afterBytes: 1600, silence: true },
           { afterBytes: 4000, text: 'still there' },
@@ -204,7 +204,8 @@ describe('the Deepgram speech-to-text adapter', () => {
       { keepAliveMs: 100 },
     );
     sendAudio(s, 1600);
-    await fake.until(() => fake.connections[0]!.received.filter((m) => m.type === 'KeepAlive').length >= 5);
+    // Eight KeepAlives a tenth of a second apart span longer than the idle bound.
+    await fake.until(() => fake.connections[0]!.received.filter((m) => m.type === 'KeepAlive').length >= 8);
     expect(fake.connections[0]!.closeCode).to.equal(null);
     sendAudio(s, 4000);
     await until('the final', () => rec.heard.some((h) => h[0] === 'final'));
@@ -348,7 +349,7 @@ describe('the Deepgram speech-to-text adapter', () => {
             },
           ],
         },
-        { stallMs: 150 },
+        { stallMs: 400 },
       );
       sendAudio(s, 160);
       await fake.until(() => fake.connections.length === 2);

@@ -130,6 +130,7 @@ export class FakeDeepgram extends EventEmitter {
         const index = fake.handshakes.length;
         const seen: HandshakeSeen = { url: info.req.url ?? '', headers: info.req.headers, status: 101 };
         fake.handshakes.push(seen);
+        fake.emit('change');
         const own = streamOptions(index);
         (info.req as IncomingMessage & { fakeIndex?: number }).fakeIndex = index;
         const answer = () => {

@@ -196,6 +196,7 @@ export class FakeOpenAiTranscription extends EventEmitter {
         const index = fake.handshakes.length;
         const seen: HandshakeSeen = { url: info.req.url ?? '', headers: info.req.headers, status: 101 };
         fake.handshakes.push(seen);
+        fake.emit('change');
         (info.req as IncomingMessage & { fakeIndex?: number }).fakeIndex = index;
         const options = own(index);
         const answer = () => {
