@@ -248,14 +248,14 @@ function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSett
 
 /**
  * The cascaded agent's settings when it is the agent. On the sandbox its line carries audio at the call's pace, so the
- * sandbox's time may run at most twenty times faster than real time: faster, and the providers' own time (measured on
- * the wall) would stretch into seconds of call time.
+ * sandbox's time may run at most five times faster than real time: faster, and svc's and the providers' own time
+ * (spent on the wall: a sentence synthesised, a model's first token) would stretch into seconds of call time.
  */
 function cascadedSettings(env: NodeJS.ProcessEnv, agent: Config['agent'], sandboxTimeScale: number): CascadedConfig | null {
   if (agent !== 'cascaded') return null;
   const carrier = env.SVC_CARRIER?.trim() === 'twilio' ? 'twilio' : 'sandbox';
-  if (carrier === 'sandbox' && sandboxTimeScale < 0.05) {
-    throw new ConfigError(`SVC_SANDBOX_TIME_SCALE must be at least 0.05 with SVC_AGENT=cascaded (its sandbox line carries audio at the call's pace), got ${sandboxTimeScale}`);
+  if (carrier === 'sandbox' && sandboxTimeScale < 0.2) {
+    throw new ConfigError(`SVC_SANDBOX_TIME_SCALE must be at least 0.2 with SVC_AGENT=cascaded (its sandbox line carries audio at the call's pace), got ${sandboxTimeScale}`);
   }
   try {
     return parseCascaded(env, carrier);
