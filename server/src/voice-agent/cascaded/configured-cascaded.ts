@@ -8,8 +8,10 @@ import { OpenAiCompatibleChatModel } from '../../chat-model/openai-compatible.js
 import type { Config } from '../../config.js';
 import type { CascadedConfig } from '../../settings/cascaded.js';
 import { DEFAULT_TURN_TAKING } from '../../settings/turn-taking.js';
+import { DeepgramRecognizer } from '../../speech/deepgram/deepgram-recognizer.js';
 import { ElevenLabsVoice } from '../../speech/elevenlabs/elevenlabs-voice.js';
 import { EspeakVoice } from '../../speech/espeak/espeak-voice.js';
+import { OpenAiRecognizer } from '../../speech/openai/openai-recognizer.js';
 import { OpenAiVoice } from '../../speech/openai/openai-voice.js';
 import { OracleRecognizer } from '../../speech/oracle/oracle-recognizer.js';
 import type { SpeechRecognizer } from '../../speech/recognizer.js';
@@ -22,9 +24,14 @@ import { LineEars } from './ears.js';
 import { loadFvad } from './voice-activity.js';
 
 function recognizer(c: CascadedConfig): SpeechRecognizer {
+  const vendor = { apiKey: c.sttApiKey!, ...(c.sttUrl ? { url: c.sttUrl } : {}), ...(c.sttModel ? { model: c.sttModel } : {}) };
   switch (c.stt) {
     case 'oracle':
       return new OracleRecognizer();
+    case 'deepgram':
+      return new DeepgramRecognizer(vendor);
+    case 'openai':
+      return new OpenAiRecognizer(vendor);
     default:
       throw new Error(`SVC_STT=${c.stt} is not available in this build`);
   }
