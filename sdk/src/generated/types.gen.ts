@@ -592,6 +592,31 @@ export type TurnLatency = {
      * From then to the agent's first audio of its answer sent to the line.
      */
     afterMs: number;
+    stages?: TurnStages;
+};
+
+/**
+ * A cascaded agent's answer (`SVC_AGENT=cascaded`), stage by stage, in milliseconds: where `afterMs` went.
+ * Absent for the realtime agent, whose model does all of it in one step.
+ *
+ */
+export type TurnStages = {
+    /**
+     * From the callee's end of speech to the end of their turn decided (the endpointing silence and the recogniser's final words).
+     */
+    endpointMs: number;
+    /**
+     * svc's own time from the end of the turn to the chat model's request.
+     */
+    ownMs: number;
+    /**
+     * From the chat model's request to its first sentence handed to the voice.
+     */
+    modelMs: number;
+    /**
+     * From the first sentence handed to the voice to its first audio sent to the line.
+     */
+    voiceMs: number;
 };
 
 export type BargeInLatency = {

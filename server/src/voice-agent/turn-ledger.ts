@@ -162,19 +162,23 @@ export class TurnLedger {
 
   /**
    * The callee started talking: if the agent's audio is still playing, it is dropped from the line and the agent's
-   * turn cut where the callee heard it. Returns the item cut and how much of it was heard, or null.
+   * turn cut where the callee heard it. Returns the item cut and how much of it was heard, or null. `textHeard`, when
+   * given, says what the callee heard of the turn's words (an agent whose transcript is its own text cuts it there).
    */
-  cutIn(): { itemId: string; heardMs: number } | null {
+  cutIn(textHeard?: (heardMs: number) => string | null): { itemId: string; heardMs: number } | null {
     const last = this.lastAgentItem;
     if (!last || (this.marks.length === 0 && !this.unmarked)) return null;
-    this.line.clear();
-    this.timing.cleared(this.speechStartMs);
     last.u.playedBytes = this.playedNow(last.u);
     this.marks = [];
     this.unmarked = null;
     last.u.cut = true;
+    // After the ledger's own marks are let go: a line that answers the cleared marks at once finds none of them.
+    this.line.clear();
+    this.timing.cleared(this.speechStartMs);
+    const heardMs = Math.round(last.u.playedBytes / BYTES_PER_MS);
+    if (textHeard) last.u.text = textHeard(heardMs)?.trim() || null;
     this.write(last.u);
-    return { itemId: last.id, heardMs: Math.round(last.u.playedBytes / BYTES_PER_MS) };
+    return { itemId: last.id, heardMs };
   }
 
   /** Writes every turn heard of, played out or not, then what the timing measured; resolves once all are written. */
