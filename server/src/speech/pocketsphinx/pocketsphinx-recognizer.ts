@@ -222,6 +222,8 @@ class DecoderStream implements RecognitionStream {
     const stream = new DecoderStream(prepared, options, listener);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
+        // The caller never gets this stream, so its end is no failure to report.
+        stream.closing = Promise.resolve();
         stream.kill();
         settle(new ProviderError(PROVIDER, 'stalled', `${POCKETSPHINX_BINARY} did not load its model within ${READY_TIMEOUT_MS} ms`));
       }, READY_TIMEOUT_MS);
