@@ -60,6 +60,9 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
     expect(rig.session.conversation).to.deep.equal([SYSTEM, { role: 'user', content: 'Hello?' }, { role: 'assistant', content: reply }]);
   });
 
+  /** How many words of a reply the session reckons heard after `ms` of its audio, while the voice is still making it. */
+  const wordsHeard = (ms: number) => Math.round(ms / (60_000 / 165));
+
   /** The callee heard the apology whole, then the line was hung up for the lost agent; the failure is recorded. */
   async function expectApology(): Promise<void> {
     expect(await rig.done()).to.equal('agent_lost');
@@ -100,6 +103,89 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.line.agentAudio.equals(APOLOGY.audio)).to.equal(true);
       expect(rig.turns).to.deep.equal([{ speaker: 'agent', text: APOLOGY.text, startMs: rig.turns[0]!.startMs, endMs: rig.turns[0]!.startMs + APOLOGY.audio.length / 8 }]);
       expect(rig.session.conversation).to.deep.equal([SYSTEM]);
+    });
+  });
+
+  describe('a chat model that fails', () => {
+    const GREETING = 'Hello, this is an assistant calling for Acme.';
+    const greetFirst = { timing: { greetAfterMs: 400 } };
+
+    it('is asked again after the wait its 429 names (Retry-After: 1), and the reply is spoken', async () => {
+      rig = await Rig.start(greetFirst);
+      rig.chat.reply({ status: 429, retryAfter: '1' }, { text: [GREETING] });
+      rig.begin();
+      await rig.line.until('the greeting heard', () => rig.turns.some((t) => t.speaker === 'agent'));
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+      expect(rig.sleeps).to.deep.equal([1000]);
+      expect(rig.chat.requests.map((r) => r.body.messages)).to.deep.equal([[SYSTEM], [SYSTEM]]);
+      expect(rig.spokenInputs).to.deep.equal([GREETING]);
+      expect(rig.line.agentAudio.equals(voiced(GREETING))).to.equal(true);
+      expect(rig.line.signals.filter((s) => !s.startsWith('mark'))).to.deep.equal(['ended']);
+      expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
+      expect(rig.turns.map((t) => t.text)).to.deep.equal([GREETING]);
+      expect(rig.session.conversation).to.deep.equal([SYSTEM, { role: 'assistant', content: GREETING }]);
+    });
+
+    it('that answers 500 twice is asked once more, then the callee hears the apology and the line is hung up', async () => {
+      rig = await Rig.start(greetFirst);
+      rig.chat.reply({ status: 500 }, { status: 500 });
+      rig.begin();
+      await expectApology();
+      expect(rig.sleeps).to.deep.equal([300]);
+      expect(rig.chat.requests).to.have.length(2);
+      expect(rig.speech.requests).to.have.length(0);
+      expect(rig.line.agentAudio.equals(APOLOGY.audio)).to.equal(true);
+      expect(rig.turns.map((t) => t.text)).to.deep.equal([APOLOGY.text]);
+      expect(rig.session.conversation).to.deep.equal([SYSTEM]);
+    });
+
+    it('that refuses the key (401) is not asked again: the apology at once', async () => {
+      const wrongKey = 'sk-wrong-key-0d9f8e7c6b5a4321';
+      rig = await Rig.start({ ...greetFirst, chatModel: { apiKey: wrongKey } });
+      rig.begin();
+      await expectApology();
+      expect(rig.chat.requests).to.have.length(1);
+      expect(rig.sleeps).to.deep.equal([]);
+      expect(rig.speech.requests).to.have.length(0);
+      // The fake's 401 body quotes the key it was sent, as OpenAI's does.
+      expect(rig.logs.join('\n')).not.to.contain(wrongKey);
+    });
+
+    it('that sends no first token within its bound is given up on, asked once more, then the apology', async () => {
+      rig = await Rig.start({ ...greetFirst, chatModel: { firstTokenMs: 300 } });
+      rig.chat.reply({ text: [GREETING], stallAfter: 1 }, { text: [GREETING], stallAfter: 1 });
+      rig.begin();
+      await expectApology();
+      expect(rig.chat.requests.map((r) => r.aborted)).to.deep.equal([true, true]);
+      expect(rig.sleeps).to.deep.equal([300]);
+      expect(rig.speech.requests).to.have.length(0);
+    });
+
+    it('whose stream breaks after the callee heard part of the reply is not asked again: the line is cleared for the apology, the transcript keeps what was heard', async () => {
+      rig = await Rig.start(greetFirst);
+      rig.chat.reply({
+        text: [GREETING, ' We', ' are calling about your opening hours.'],
+        holdAfter: 3,
+        until: () => until('a second of the greeting heard', () => rig.line.heardBytes >= 8000, 5000),
+        cutAfter: 3,
+      });
+      rig.begin();
+      await expectApology();
+      expect(rig.chat.requests).to.have.length(1);
+      expect(rig.sleeps).to.deep.equal([]);
+      expect(rig.spokenInputs).to.deep.equal([GREETING]);
+      const clear = rig.line.events.find((e) => e.what === 'clear')!;
+      expect(clear.bytes).to.be.at.least(8000);
+      const before = rig.line.agentAudio.subarray(0, -APOLOGY.audio.length);
+      expect(before.length).to.be.greaterThan(clear.bytes!);
+      expect(voiced(GREETING).subarray(0, before.length).equals(before)).to.equal(true);
+      // The words heard, at the speaking rate (the voice had not made the whole reply): the line played
+      // clear.bytes of it; the session reckons from its last mark, at most 100 ms of audio before.
+      const words = rig.turns[0]!.text.split(' ');
+      expect(words.length).to.be.within(wordsHeard(clear.bytes! / 8 - 100), wordsHeard(clear.bytes! / 8));
+      expect(GREETING.startsWith(rig.turns[0]!.text)).to.equal(true);
+      expect(rig.turns.map((t) => t.speaker)).to.deep.equal(['agent', 'agent']);
+      expect(rig.turns[1]!.text).to.equal(APOLOGY.text);
     });
   });
 });

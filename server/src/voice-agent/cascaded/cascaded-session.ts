@@ -499,8 +499,10 @@ export class CascadedSession implements LineSession {
       return this.finish('agent_lost');
     }
     if (this.over) return;
-    // What the line still holds of the failed reply is dropped: the apology is what the callee hears next.
-    this.ledger.cutIn(() => null);
+    // What the line still holds of the failed reply is dropped: the apology is what the callee hears next. The
+    // transcript keeps what they heard of the reply, as a barge-in's does.
+    const spoken = this.lastSpoken;
+    this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null));
     const item = 'svc_apology';
     for (let at = 0; at < apology.audio.length; at += 160) this.ledger.play(item, apology.audio.subarray(at, at + 160).toString('base64'));
     this.ledger.said(item, 'agent', apology.text);
