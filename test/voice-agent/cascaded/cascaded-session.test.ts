@@ -5,7 +5,7 @@ import { encodeMuLaw, pcm16, resample } from '../../../server/src/speech/audio.j
 import { realtimeInstructions } from '../../../server/src/voice-agent/realtime-instructions.js';
 import { CALL_TOOLS } from '../../../server/src/voice-agent/tools.js';
 import { until } from '../../support/until.js';
-import { APOLOGY, BRIEF, KEYS, Rig, speechSpans } from './session-rig.js';
+import { APOLOGY, BRIEF, type CalleePart, deepgramScript, KEYS, Rig, speechSpans } from './session-rig.js';
 
 const SYSTEM = { role: 'system', content: realtimeInstructions(BRIEF) };
 
@@ -186,6 +186,79 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(GREETING.startsWith(rig.turns[0]!.text)).to.equal(true);
       expect(rig.turns.map((t) => t.speaker)).to.deep.equal(['agent', 'agent']);
       expect(rig.turns[1]!.text).to.equal(APOLOGY.text);
+    });
+  });
+
+  describe('a recogniser that fails', () => {
+    const REPLY = 'Hello, this is an assistant calling for Acme. Are you open on Sunday?';
+    const ANSWER = 'Yes, we are open on Sunday.';
+    const GOODBYE = 'Thank you, goodbye.';
+    const endCall = { id: 'call_end_1', name: 'end_call', arguments: ['{"reason":', '"done"}'] };
+
+    it('that refuses the stream at its open (a wrong key) is not waited on: the apology, and the line is hung up', async () => {
+      const wrongKey = 'dg-wrong-key-3c5e7a9b1d2f4680';
+      rig = await Rig.start({ callee: [{ text: 'Hello?', atMs: 300 }], recognizer: { apiKey: wrongKey } });
+      rig.begin();
+      await expectApology();
+      expect(rig.deepgram.handshakes.map((h) => h.status)).to.deep.equal([401]);
+      expect(rig.chat.requests).to.have.length(0);
+      expect(rig.line.agentAudio.equals(APOLOGY.audio)).to.equal(true);
+      expect(rig.turns.map((t) => t.text)).to.deep.equal([APOLOGY.text]);
+      expect(rig.logs.join('\n')).not.to.contain(wrongKey);
+    });
+
+    it('whose socket drops mid-call is reopened by its adapter, and the call goes on to its goodbye', async () => {
+      const parts: CalleePart[] = [
+        { text: 'Hello?', atMs: 300 },
+        { text: ANSWER, atMs: 7000 },
+      ];
+      // The first socket drops 3 s in, between the callee's lines; the second counts its audio from where it opened.
+      rig = await Rig.start({
+        callee: parts,
+        lineMs: 10_000,
+        deepgram: (said) => {
+          const first = deepgramScript(parts.slice(0, 1), said.slice(0, 1));
+          const heardTo = first.reduce((ms, step) => ms + step.afterBytes / 8, 0);
+          return { connections: [{ script: [...first, { afterBytes: (3000 - heardTo) * 8, drop: 1011 }] }, { script: deepgramScript(parts.slice(1), said.slice(1), 3000) }] };
+        },
+      });
+      rig.chat.reply({ text: [REPLY] }, { text: [GOODBYE], calls: [endCall] });
+      rig.begin();
+      expect(await rig.done()).to.equal('end_call');
+      expect(rig.deepgram.handshakes.map((h) => h.status)).to.deep.equal([101, 101]);
+      expect(rig.deepgram.connections[0]!.closeCode).to.equal(1011);
+      expect(rig.chat.requests.map((r) => r.body.messages)).to.deep.equal([
+        [SYSTEM, { role: 'user', content: 'Hello?' }],
+        [SYSTEM, { role: 'user', content: 'Hello?' }, { role: 'assistant', content: REPLY }, { role: 'user', content: ANSWER }],
+      ]);
+      expect(rig.turns.map((t) => [t.speaker, t.text])).to.deep.equal([
+        ['callee', 'Hello?'],
+        ['agent', REPLY],
+        ['callee', ANSWER],
+        ['agent', GOODBYE],
+      ]);
+      expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
+      expect(rig.line.signals.slice(-2)).to.deep.equal(['marked end_call', 'hangUp end_call']);
+    });
+  
+    it('whose socket drops again after its reopen fails the call: the apology, and the line is hung up', async () => {
+      const parts: CalleePart[] = [{ text: 'Hello?', atMs: 300 }];
+      rig = await Rig.start({
+        callee: parts,
+        deepgram: (said) => {
+          const first = deepgramScript(parts, said);
+          const heardTo = first.reduce((ms, step) => ms + step.afterBytes / 8, 0);
+          return { connections: [{ script: [...first, { afterBytes: (3000 - heardTo) * 8, drop: 1011 }] }, { script: [{ afterBytes: 1000 * 8, drop: 'abnormal' }] }] };
+        },
+      });
+      rig.chat.reply({ text: [REPLY] });
+      rig.begin();
+      await expectApology();
+      expect(rig.deepgram.handshakes.map((h) => h.status)).to.deep.equal([101, 101]);
+      expect(rig.deepgram.connections.map((c) => c.closeCode)).to.deep.equal([1011, 1006]);
+      expect(rig.chat.requests).to.have.length(1);
+      expect(rig.turns[0]).to.include({ speaker: 'callee', text: 'Hello?' });
+      expect(rig.turns.at(-1)).to.include({ speaker: 'agent', text: APOLOGY.text });
     });
   });
 });

@@ -250,11 +250,12 @@ export async function calleeAudio(parts: readonly CalleePart[], lineMs: number):
 
 /**
  * The fake Deepgram's script for the callee's speech: silence up to each part's speech, then its words over its
- * speech and the endpointing silence after it, so the final comes where Deepgram's would.
+ * speech and the endpointing silence after it, so the final comes where Deepgram's would. A socket opened at call
+ * time `originMs` counts its audio from there.
  */
-export function deepgramScript(parts: readonly CalleePart[], said: readonly Said[]): DeepgramStep[] {
+export function deepgramScript(parts: readonly CalleePart[], said: readonly Said[], originMs = 0): DeepgramStep[] {
   const steps: DeepgramStep[] = [];
-  let cursor = 0;
+  let cursor = originMs;
   said.forEach((s, i) => {
     const part = parts[i]!;
     const start = Math.floor(s.startMs / FRAME_MS) * FRAME_MS;
@@ -341,8 +342,8 @@ export interface RigOptions {
   callee?: CalleePart[];
   /** The callee's audio's length; the line goes on with silence after it. */
   lineMs?: number;
-  /** The fake Deepgram's options; its script follows the callee's speech unless given. */
-  deepgram?: FakeDeepgramOptions;
+  /** The fake Deepgram's options (from where the callee's speech is); its script follows that speech unless given. */
+  deepgram?: FakeDeepgramOptions | ((said: Said[]) => FakeDeepgramOptions);
   recognizer?: Partial<DeepgramConfig>;
   chatModel?: Partial<OpenAiCompatibleOptions>;
   voice?: 'openai' | 'elevenlabs';
@@ -401,7 +402,7 @@ export class Rig {
     const lastEnd = Math.max(0, ...parts.map((p) => p.atMs + 4000));
     const { audio, said } = await calleeAudio(parts, options.lineMs ?? lastEnd);
     const [deepgram, chat, speech, elevenlabs] = await Promise.all([
-      FakeDeepgram.start({ script: deepgramScript(parts, said), ...options.deepgram }),
+      FakeDeepgram.start({ script: deepgramScript(parts, said), ...(typeof options.deepgram === 'function' ? options.deepgram(said) : options.deepgram) }),
       startFakeChatStream({ flavour: 'openai', apiKey: CHAT_KEY }),
       startFakeOpenAiSpeech({ apiKey: TTS_KEY, msPerChar: MS_PER_CHAR }),
       startFakeElevenLabs({ apiKey: ELEVENLABS_KEY }),
