@@ -261,4 +261,61 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.turns.at(-1)).to.include({ speaker: 'agent', text: APOLOGY.text });
     });
   });
+
+  describe("the model's tool calls", () => {
+    it('record the opt-out, answer the model and ask it again; its end_call hangs up once the goodbye has played', async () => {
+      const ASK = 'Please take me off your list.';
+      const SORRY = 'I am sorry, you will not be called again. Goodbye.';
+      rig = await Rig.start({ callee: [{ text: ASK, atMs: 300 }] });
+      rig.chat.reply(
+        { calls: [{ id: 'call_opt_1', name: 'record_opt_out', arguments: ['{}'] }] },
+        { text: ['I am sorry,', ' you will not be called again.', ' Goodbye.'], calls: [{ id: 'call_end_1', name: 'end_call', arguments: ['{"reason":"opt-out"}'] }] },
+      );
+      rig.begin();
+      expect(await rig.done()).to.equal('end_call');
+      expect(rig.lifecycle).to.deep.equal(['recordOptOut', 'turnsWritten']);
+      const asked = { role: 'assistant', content: null, tool_calls: [{ id: 'call_opt_1', type: 'function', function: { name: 'record_opt_out', arguments: '{}' } }] };
+      const answered = { role: 'tool', tool_call_id: 'call_opt_1', content: '{"recorded":true}' };
+      expect(rig.chat.requests.map((r) => r.body.messages)).to.deep.equal([
+        [SYSTEM, { role: 'user', content: ASK }],
+        [SYSTEM, { role: 'user', content: ASK }, asked, answered],
+      ]);
+      expect(rig.session.conversation).to.deep.equal([
+        SYSTEM,
+        { role: 'user', content: ASK },
+        asked,
+        answered,
+        { role: 'assistant', content: SORRY, tool_calls: [{ id: 'call_end_1', type: 'function', function: { name: 'end_call', arguments: '{"reason":"opt-out"}' } }] },
+      ]);
+      expect(rig.line.agentAudio.equals(voiced(...rig.spokenInputs))).to.equal(true);
+      expect(rig.spokenInputs.join(' ')).to.equal(SORRY);
+      // The goodbye's mark goes after all its audio, and the hang-up comes once it is back: nothing was left to play.
+      const events = rig.line.events.map((e) => `${e.what}${e.name ? ` ${e.name}` : ''}`);
+      expect(events.indexOf('mark end_call')).to.be.greaterThan(events.lastIndexOf('play'));
+      expect(rig.line.signals.slice(-2)).to.deep.equal(['marked end_call', 'hangUp end_call']);
+      const hangUp = rig.line.events.at(-1)!;
+      expect(hangUp).to.include({ what: 'hangUp', bytes: 0 });
+      expect(rig.line.heardBytes).to.equal(rig.line.agentAudio.length);
+      expect(rig.turns.map((t) => [t.speaker, t.text])).to.deep.equal([
+        ['callee', ASK],
+        ['agent', SORRY],
+      ]);
+    });
+
+    it('to a tool the call does not have are answered with an error, and the model is asked again', async () => {
+      rig = await Rig.start({ callee: [{ text: 'Can you put me through to the manager?', atMs: 300 }] });
+      rig.chat.reply({ calls: [{ id: 'call_tx_1', name: 'transfer_call', arguments: ['{"to":', '"+14155550199"}'] }] }, { text: ['I cannot transfer calls, I am sorry.'] });
+      rig.begin();
+      await rig.line.until('the answer heard', () => rig.turns.some((t) => t.speaker === 'agent'));
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+      expect(rig.chat.requests).to.have.length(2);
+      expect(rig.chat.requests[1]!.body.messages.slice(2)).to.deep.equal([
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_tx_1', type: 'function', function: { name: 'transfer_call', arguments: '{"to":"+14155550199"}' } }] },
+        { role: 'tool', tool_call_id: 'call_tx_1', content: '{"error":"no tool named transfer_call"}' },
+      ]);
+      expect(rig.spokenInputs).to.deep.equal(['I cannot transfer calls, I am sorry.']);
+      expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
+      expect(rig.turns.map((t) => t.text)).to.deep.equal(['Can you put me through to the manager?', 'I cannot transfer calls, I am sorry.']);
+    });
+  });
 });

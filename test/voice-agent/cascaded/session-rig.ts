@@ -60,7 +60,7 @@ export interface LineEvent {
   what: 'play' | 'mark' | 'marked' | 'clear' | 'hangUp' | 'ended';
   /** The mark's name, or the hang-up's reason. */
   name?: string;
-  /** play: the payload's bytes; clear: the agent's bytes played out before it. */
+  /** play: the payload's bytes; clear: the agent's bytes played out before it; hangUp: its bytes still to play. */
   bytes?: number;
 }
 
@@ -128,7 +128,7 @@ export class TestLine implements LiveLine {
   sendDigits(_digits: string): void {}
 
   async hangUp(reason: AgentHangUp): Promise<void> {
-    this.note('hangUp', reason);
+    this.note('hangUp', reason, this.queuedBytes);
     this.hungUp ??= reason;
     this.stop();
   }
