@@ -5,7 +5,8 @@ import { encodeMuLaw, pcm16, resample } from '../../../server/src/speech/audio.j
 import { realtimeInstructions } from '../../../server/src/voice-agent/realtime-instructions.js';
 import { CALL_TOOLS } from '../../../server/src/voice-agent/tools.js';
 import { until } from '../../support/until.js';
-import { APOLOGY, BRIEF, type CalleePart, deepgramScript, KEYS, Rig, speechSpans } from './session-rig.js';
+import { VOICES } from './line-audio.js';
+import { APOLOGY, BRIEF, type CalleePart, deepgramScript, KEYS, Rig, speechLastedAt, speechSpans } from './session-rig.js';
 
 const SYSTEM = { role: 'system', content: realtimeInstructions(BRIEF) };
 
@@ -316,6 +317,82 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.spokenInputs).to.deep.equal(['I cannot transfer calls, I am sorry.']);
       expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
       expect(rig.turns.map((t) => t.text)).to.deep.equal(['Can you put me through to the manager?', 'I cannot transfer calls, I am sorry.']);
+    });
+  });
+
+  describe('a callee who talks over the agent', () => {
+    const LONG = 'Hello, this is an assistant calling on behalf of Acme about the opening hours of your shop.';
+    const WHO = 'Sorry, who is this?';
+    const ANSWER = 'This is an assistant calling for Acme.';
+
+    it('for longer than minSpeechMs clears the line, cuts the turn and the model’s message to the words heard, and aborts the reply in progress', async () => {
+      rig = await Rig.start({
+        callee: [
+          { text: 'Hello?', atMs: 300 },
+          { text: WHO, atMs: 3500, interims: 0 },
+        ],
+      });
+      // The reply's stream stays open after its first sentence: the model is still writing when the callee cuts in.
+      rig.chat.reply({ text: [LONG, ' We', ' would like to know'], stallAfter: 3 }, { text: [ANSWER] });
+      rig.begin();
+      await rig.line.until('the answer heard', () => rig.turns.filter((t) => t.speaker === 'agent').length === 2);
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+
+      const [, who] = await speechSpans(rig.line.callee);
+      // The cut comes on the frame where the speech over the agent has lasted minSpeechMs (400 ms).
+      const cutAt = await speechLastedAt(rig.line.callee, 3000, 400);
+      expect(rig.ears.of('barge_in')).to.deep.equal([{ type: 'barge_in', atMs: who!.startMs, nowMs: cutAt }]);
+      const clears = rig.line.events.filter((e) => e.what === 'clear');
+      expect(clears).to.have.length(1);
+      expect(clears[0]!.atMs).to.equal(cutAt);
+      expect(rig.chat.requests[0]!.aborted).to.equal(true);
+      const heard = rig.turns[1]!;
+      expect(heard.speaker).to.equal('agent');
+      const words = heard.text.split(' ');
+      expect(LONG.startsWith(heard.text)).to.equal(true);
+      expect(words.length).to.be.within(Math.max(1, wordsHeard(clears[0]!.bytes! / 8 - 100)), wordsHeard(clears[0]!.bytes! / 8));
+      expect(words.length).to.be.below(LONG.split(' ').length);
+      expect(heard.endMs - heard.startMs).to.be.within(clears[0]!.bytes! / 8 - 100, clears[0]!.bytes! / 8);
+      expect(rig.chat.requests[1]!.body.messages).to.deep.equal([SYSTEM, { role: 'user', content: 'Hello?' }, { role: 'assistant', content: heard.text }, { role: 'user', content: WHO }]);
+      expect(rig.session.conversation.at(-1)).to.deep.equal({ role: 'assistant', content: ANSWER });
+      expect(rig.turns.map((t) => [t.speaker, t.text])).to.deep.equal([
+        ['callee', 'Hello?'],
+        ['agent', heard.text],
+        ['callee', WHO],
+        ['agent', ANSWER],
+      ]);
+      // After the clear the line carries the answer alone.
+      const afterClear = rig.line.events.slice(rig.line.events.indexOf(clears[0]!)).filter((e) => e.what === 'play');
+      expect(afterClear.reduce((n, e) => n + e.bytes!, 0)).to.equal(voiced(ANSWER).length);
+      expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
+    });
+  
+    it('with an "uh-huh" shorter than minSpeechMs leaves the agent talking: the reply plays whole, the model is not asked again', async () => {
+      rig = await Rig.start({
+        callee: [
+          { text: 'Hello?', atMs: 300 },
+          // A quick "uh-huh" (en-gb at 190 words a minute): 300 ms of speech.
+          { text: 'Uh-huh.', atMs: 3000, voice: VOICES[2] },
+        ],
+      });
+      expect(await speechLastedAt(rig.line.callee, 2500, 400)).to.equal(null);
+      rig.chat.reply({ text: [LONG] });
+      rig.begin();
+      await rig.line.until('the reply heard', () => rig.turns.some((t) => t.speaker === 'agent'));
+      await rig.line.until('the uh-huh written', () => rig.turns.length === 3);
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+      expect(rig.ears.of('barge_in')).to.deep.equal([]);
+      expect(rig.line.events.filter((e) => e.what === 'clear')).to.deep.equal([]);
+      expect(rig.line.agentAudio.equals(voiced(LONG))).to.equal(true);
+      expect(rig.line.heardBytes).to.equal(rig.line.agentAudio.length);
+      expect(rig.chat.requests).to.have.length(1);
+      expect(rig.turns.map((t) => [t.speaker, t.text])).to.deep.equal([
+        ['callee', 'Hello?'],
+        ['agent', LONG],
+        ['callee', 'Uh-huh.'],
+      ]);
+      expect(rig.session.conversation).to.deep.equal([SYSTEM, { role: 'user', content: 'Hello?' }, { role: 'assistant', content: LONG }]);
+      expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
     });
   });
 });

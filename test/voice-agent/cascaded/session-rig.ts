@@ -9,8 +9,7 @@
 //
 // Call time runs on the line's frames, the providers on the wall clock, as on a real call; the line's pace
 // (`timeScale`, wall ms per call ms) is fast enough to keep the tests short and slow enough that a provider's
-// answer on a busy machine lands within a few frames.
-import { performance } from 'node:perf_hooks';
+// answer lands within a few frames.
 import pino, { type Logger } from 'pino';
 import type { LineBrief } from '../../../server/src/conversation/conversation.js';
 import { OpenAiCompatibleChatModel, type OpenAiCompatibleOptions } from '../../../server/src/chat-model/openai-compatible.js';
@@ -32,6 +31,7 @@ import { type FakeChatStream, startFakeChatStream } from '../../support/fake-cha
 import { type FakeElevenLabs, startFakeElevenLabs } from '../../support/fake-elevenlabs.js';
 import { type FakeOpenAiSpeech, startFakeOpenAiSpeech } from '../../support/fake-openai-speech.js';
 import { until } from '../../support/until.js';
+import type { SpeechVoice } from '../../../server/src/recording/espeak-synthesizer.js';
 import { Line, speak } from './line-audio.js';
 
 export const CHAT_KEY = 'sk-chat-fake-4b1e9d7c2a6f3085e7d1';
@@ -66,7 +66,7 @@ export interface LineEvent {
 
 /**
  * A live line the test owns: the callee's audio (mu-law, silence after it) goes to the session a 20 ms frame at a
- * time, paced `timeScale` wall ms per call ms; the agent's audio goes out at the same rate, each mark answered once
+ * time, a frame every 20 × `timeScale` wall ms; the agent's audio goes out at the same rate, each mark answered once
  * the audio before it has played, a clear dropping what has not, its marks answered in a message of their own after
  * it (Twilio's way).
  */
@@ -84,7 +84,6 @@ export class TestLine implements LiveLine {
   private sentBytes = 0;
   private marks: Array<{ name: string; at: number }> = [];
   private session: LineSession | null = null;
-  private startedAt = 0;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -97,7 +96,6 @@ export class TestLine implements LiveLine {
 
   start(session: LineSession): void {
     this.session = session;
-    this.startedAt = performance.now();
     this.tick();
   }
 
@@ -173,14 +171,16 @@ export class TestLine implements LiveLine {
     this.timer = null;
   }
 
+  /**
+   * Sends a frame, then waits a frame's wall time before the next. A line that falls behind does not catch up in a
+   * burst: on a busy machine call time slows with everything else, so a provider's answer is never late in call
+   * time only because the test process was starved.
+   */
   private tick(): void {
     if (this.over) return;
-    const frameWallMs = FRAME_MS * this.timeScale;
-    const due = Math.floor((performance.now() - this.startedAt) / frameWallMs) + 1;
-    while (this.callMs / FRAME_MS < due && !this.over) this.frame();
+    this.frame();
     if (this.over) return;
-    const nextAt = this.startedAt + (this.callMs / FRAME_MS) * frameWallMs;
-    this.timer = setTimeout(() => this.tick(), Math.max(0, nextAt - performance.now()));
+    this.timer = setTimeout(() => this.tick(), FRAME_MS * this.timeScale);
   }
 
   private frame(): void {
@@ -234,6 +234,8 @@ export interface CalleePart {
   interims?: number;
   /** Silence after the speech that the words' final waits for: Deepgram's endpointing, 300 ms unless told. */
   tailMs?: number;
+  /** espeak-ng's voice (line-audio.ts's first unless told). */
+  voice?: SpeechVoice;
 }
 
 /** The callee's side of the line: each part spoken by espeak-ng so its speech starts at its time. */
@@ -241,7 +243,7 @@ export async function calleeAudio(parts: readonly CalleePart[], lineMs: number):
   const line = new Line(lineMs);
   const said: Said[] = [];
   for (const p of parts) {
-    const u = await speak(p.text);
+    const u = await speak(p.text, p.voice);
     const at = line.say(p.atMs - Math.round(u.startMs), u);
     said.push({ text: p.text, startMs: at.startMs, endMs: at.endMs });
   }
@@ -281,6 +283,24 @@ export async function speechSpans(audio: Buffer): Promise<Array<{ startMs: numbe
   }
   vad.close();
   return spans;
+}
+
+/**
+ * The call time at which speech in `audio` starting at or after `fromMs` has lasted `minSpeechMs` by the voice activity
+ * detector's account (the end of its last speech frame): the frame a barge-in over the agent is decided on.
+ */
+export async function speechLastedAt(audio: Buffer, fromMs: number, minSpeechMs: number): Promise<number | null> {
+  const vad = new VoiceActivity(await loadFvad());
+  let start: number | null = null;
+  try {
+    for (let at = 0; at + FRAME_BYTES <= audio.length; at += FRAME_BYTES) {
+      for (const e of vad.push(audio.subarray(at, at + FRAME_BYTES))) if (e.type === 'started' && e.atMs >= fromMs) start ??= e.atMs;
+      if (start !== null && vad.speechEndMs !== null && vad.speechEndMs - start >= minSpeechMs) return vad.nowMs;
+    }
+    return null;
+  } finally {
+    vad.close();
+  }
 }
 
 /** svc's ears, and every event they gave with the call time they gave it at. */
@@ -363,8 +383,8 @@ export class Rig {
   readonly lifecycle: LifecycleCall[] = [];
   /** Waits the session asked for before a retry. */
   readonly sleeps: number[] = [];
-  /** Turns the ledger wrote (direct sessions), in the order written. */
-  readonly turns: TimedTurn[] = [];
+  /** Turns the ledger wrote (direct sessions), with the ledger's order of them. */
+  readonly written: Array<{ seq: number; turn: TimedTurn }> = [];
   readonly logs: string[] = [];
   readonly logger: Logger;
   readonly ears: RecordingEars;
@@ -418,7 +438,7 @@ export class Rig {
       : new CascadedSession(
           this.brief,
           this.line,
-          new TurnLedger(this.line, async (_seq, turn) => void this.turns.push(turn), this.logger, this.brief.callId),
+          new TurnLedger(this.line, async (seq, turn) => void this.written.push({ seq, turn }), this.logger, this.brief.callId),
           this.ears,
           CALL_TOOLS,
           this.providers,
@@ -454,6 +474,11 @@ export class Rig {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The turns written so far, in the call's order (as the store reads them back). */
+  get turns(): TimedTurn[] {
+    return [...this.written].sort((a, b) => a.seq - b.seq).map((w) => w.turn);
   }
 
   /** The model's texts the voice was asked to speak, in order. */

@@ -29,6 +29,7 @@ import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } fro
 import type { ToolContext, ToolRegistry } from '../tools.js';
 import type { TurnLedger } from '../turn-ledger.js';
 import type { StageMarks } from '../turn-timing.js';
+import { hasWords } from './barge-in-detector.js';
 import type { Ears, EarEvent } from './ears.js';
 import { TextQueue } from './text-queue.js';
 
@@ -277,6 +278,8 @@ export class CascadedSession implements LineSession {
     if (this.lastTurn) return this.lastTurn();
     if (!words) return;
     this.silence.calleeSpoke();
+    // A listener's "uh-huh" while the agent talks is no bid for the turn (barge-in-detector.ts): the agent goes on.
+    if (!hasWords(words) && (this.reply !== null || this.ledger.playing)) return;
     this.history.push({ role: 'user', content: words });
     this.greeted = true;
     if (this.held || this.ending || this.goodbye.ending || this.lineEnded) return;
