@@ -395,4 +395,65 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
     });
   });
+
+  describe("the end of the callee's turn", () => {
+    it('waits through a pause shorter than the silence bound: one turn, one request to the model', async () => {
+      const ANSWER = 'we open at nine on Sunday.';
+      // Deepgram's own endpointing set past the pause: it finalises the first words without marking the end of speech.
+      rig = await Rig.start({
+        callee: [
+          { text: 'I think', atMs: 300, end: 'is_final' },
+          { text: ANSWER, afterMs: 500 },
+        ],
+        recognizer: { endpointingMs: 1000 },
+      });
+      rig.chat.reply({ text: ['Thank you.'] });
+      rig.begin();
+      await rig.line.until('the reply heard', () => rig.turns.some((t) => t.speaker === 'agent'));
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+      expect(rig.deepgram.connections[0]!.query.get('endpointing')).to.equal('1000');
+      const [first, second] = await speechSpans(rig.line.callee);
+      // The detector heard the pause as silence (its speech stopped and started again), inside the 700 ms bound.
+      expect(second!.startMs - first!.endMs).to.be.within(300, 600);
+      expect(rig.ears.of('speech_stopped').map((e) => e.atMs)).to.deep.equal([first!.endMs, second!.endMs]);
+      expect(rig.ears.of('turn_ended').map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))).to.deep.equal([
+        { text: `I think ${ANSWER}`, startMs: first!.startMs, endMs: second!.endMs },
+      ]);
+      expect(rig.chat.requests.map((r) => r.body.messages)).to.deep.equal([[SYSTEM, { role: 'user', content: `I think ${ANSWER}` }]]);
+      expect(rig.turns[0]).to.deep.equal({ speaker: 'callee', text: `I think ${ANSWER}`, startMs: first!.startMs, endMs: second!.endMs });
+    });
+
+    const ANSWER = 'Yes, we are open on Sunday.';
+    const endOfTurn = async (end: 'speech_final' | 'is_final') => {
+      rig = await Rig.start({ callee: [{ text: ANSWER, atMs: 300, end }], ears: { endpointing: { silenceMs: 3000 } } });
+      rig.chat.reply({ text: ['Thank you.'] });
+      rig.begin();
+      await rig.line.until('the reply heard', () => rig.turns.some((t) => t.speaker === 'agent'));
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+      const [span] = await speechSpans(rig.line.callee);
+      const [ended] = rig.ears.of('turn_ended');
+      expect(ended).to.deep.include({ text: ANSWER, startMs: span!.startMs, endMs: span!.endMs });
+      // The agent answers the callee's turn; it does not greet them while their turn is still open.
+      expect(rig.chat.requests.map((r) => r.body.messages)).to.deep.equal([[SYSTEM, { role: 'user', content: ANSWER }]]);
+      expect(rig.turns.map((t) => [t.speaker, t.text])).to.deep.equal([
+        ['callee', ANSWER],
+        ['agent', 'Thank you.'],
+      ]);
+      const finals = rig.deepgram.connections[0]!.sent.filter((m) => m.is_final === true && (m as any).channel.alternatives[0].transcript !== '');
+      expect(finals.map((m) => m.speech_final)).to.deep.equal([end === 'speech_final']);
+      return { endMs: span!.endMs, atMs: ended!.nowMs };
+    };
+
+    it("ends sooner than the silence bound on the recogniser's speech_final", async () => {
+      const { endMs, atMs } = await endOfTurn('speech_final');
+      // Deepgram marks the end 300 ms after the words; the turn ends 150 ms after the mark arrives, not 3 s after the speech.
+      expect(atMs - endMs).to.be.at.least(300 + 150);
+      expect(atMs - endMs).to.be.below(1500);
+    });
+
+    it('without speech_final, ends on the silence bound to the frame', async () => {
+      const { endMs, atMs } = await endOfTurn('is_final');
+      expect(atMs).to.equal(endMs + 3000);
+    });
+  });
 });

@@ -224,10 +224,11 @@ export interface Said {
   endMs: number;
 }
 
-/** What the callee says: its words, and the call time its speech starts. */
+/** What the callee says: its words, and the call time its speech starts (or how long after the part before it ends). */
 export interface CalleePart {
   text: string;
-  atMs: number;
+  atMs?: number;
+  afterMs?: number;
   /** How the fake Deepgram ends its words (speech_final unless told). */
   end?: 'speech_final' | 'is_final' | 'held';
   /** Interim results before the final (2 unless told). */
@@ -244,7 +245,8 @@ export async function calleeAudio(parts: readonly CalleePart[], lineMs: number):
   const said: Said[] = [];
   for (const p of parts) {
     const u = await speak(p.text, p.voice);
-    const at = line.say(p.atMs - Math.round(u.startMs), u);
+    const startMs = p.atMs ?? Math.round(said.at(-1)!.endMs + p.afterMs!);
+    const at = line.say(startMs - Math.round(u.startMs), u);
     said.push({ text: p.text, startMs: at.startMs, endMs: at.endMs });
   }
   return { audio: line.muLaw(), said };
@@ -419,7 +421,8 @@ export class Rig {
 
   static async start(options: RigOptions = {}): Promise<Rig> {
     const parts = options.callee ?? [];
-    const lastEnd = Math.max(0, ...parts.map((p) => p.atMs + 4000));
+    // Room for each part: no line the tests say lasts 4 s.
+    const lastEnd = parts.reduce((end, p) => (p.atMs ?? end + p.afterMs!) + 4000, 0);
     const { audio, said } = await calleeAudio(parts, options.lineMs ?? lastEnd);
     const [deepgram, chat, speech, elevenlabs] = await Promise.all([
       FakeDeepgram.start({ script: deepgramScript(parts, said), ...(typeof options.deepgram === 'function' ? options.deepgram(said) : options.deepgram) }),

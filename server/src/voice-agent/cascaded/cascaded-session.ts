@@ -199,7 +199,8 @@ export class CascadedSession implements LineSession {
     this.onEars(this.ears.push(frame));
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
     this.silence.heard(this.ledger.nowMs, this.ledger.playing);
-    if (!this.greeted && !this.held && !this.ears.speaking && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
+    // A callee whose turn is still open (its end not yet decided) is answered when it ends, not greeted over.
+    if (!this.greeted && !this.held && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
       this.greeted = true;
       void this.respond();
     }
