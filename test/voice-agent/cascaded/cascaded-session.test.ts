@@ -4,6 +4,7 @@ import { chatTools } from '../../../server/src/chat-model/chat-model.js';
 import { encodeMuLaw, pcm16, resample } from '../../../server/src/speech/audio.js';
 import { realtimeInstructions } from '../../../server/src/voice-agent/realtime-instructions.js';
 import { CALL_TOOLS } from '../../../server/src/voice-agent/tools.js';
+import { FAKE_DEEPGRAM_KEY } from '../../support/fake-deepgram.js';
 import { until } from '../../support/until.js';
 import { VOICES } from './line-audio.js';
 import { APOLOGY, BRIEF, type CalleePart, deepgramScript, KEYS, Rig, speechLastedAt, speechSpans } from './session-rig.js';
@@ -87,7 +88,9 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.line.agentAudio.equals(voiced('Hello, this is an assistant calling for Acme.'))).to.equal(true);
       expect(rig.chat.requests).to.have.length(1);
       expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
-      expect(rig.turns).to.deep.equal([{ speaker: 'agent', text: 'Hello, this is an assistant calling for Acme.', startMs: rig.turns[0]!.startMs, endMs: rig.turns[0]!.startMs + Math.round(rig.line.agentAudio.length / 8) }]);
+      expect(rig.turns).to.deep.equal([
+        { speaker: 'agent', text: 'Hello, this is an assistant calling for Acme.', startMs: rig.turns[0]!.startMs, endMs: rig.turns[0]!.startMs + Math.round(rig.line.agentAudio.length / 8) },
+      ]);
     });
 
     it('that keeps failing before any audio is asked once more, whole reply and all, then the callee hears the apology', async () => {
@@ -104,6 +107,40 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.line.agentAudio.equals(APOLOGY.audio)).to.equal(true);
       expect(rig.turns).to.deep.equal([{ speaker: 'agent', text: APOLOGY.text, startMs: rig.turns[0]!.startMs, endMs: rig.turns[0]!.startMs + APOLOGY.audio.length / 8 }]);
       expect(rig.session.conversation).to.deep.equal([SYSTEM]);
+    });
+  });
+
+  describe('an ElevenLabs voice that fails', () => {
+    const GREETING = 'Hello, this is an assistant calling for Acme.';
+
+    it('whose handshake gets a 503 is opened again by its adapter, and the reply is spoken', async () => {
+      rig = await Rig.start({ timing: { greetAfterMs: 400 }, voice: 'elevenlabs' });
+      rig.chat.reply({ text: [GREETING] });
+      rig.elevenlabs.play({ handshake: 503 });
+      rig.begin();
+      await rig.line.until('the greeting heard', () => rig.turns.some((t) => t.speaker === 'agent'));
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+      expect(rig.elevenlabs.events.filter((e) => e.startsWith('refused') || e.startsWith('connect'))).to.deep.equal(['refused 1 503', 'connect 2']);
+      const spoken = rig.elevenlabs.connections[1]!.generations;
+      expect(spoken.map((g) => g.trim())).to.deep.equal([GREETING]);
+      expect(rig.line.agentAudio.equals(Buffer.concat(spoken.map((g) => rig.elevenlabs.ulawFor(g))))).to.equal(true);
+      expect(rig.chat.requests).to.have.length(1);
+      expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
+      expect(rig.turns.map((t) => t.text)).to.deep.equal([GREETING]);
+    });
+
+    it('whose socket closes mid-sentence after audio was heard is not asked again: the apology', async () => {
+      rig = await Rig.start({ timing: { greetAfterMs: 400 }, voice: 'elevenlabs' });
+      rig.chat.reply({ text: [GREETING] });
+      rig.elevenlabs.play({ closeAfterChunks: 2, code: 1011, reason: 'internal error' });
+      rig.begin();
+      await expectApology();
+      expect(rig.elevenlabs.connections).to.have.length(1);
+      expect(rig.chat.requests).to.have.length(1);
+      expect(rig.sleeps).to.deep.equal([]);
+      const before = rig.line.agentAudio.subarray(0, -APOLOGY.audio.length);
+      expect(before.length).to.be.greaterThan(0);
+      expect(rig.elevenlabs.ulawFor(rig.elevenlabs.connections[0]!.generations[0]!).subarray(0, before.length).equals(before)).to.equal(true);
     });
   });
 
@@ -241,7 +278,7 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
       expect(rig.line.signals.slice(-2)).to.deep.equal(['marked end_call', 'hangUp end_call']);
     });
-  
+
     it('whose socket drops again after its reopen fails the call: the apology, and the line is hung up', async () => {
       const parts: CalleePart[] = [{ text: 'Hello?', atMs: 300 }];
       rig = await Rig.start({
@@ -366,7 +403,7 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(afterClear.reduce((n, e) => n + e.bytes!, 0)).to.equal(voiced(ANSWER).length);
       expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
     });
-  
+
     it('with an "uh-huh" shorter than minSpeechMs leaves the agent talking: the reply plays whole, the model is not asked again', async () => {
       rig = await Rig.start({
         callee: [
@@ -416,9 +453,7 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       // The detector heard the pause as silence (its speech stopped and started again), inside the 700 ms bound.
       expect(second!.startMs - first!.endMs).to.be.within(300, 600);
       expect(rig.ears.of('speech_stopped').map((e) => e.atMs)).to.deep.equal([first!.endMs, second!.endMs]);
-      expect(rig.ears.of('turn_ended').map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))).to.deep.equal([
-        { text: `I think ${ANSWER}`, startMs: first!.startMs, endMs: second!.endMs },
-      ]);
+      expect(rig.ears.of('turn_ended').map(({ text, startMs, endMs }) => ({ text, startMs, endMs }))).to.deep.equal([{ text: `I think ${ANSWER}`, startMs: first!.startMs, endMs: second!.endMs }]);
       expect(rig.chat.requests.map((r) => r.body.messages)).to.deep.equal([[SYSTEM, { role: 'user', content: `I think ${ANSWER}` }]]);
       expect(rig.turns[0]).to.deep.equal({ speaker: 'callee', text: `I think ${ANSWER}`, startMs: first!.startMs, endMs: second!.endMs });
     });
@@ -455,5 +490,30 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       const { endMs, atMs } = await endOfTurn('is_final');
       expect(atMs).to.equal(endMs + 3000);
     });
+  });
+
+  it('logs no key, nor a dozen characters of one, when every vendor fails quoting it', async () => {
+    const wrongVoiceKey = 'sk-tts-wrong-7d1c3b5a9e2f4068';
+    const parts: CalleePart[] = [{ text: 'Hello?', atMs: 300 }];
+    rig = await Rig.start({
+      callee: parts,
+      // Deepgram reports an error in the stream, quoting the key; the chat server's 500 body quotes the key it was
+      // sent; the voice's 401 quotes the wrong key it was given.
+      deepgram: (said) => ({
+        script: [...deepgramScript(parts, said), { afterBytes: 160, error: { description: `Key ${FAKE_DEEPGRAM_KEY} is over quota`, message: FAKE_DEEPGRAM_KEY, variant: 'quota' } }],
+      }),
+      openAiVoice: { apiKey: wrongVoiceKey },
+    });
+    rig.chat.reply({ status: 500 }, { text: ['Hello, this is an assistant calling for Acme.'] });
+    rig.begin();
+    await expectApology();
+    expect(rig.speech.events).to.include('status 1 401');
+    const logs = rig.logs.join('\n');
+    // The failures were logged, in the providers' words less their keys.
+    expect(logs).to.contain('deepgram error message');
+    expect(logs).to.contain('[redacted] is over quota');
+    expect(logs).to.contain('provider failed before the reply was heard; asking again');
+    expect(logs).to.contain('the cascaded agent cannot go on');
+    for (const key of [...KEYS, wrongVoiceKey]) for (let i = 0; i + 12 <= key.length; i++) expect(logs).not.to.contain(key.slice(i, i + 12));
   });
 });

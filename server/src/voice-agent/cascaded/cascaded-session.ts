@@ -388,7 +388,14 @@ export class CascadedSession implements LineSession {
       playing.catch(stop);
       try {
         reply.marks.modelAskedAt ??= now();
-        const deltas: AsyncIterable<ChatDelta> = model.reply({ callId: this.brief.callId, brief: this.brief, messages: this.history, tools: chatTools(this.tools.offered), logger: this.logger, signal });
+        const deltas: AsyncIterable<ChatDelta> = model.reply({
+          callId: this.brief.callId,
+          brief: this.brief,
+          messages: this.history,
+          tools: chatTools(this.tools.offered),
+          logger: this.logger,
+          signal,
+        });
         for await (const d of deltas) {
           if (signal.aborted) break;
           reply.marks.firstTokenAt ??= now();
