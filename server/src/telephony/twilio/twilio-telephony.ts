@@ -28,7 +28,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
   });
   // With a live agent, a ringing call's session is warmed (and let go when the call ends) by the process Twilio's
   // status callback reaches.
-  const lineAgent = config.agent === 'realtime' && deps.agent && joinsLines(deps.agent) ? deps.agent : null;
+  const lineAgent = config.agent !== 'scripted' && deps.agent && joinsLines(deps.agent) ? deps.agent : null;
   const onStatus = (callId: string, status: string) => {
     if (!lineAgent) return;
     if (status === 'initiated' || status === 'ringing') {
@@ -40,7 +40,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
     routes: twilioCallbacks(deps, rest, onStatus),
     jobs: twilioJobHandlers(jobDeps),
     attach: (server) => {
-      if (config.agent !== 'realtime') return null;
+      if (config.agent === 'scripted') return null;
       const { agent } = deps;
       if (!agent || !joinsLines(agent)) throw new Error('the media bridge needs the live agent the composition root built (TelephonyDeps.agent)');
       return attachMediaBridge(server, {
