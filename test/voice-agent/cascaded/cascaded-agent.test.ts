@@ -33,7 +33,7 @@ forEachStore('the cascaded agent on a live line, through its records', (kind) =>
   afterEach(async () => {
     await rig?.close();
     await ts?.drop();
-    const logs = rig.logs.join('\n');
+    const logs = rig?.logs.join('\n') ?? '';
     for (const key of KEYS) expect(logs).not.to.contain(key);
   });
 
