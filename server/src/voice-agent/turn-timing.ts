@@ -61,6 +61,8 @@ export interface LatencyObserver {
   firstAudio(ms: number): void;
   turnResponse(ms: number): void;
   bargeInClear(ms: number): void;
+  /** A cascaded agent's answer, stage by stage. */
+  turnStages?(stages: TurnStages): void;
 }
 
 /** The value at a percentile of a list, nearest rank; null for an empty list. */
@@ -125,6 +127,7 @@ export class TurnTiming {
     if (this.unanswered === null) return;
     const afterMs = Math.max(0, at - this.unanswered);
     const stages = marks ? stagesOf(marks, afterMs) : null;
+    if (stages) this.observer?.turnStages?.(stages);
     if (this.turns.length < MAX_TIMED) this.turns.push({ atMs: Math.round(this.unanswered), afterMs: Math.round(afterMs), ...(stages ? { stages } : {}) });
     this.afters.push(afterMs);
     this.unanswered = null;
