@@ -34,6 +34,12 @@ import { until } from '../../support/until.js';
 import type { SpeechVoice } from '../../../server/src/recording/espeak-synthesizer.js';
 import { Line, speak } from './line-audio.js';
 
+/**
+ * The voices' stall bound in the rig: tests hold a voice's body open on purpose while they look at the line, and a
+ * busy machine may take seconds to get there; the stall itself is the adapters' own tests' business.
+ */
+const LOADED_MACHINE_STALL_MS = 20_000;
+
 export const CHAT_KEY = 'sk-chat-fake-4b1e9d7c2a6f3085e7d1';
 export const TTS_KEY = 'sk-tts-fake-9c2e7a1f5d3b6048a2c4';
 export const ELEVENLABS_KEY = 'xi-fake-5e8b2d9a7c1f4630b9e2';
@@ -408,8 +414,8 @@ export class Rig {
     this.ears = new RecordingEars(new LineEars(loadFvad(), options.ears));
     const voice: SpeechSynthesizer =
       options.voice === 'elevenlabs'
-        ? new ElevenLabsVoice({ apiKey: ELEVENLABS_KEY, baseUrl: elevenlabs.baseUrl, voice: 'voice-fake-1' })
-        : new OpenAiVoice({ apiKey: TTS_KEY, baseUrl: speech.baseUrl, retryWaitMs: 50, ...options.openAiVoice });
+        ? new ElevenLabsVoice({ apiKey: ELEVENLABS_KEY, baseUrl: elevenlabs.baseUrl, voice: 'voice-fake-1', stallMs: LOADED_MACHINE_STALL_MS })
+        : new OpenAiVoice({ apiKey: TTS_KEY, baseUrl: speech.baseUrl, retryWaitMs: 50, stallMs: LOADED_MACHINE_STALL_MS, ...options.openAiVoice });
     this.providers = {
       recognizer: new DeepgramRecognizer({ apiKey: FAKE_DEEPGRAM_KEY, url: deepgram.url, ...options.recognizer }),
       model: new OpenAiCompatibleChatModel({ baseUrl: chat.baseUrl, apiKey: CHAT_KEY, model: 'gpt-4o-mini', ...options.chatModel }),
