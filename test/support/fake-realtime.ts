@@ -7,7 +7,8 @@
 // for a response, as the real server needs. A message item the client adds (conversation.item.create: a note in the
 // user's or the system's words) is answered conversation.item.added and .done (GA; beta: conversation.item.created)
 // and kept in `messages`; one whose content does not fit its role (output text from the user, input text from the
-// assistant, an unknown content type) gets an invalid_request_error and is not added, as on the real server.
+// assistant, an unknown content type) gets an invalid_request_error and is not added, as on the real server. A
+// `pause` step ends the response there, and the script goes on at the client's next response.create.
 //
 // It speaks one interface, GA (the default) or beta, and refuses the other's header as the real servers do: an
 // OpenAI-Beta header on the GA server, or its absence on the beta one, closes the socket at once.
@@ -118,6 +119,8 @@ export type RealtimeStep =
   | { optOut: true }
   /** The model calls the tool of this name with these arguments, then waits as for optOut. */
   | { call: string; arguments?: Record<string, unknown> }
+  /** The response ends here; the script goes on at the client's next response.create. */
+  | { pause: true }
   /** The response ends `failed` with this error in its status_details. */
   | { fail: RealtimeErrorKind | { type: string; code: string } }
   /** An `error` event: where it stands in a response, or once `afterBytes` more bytes of the caller's audio have arrived. */
@@ -478,6 +481,9 @@ export class FakeRealtime extends EventEmitter {
           emit({ type: 'response.function_call_arguments.done', response_id: response.id, item_id: itemId, output_index: 0, call_id: callId, name, arguments: args });
           emit({ type: 'response.output_item.done', response_id: response.id, output_index: 0, item });
           pendingTool = { callId, answered: false };
+          break;
+        } else if ('pause' in step) {
+          steps.shift();
           break;
         } else if ('endCall' in step) {
           steps.shift();

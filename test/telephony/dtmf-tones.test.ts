@@ -71,6 +71,17 @@ describe('DTMF tones', () => {
     expect([...audio.subarray(200 * 8, 700 * 8)].every((b) => b === 0xff)).to.equal(true);
   });
 
+  it('are told apart by a receiver from sound right before and after them, with no silence between', () => {
+    const speech = muLawTone(1600, 440, 3000);
+    const heard = decodeDtmf(Buffer.concat([speech, dtmfTones('5'), muLawTone(800, 300), dtmfTones('7')]));
+    expect(heard).to.deep.equal([
+      { key: '?', startMs: 0, endMs: 200 },
+      { key: '5', startMs: 200, endMs: 300 },
+      { key: '?', startMs: 400, endMs: 500 },
+      { key: '7', startMs: 500, endMs: 600 },
+    ]);
+  });
+
   it('leave a receiver hearing no key in a single tone, a row frequency alone, or a key shorter than 40 ms', () => {
     const silence = muLawTone(800, 0);
     const rowAlone = muLawTone(800, 697);
