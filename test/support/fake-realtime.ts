@@ -432,8 +432,12 @@ export class FakeRealtime extends EventEmitter {
       active = response;
       emit({ type: 'response.created', response: { id: response.id, object: 'realtime.response', status: 'in_progress', status_details: null, output: [] } });
       if (options.rateLimits !== false) emit({ type: 'rate_limits.updated', rate_limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
-      if (options.firstAudioDelayMs) this.later(options.firstAudioDelayMs, () => active === response && output(response));
-      else output(response);
+      if (options.firstAudioDelayMs) {
+        this.later(options.firstAudioDelayMs, () => {
+          if (active === response) output(response);
+          this.emit('change');
+        });
+      } else output(response);
     };
 
     // The response's output: the script's steps until it waits for the caller, or ends.

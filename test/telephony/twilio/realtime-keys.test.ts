@@ -114,6 +114,35 @@ for (const protocol of ['ga', 'beta'] as const) {
       ]);
     });
 
+    it('answers a note that came while the model was answering once that response is done, never asking for two at once', async () => {
+      h = await startBridge(kind, {
+        protocol,
+        script: [
+          { agent: 'Hello.', audioBytes: 800 },
+          { pause: true },
+          { callee: 'Hi, who is this?', afterBytes: 10 * FRAME_BYTES },
+          { agent: 'An assistant calling about your parcel.', audioBytes: 800 },
+          { pause: true },
+          { agent: 'You pressed four.', audioBytes: 800 },
+        ],
+        // The model takes a while to answer the callee: the keys come while its response runs.
+        realtimeOptions: { firstAudioDelayMs: 400 },
+      });
+      const id = await h.placeCall();
+      await answered(id);
+      const peer = await h.stream(id);
+      await peer.until(() => peer.mediaBytes === 800);
+      const conn = h.realtime.connections[0]!;
+      await speak(peer, silence(200));
+      await h.realtime.until(() => conn.sent.filter((e) => e.type === 'response.created').length === 2);
+      peer.dtmf('4');
+      await speak(peer, silence(1500));
+      await h.realtime.until(() => conn.sentAudioBytes === 2400);
+      expect(conn.messages).to.deep.equal([{ role: 'user', text: '[The callee pressed 4]' }]);
+      expect(conn.sent.filter((e) => e.type === 'error')).to.deep.equal([]);
+      expect(conn.sent.filter((e) => e.type === 'response.created')).to.have.length(3);
+    });
+
     it('writes the keys the callee pressed just before hanging up as their turn, though no group had closed', async () => {
       h = await startBridge(kind, { protocol, script: [{ agent: 'Hello.', audioBytes: 800 }] });
       const id = await h.placeCall();
