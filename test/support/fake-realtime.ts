@@ -355,7 +355,18 @@ export class FakeRealtime extends EventEmitter {
       const own = { ...options, ...options.connections?.[server.connections.length] };
       server.serve(
         ws,
-        { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], messages: [], session: defaultSession(protocol, model), sent: [] },
+        {
+          url: req.url ?? '',
+          headers: req.headers,
+          received: [],
+          appendedBytes: 0,
+          sentAudioBytes: 0,
+          closed: false,
+          toolOutputs: [],
+          messages: [],
+          session: defaultSession(protocol, model),
+          sent: [],
+        },
         own,
       );
     });

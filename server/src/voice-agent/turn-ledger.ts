@@ -231,7 +231,8 @@ export class TurnLedger {
     if (u.written || u.text === null) return;
     if (u.speaker === 'agent' && !u.cut && u.playedBytes < u.sentBytes && !flush) return;
     u.written = true;
-    const endMs = u.speaker === 'agent' && u.endMs === null ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
+    const endMs =
+      u.speaker === 'agent' && u.endMs === null ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
     const turn: TimedTurn = { speaker: u.speaker, text: u.text, startMs: u.startMs, endMs };
     const write = () => this.writeTurn(u.seq, turn);
     this.writes = this.writes.then(write, write);

@@ -38,7 +38,11 @@ for (const protocol of ['ga', 'beta'] as const) {
     it('plays the keys as tones after what the model said, and answers the model once the line says they played', async () => {
       h = await startBridge(kind, {
         protocol,
-        script: [{ agent: 'I will choose sales.', audioBytes: 1600 }, { call: 'press_keys', arguments: { digits: '1w2#' } }, { agent: 'Thank you.', audioBytes: 800 }],
+        script: [
+          { agent: 'I will choose sales.', audioBytes: 1600 },
+          { call: 'press_keys', arguments: { digits: '1w2#' } },
+          { agent: 'Thank you.', audioBytes: 800 },
+        ],
       });
       const id = await h.placeCall();
       await answered(id);
@@ -72,14 +76,10 @@ for (const protocol of ['ga', 'beta'] as const) {
       ]);
     });
 
-    it("tells the model the keys the callee pressed, close together as one note, and answers it; each group is a callee turn", async () => {
-      h = await startBridge(kind, { protocol, script: [
-          { agent: 'Hello.', audioBytes: 800 },
-          { pause: true },
-          { agent: 'You pressed one, two, three.', audioBytes: 800 },
-          { pause: true },
-          { agent: 'And the hash key.', audioBytes: 800 },
-        ],
+    it('tells the model the keys the callee pressed, close together as one note, and answers it; each group is a callee turn', async () => {
+      h = await startBridge(kind, {
+        protocol,
+        script: [{ agent: 'Hello.', audioBytes: 800 }, { pause: true }, { agent: 'You pressed one, two, three.', audioBytes: 800 }, { pause: true }, { agent: 'And the hash key.', audioBytes: 800 }],
       });
       const id = await h.placeCall();
       await answered(id);
