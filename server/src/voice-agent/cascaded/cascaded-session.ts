@@ -32,6 +32,7 @@ import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } fro
 import type { ToolContext, ToolRegistry } from '../tools.js';
 import type { TurnLedger } from '../turn-ledger.js';
 import type { StageMarks } from '../turn-timing.js';
+import { hasWords } from './barge-in-detector.js';
 import type { Ears, EarEvent } from './ears.js';
 import { TextQueue } from './text-queue.js';
 
@@ -210,7 +211,8 @@ export class CascadedSession implements LineSession {
     const keys = this.calleeKeys.due(this.ledger.nowMs);
     if (keys) this.calleePressed(keys);
     this.silence.heard(this.ledger.nowMs, this.ledger.playing);
-    if (!this.greeted && !this.held && !this.ears.speaking && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
+    // A callee whose turn is still open (its end not yet decided) is answered when it ends, not greeted over.
+    if (!this.greeted && !this.held && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
       this.greeted = true;
       void this.respond();
     }
@@ -308,6 +310,8 @@ export class CascadedSession implements LineSession {
     if (this.lastTurn) return this.lastTurn();
     if (!words) return;
     this.silence.calleeSpoke();
+    // A listener's "uh-huh" while the agent talks is no bid for the turn (barge-in-detector.ts): the agent goes on.
+    if (!hasWords(words) && (this.reply !== null || this.ledger.playing)) return;
     this.history.push({ role: 'user', content: words });
     this.greeted = true;
     if (this.held || this.ending || this.goodbye.ending || this.lineEnded) return;
@@ -395,7 +399,12 @@ export class CascadedSession implements LineSession {
   /** One model request, its text spoken as it streams; returns the tool calls it asked for. */
   private async speak(reply: Reply): Promise<ToolCallRequest[]> {
     const { model, voice, voiceName } = this.providers;
-    const signal = reply.abort.signal;
+    // The request's own abort: the reply's (the callee cut in, the line ended), or the failure of the voice or of the
+    // model, which stops the other without being taken for the reply's end, so the failure is retried or apologised for.
+    const request = new AbortController();
+    const stop = () => request.abort();
+    reply.abort.signal.addEventListener('abort', stop, { once: true });
+    const signal = request.signal;
     const sentences = new TextQueue();
     const splitter = new SentenceSplitter();
     const calls: ToolCallRequest[] = [];
@@ -407,27 +416,45 @@ export class CascadedSession implements LineSession {
         sentences.push(p);
       }
     };
-    const audio = voice.speak(sentences, { callId: this.brief.callId, language: this.brief.language, voice: voiceName, logger: this.logger, signal });
-    const playing = this.play(reply, audio);
-    // A voice that fails while the model still writes must not leave the model's stream unread and unhandled.
-    playing.catch(() => reply.abort.abort());
     try {
-      reply.marks.modelAskedAt ??= now();
-      const deltas: AsyncIterable<ChatDelta> = model.reply({ callId: this.brief.callId, brief: this.brief, messages: this.history, tools: chatTools(this.tools.offered), logger: this.logger, signal });
-      for await (const d of deltas) {
-        if (signal.aborted) break;
-        reply.marks.firstTokenAt ??= now();
-        if (d.type === 'text') {
-          text += d.text;
-          toVoice(splitter.push(d.text));
-        } else calls.push(d.call);
+      const audio = voice.speak(sentences, { callId: this.brief.callId, language: this.brief.language, voice: voiceName, logger: this.logger, signal });
+      const playing = this.play(reply, audio, signal);
+      // A voice that fails while the model still writes stops the model's stream; its failure is thrown below.
+      playing.catch(stop);
+      try {
+        reply.marks.modelAskedAt ??= now();
+        const deltas: AsyncIterable<ChatDelta> = model.reply({
+          callId: this.brief.callId,
+          brief: this.brief,
+          messages: this.history,
+          tools: chatTools(this.tools.offered),
+          logger: this.logger,
+          signal,
+        });
+        for await (const d of deltas) {
+          if (signal.aborted) break;
+          reply.marks.firstTokenAt ??= now();
+          if (d.type === 'text') {
+            text += d.text;
+            toVoice(splitter.push(d.text));
+          } else calls.push(d.call);
+        }
+        toVoice(splitter.end());
+      } catch (err) {
+        // The model failed: what the voice would still make of the reply is not played, and a retry never speaks
+        // over it.
+        sentences.end();
+        stop();
+        await playing.catch(() => undefined);
+        throw err;
+      } finally {
+        sentences.end();
       }
-      toVoice(splitter.end());
+      await playing;
     } finally {
-      sentences.end();
+      reply.abort.signal.removeEventListener('abort', stop);
     }
-    await playing;
-    if (signal.aborted) return [];
+    if (reply.abort.signal.aborted) return [];
     const spoken = reply.spoken;
     spoken.synthesized = true;
     const content = text.trim() || null;
@@ -445,10 +472,10 @@ export class CascadedSession implements LineSession {
   }
 
   /** Sends the voice's audio to the line as it comes, through the ledger. */
-  private async play(reply: Reply, audio: AsyncIterable<Buffer>): Promise<void> {
+  private async play(reply: Reply, audio: AsyncIterable<Buffer>, signal: AbortSignal): Promise<void> {
     const spoken = reply.spoken;
     for await (const chunk of audio) {
-      if (reply.abort.signal.aborted || this.ending) break;
+      if (signal.aborted || this.ending) break;
       if (spoken.sentBytes === 0) {
         if (reply.marks.firstAudioAt === null) {
           reply.marks.firstAudioAt = now();
@@ -535,8 +562,10 @@ export class CascadedSession implements LineSession {
       return this.finish('agent_lost');
     }
     if (this.over) return;
-    // What the line still holds of the failed reply is dropped: the apology is what the callee hears next.
-    if (this.ledger.cutIn(() => null)) this.keypad.cleared();
+    // What the line still holds of the failed reply is dropped: the apology is what the callee hears next. The
+    // transcript keeps what they heard of the reply, as a barge-in's does.
+    const spoken = this.lastSpoken;
+    if (this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null))) this.keypad.cleared();
     const item = 'svc_apology';
     for (let at = 0; at < apology.audio.length; at += 160) this.ledger.play(item, apology.audio.subarray(at, at + 160).toString('base64'));
     this.ledger.said(item, 'agent', apology.text);
