@@ -158,6 +158,24 @@ describe('keys with the cascaded agent', () => {
     ]);
   });
 
+  it('answers keys that came while a reply was being written once that reply is done, with them in the conversation', async () => {
+    await start({ greetAfterMs: 0 });
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    fake.reply({ text: ['Hello, this is the assistant.'], holdAfter: 1, until: () => held }, { text: ['You pressed five.'] });
+    hear(20);
+    await until('the greeting asked for', () => fake.requests.length === 1);
+    session.dtmf('5');
+    hear(1500);
+    letGo();
+    await until('the keys answered', () => fake.requests.length === 2 && line.events.filter((e) => e === 'play 800').length === 2);
+    expect(fake.requests[0]!.body.messages.slice(1)).to.deep.equal([]);
+    expect(fake.requests[1]!.body.messages.slice(1)).to.deep.equal([
+      { role: 'user', content: '[The callee pressed 5]' },
+      { role: 'assistant', content: 'Hello, this is the assistant.' },
+    ]);
+  });
+
   it('presses the keys the model asks for after what it said, and answers it once they played, the callee keys of meanwhile after that answer', async () => {
     await start({ greetAfterMs: 0 });
     fake.reply({ text: ['I will choose sales.'], calls: [{ id: 'call_P1', name: 'press_keys', arguments: ['{"digits":', '"1w2"}'] }] }, { text: ['Thank you.'] });

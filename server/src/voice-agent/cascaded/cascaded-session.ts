@@ -133,6 +133,8 @@ export class CascadedSession implements LineSession {
   private toolsRunning: Promise<void> = Promise.resolve();
   private readonly calleeKeys = new CalleeKeys();
   private keyTurns = 0;
+  /** The callee's keys are in the conversation and no request of the model has held them yet. */
+  private keysUnanswered = false;
 
   constructor(
     private readonly brief: LineBrief,
@@ -232,13 +234,15 @@ export class CascadedSession implements LineSession {
   }
 
   /**
-   * The callee's keys are a turn of theirs and a user message to the model, answered as their words are: at once
-   * when the agent is not already replying (a reply under way leaves them to the next request).
+   * The callee's keys are a turn of theirs and a user message to the model, answered as their words are: at once,
+   * or by the reply under way (its next request, or one made when it ends); not while the callee is speaking (their
+   * turn's end brings the answer) nor while the agent holds its words.
    */
   private calleePressed(group: KeyGroup): void {
     this.ledger.note(`callee-keys-${++this.keyTurns}`, 'callee', group.startMs, group.endMs, pressedTurnText(group.keys));
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
     this.history.push({ role: 'user', content: calleePressedNote(group.keys) });
+    this.keysUnanswered = true;
     this.silence.calleeSpoke();
     this.greeted = true;
     if (this.held || this.reply || this.ears.speaking || this.calleeItem !== null) return;
@@ -371,9 +375,12 @@ export class CascadedSession implements LineSession {
     } catch (err) {
       if (!reply.abort.signal.aborted) void this.giveUp(err instanceof ProviderError ? `${err.provider} ${err.failure}` : `reply failed: ${(err as Error).message}`);
     } finally {
-      if (this.reply === reply) this.reply = null;
+      const current = this.reply === reply;
+      if (current) this.reply = null;
       this.ledger.markSent();
       this.goodbye.responseDone();
+      // The callee's keys came after this reply's last request: they are answered now.
+      if (current && this.keysUnanswered && !reply.abort.signal.aborted && !this.held && !this.ending && !this.goodbye.ending && !this.lineEnded) void this.respond();
     }
   }
 
@@ -423,6 +430,7 @@ export class CascadedSession implements LineSession {
       playing.catch(stop);
       try {
         reply.marks.modelAskedAt ??= now();
+        this.keysUnanswered = false;
         const deltas: AsyncIterable<ChatDelta> = model.reply({
           callId: this.brief.callId,
           brief: this.brief,
