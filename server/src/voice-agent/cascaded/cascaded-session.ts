@@ -9,7 +9,9 @@
 // provider that fails is tried once more where that is safe (nothing of the reply played yet), else the callee
 // hears the apology, the failure is recorded (the call ends `agent_unavailable`) and the line is hung up. A silent
 // line is prompted once, then hung up; the goodbye plays out before the hang-up; when the callee hangs up, their
-// last words are recognised (bounded) before the session closes.
+// last words are recognised (bounded) before the session closes. The model presses keys with press_keys, answered
+// once their tones have played; keys the callee presses are grouped into one turn and given to the model as a user
+// message (keypad.ts; docs/real-calls.md, "Keys").
 //
 // Every timing rule runs on call time (the callee's audio: a line sends a frame every 20 ms, silent or not), so a
 // session is deterministic under test and its timers never drift from what the callee heard.
@@ -24,6 +26,7 @@ import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../../telephony/live-line.js';
 import type { Apology } from '../apology.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye } from '../closing.js';
+import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from '../keypad.js';
 import { realtimeInstructions } from '../realtime-instructions.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from '../silence-watch.js';
 import type { ToolContext, ToolRegistry } from '../tools.js';
@@ -125,6 +128,13 @@ export class CascadedSession implements LineSession {
   private lastTurn: (() => void) | null = null;
   /** Call time the callee last stopped speaking (or the line began): the greeting counts from it. */
   private quietSince = 0;
+  private readonly keypad: KeyPad;
+  /** Settles once the tools of the latest round have answered. */
+  private toolsRunning: Promise<void> = Promise.resolve();
+  private readonly calleeKeys = new CalleeKeys();
+  private keyTurns = 0;
+  /** The callee's keys are in the conversation and no request of the model has held them yet. */
+  private keysUnanswered = false;
 
   constructor(
     private readonly brief: LineBrief,
@@ -141,6 +151,7 @@ export class CascadedSession implements LineSession {
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.history = [{ role: 'system', content: realtimeInstructions(brief) }];
+    this.keypad = new KeyPad(line, ledger, logger, brief.callId);
     this.tool = {
       callId: brief.callId,
       line,
@@ -148,6 +159,7 @@ export class CascadedSession implements LineSession {
       endCall: () => this.goodbye.request(),
       recordOptOut: () => lifecycle.recordOptOut(),
       recordVoicemail: lifecycle.recordVoicemail,
+      pressKeys: (digits) => this.keypad.press(digits),
     };
     this.goodbye = new Goodbye(
       { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
@@ -198,6 +210,8 @@ export class CascadedSession implements LineSession {
     else if (this.queued.length < MAX_QUEUED_FRAMES) this.queued.push(frame);
     this.onEars(this.ears.push(frame));
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    const keys = this.calleeKeys.due(this.ledger.nowMs);
+    if (keys) this.calleePressed(keys);
     this.silence.heard(this.ledger.nowMs, this.ledger.playing);
     // A callee whose turn is still open (its end not yet decided) is answered when it ends, not greeted over.
     if (!this.greeted && !this.held && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
@@ -207,17 +221,38 @@ export class CascadedSession implements LineSession {
   }
 
   marked(name: string): void {
+    if (this.keypad.marked(name)) return;
     if (name === APOLOGY_MARK) void this.finish('agent_lost');
     else if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
     if (!this.ledger.playing) this.ears.agentSpeaking(false);
   }
 
-  /** Keys the callee presses reach the model through the toolbox's keypad, not as speech. */
-  dtmf(_digit: string): void {}
+  /** A key the callee pressed: kept with the keys pressed close after it, and told the model as one message (keypad.ts). */
+  dtmf(digit: string): void {
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    this.calleeKeys.press(digit, this.ledger.nowMs);
+  }
+
+  /**
+   * The callee's keys are a turn of theirs and a user message to the model, answered as their words are: at once,
+   * or by the reply under way (its next request, or one made when it ends); not while the callee is speaking (their
+   * turn's end brings the answer) nor while the agent holds its words.
+   */
+  private calleePressed(group: KeyGroup): void {
+    this.ledger.note(`callee-keys-${++this.keyTurns}`, 'callee', group.startMs, group.endMs, pressedTurnText(group.keys));
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    this.history.push({ role: 'user', content: calleePressedNote(group.keys) });
+    this.keysUnanswered = true;
+    this.silence.calleeSpoke();
+    this.greeted = true;
+    if (this.held || this.reply || this.ears.speaking || this.calleeItem !== null) return;
+    void this.respond();
+  }
 
   ended(): Promise<LineEnd> {
     if (this.lineEnded || this.over) return this.done;
     this.lineEnded = true;
+    this.keypad.close();
     this.reply?.abort.abort();
     void this.lastWords().then(() => this.finish('line_ended'));
     return this.done;
@@ -301,6 +336,7 @@ export class CascadedSession implements LineSession {
     if (this.goodbye.ending) return;
     const spoken = this.lastSpoken;
     const cut = this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null));
+    if (cut) this.keypad.cleared();
     this.reply?.abort.abort();
     this.reply = null;
     this.ears.agentSpeaking(false);
@@ -329,16 +365,22 @@ export class CascadedSession implements LineSession {
     try {
       for (let round = 0; round < MAX_TOOL_ROUNDS && !reply.abort.signal.aborted; round++) {
         if (round > 0) reply.spoken = this.newSpoken();
+        // Tools an earlier reply called answer first: the model is never asked with a call left unanswered.
+        await this.toolsRunning;
+        if (reply.abort.signal.aborted) break;
         const calls = await this.speakWithRetry(reply);
         if (calls.length === 0 || reply.abort.signal.aborted) break;
-        if (!(await this.runTools(calls)) || this.goodbye.ending) break;
+        if (!(await this.runTools(calls, reply.spoken.message)) || this.goodbye.ending) break;
       }
     } catch (err) {
       if (!reply.abort.signal.aborted) void this.giveUp(err instanceof ProviderError ? `${err.provider} ${err.failure}` : `reply failed: ${(err as Error).message}`);
     } finally {
-      if (this.reply === reply) this.reply = null;
+      const current = this.reply === reply;
+      if (current) this.reply = null;
       this.ledger.markSent();
       this.goodbye.responseDone();
+      // The callee's keys came after this reply's last request: they are answered now.
+      if (current && this.keysUnanswered && !reply.abort.signal.aborted && !this.held && !this.ending && !this.goodbye.ending && !this.lineEnded) void this.respond();
     }
   }
 
@@ -388,6 +430,7 @@ export class CascadedSession implements LineSession {
       playing.catch(stop);
       try {
         reply.marks.modelAskedAt ??= now();
+        this.keysUnanswered = false;
         const deltas: AsyncIterable<ChatDelta> = model.reply({
           callId: this.brief.callId,
           brief: this.brief,
@@ -454,17 +497,34 @@ export class CascadedSession implements LineSession {
     }
   }
 
-  /** Runs the tools the model called; true when any answered (the model is asked again with the answers). */
-  private async runTools(calls: readonly ToolCallRequest[]): Promise<boolean> {
-    let answered = false;
-    for (const call of calls) {
-      const tool = this.tools.find(call.name);
-      const output = tool ? await tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` };
-      if (output === undefined) continue;
-      this.history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
-      answered = true;
-    }
-    return answered;
+  /**
+   * Runs the tools the model called; true when any answered (the model is asked again with the answers). Each answer
+   * goes right after the message that called it: a message that came while a tool ran (the callee's keys) goes after
+   * the answers, as a chat model requires, and a reply begun meanwhile waits for them (`toolsRunning`).
+   */
+  private runTools(calls: readonly ToolCallRequest[], asked: ChatMessage | null): Promise<boolean> {
+    const run = (async () => {
+      let answered = false;
+      for (const call of calls) {
+        const tool = this.tools.find(call.name);
+        const output = tool ? await tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` };
+        if (output === undefined) continue;
+        const answer: ChatMessage = { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) };
+        let at = asked ? this.history.indexOf(asked) + 1 : 0;
+        if (at === 0) this.history.push(answer);
+        else {
+          while (this.history[at]?.role === 'tool') at++;
+          this.history.splice(at, 0, answer);
+        }
+        answered = true;
+      }
+      return answered;
+    })();
+    this.toolsRunning = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private verdictCame(verdict: AnswerVerdict): void {
@@ -513,7 +573,7 @@ export class CascadedSession implements LineSession {
     // What the line still holds of the failed reply is dropped: the apology is what the callee hears next. The
     // transcript keeps what they heard of the reply, as a barge-in's does.
     const spoken = this.lastSpoken;
-    this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null));
+    if (this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null))) this.keypad.cleared();
     const item = 'svc_apology';
     for (let at = 0; at < apology.audio.length; at += 160) this.ledger.play(item, apology.audio.subarray(at, at + 160).toString('base64'));
     this.ledger.said(item, 'agent', apology.text);
@@ -529,6 +589,9 @@ export class CascadedSession implements LineSession {
     if (this.endTimer) clearTimeout(this.endTimer);
     this.goodbye.stop();
     this.reply?.abort.abort();
+    this.keypad.close();
+    const keys = this.calleeKeys.flush();
+    if (keys) this.calleePressed(keys);
     const stream = this.stream;
     this.stream = null;
     await stream?.close(500).catch(() => undefined);
