@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_RETRY_SCHEDULE_SEC, parseRetrySchedule } from './settings/retry-schedule.js';
 import { parseTurnTaking, TurnTakingError, type TurnTaking } from './settings/turn-taking.js';
+import { CascadedConfigError, parseCascaded, type CascadedConfig } from './settings/cascaded.js';
 
 /** How many times the LLM analyst sends one analysis request (a failed one is tried once more). */
 export const LLM_ATTEMPTS = 2;
@@ -97,8 +98,13 @@ export interface Config {
   llmModel: string;
   /** Deadline of one analysis request; a failed one is tried once more. */
   llmTimeoutMs: number;
-  /** Who talks on the line (SVC_AGENT): the scripted sandbox agent, or the realtime speech model (real lines). */
-  agent: 'scripted' | 'realtime';
+  /**
+   * Who talks on the line (SVC_AGENT): the scripted sandbox agent, the realtime speech model (real lines), or the
+   * cascaded agent (a recogniser, a chat model and a voice; offline on the sandbox, through a live line).
+   */
+  agent: 'scripted' | 'realtime' | 'cascaded';
+  /** The cascaded agent's providers and bounds (SVC_STT, SVC_TTS, SVC_AGENT_LLM, …); null unless SVC_AGENT=cascaded. */
+  cascaded: CascadedConfig | null;
   /** The realtime speech endpoint's WebSocket URL (SVC_REALTIME_URL), OpenAI-compatible; `?model=` is added. */
   realtimeUrl: string;
   realtimeModel: string;
@@ -231,13 +237,32 @@ function twilioSettings(env: NodeJS.ProcessEnv, production: boolean): TwilioSett
     if (!twilioAccountSid || !/^AC[0-9a-fA-F]{32}$/.test(twilioAccountSid)) throw new ConfigError('TWILIO_ACCOUNT_SID must be your account SID (AC followed by 32 hex digits) when SVC_CARRIER=twilio');
     if (!twilioAuthToken) throw new ConfigError('TWILIO_AUTH_TOKEN is required when SVC_CARRIER=twilio');
     // A real line needs an agent that talks on it; the scripted agent only talks to the sandbox's simulated callee.
-    if ((env.SVC_AGENT?.trim() || 'scripted') !== 'realtime') throw new ConfigError('SVC_CARRIER=twilio needs the live speech agent: set SVC_AGENT=realtime');
+    if (!['realtime', 'cascaded'].includes(env.SVC_AGENT?.trim() || 'scripted')) throw new ConfigError('SVC_CARRIER=twilio needs a live agent: set SVC_AGENT=realtime or cascaded');
     // Twilio must reach the callbacks and the media stream: a real address, and TLS in production (wss streams).
     const base = env.SVC_PUBLIC_BASE_URL?.trim();
     if (!base) throw new ConfigError('SVC_PUBLIC_BASE_URL is required when SVC_CARRIER=twilio: the address Twilio sends callbacks and the media stream to');
     if (production && !base.startsWith('https://')) throw new ConfigError('SVC_PUBLIC_BASE_URL must be https:// in production with SVC_CARRIER=twilio (Twilio streams media only over wss)');
   }
   return { carrier, twilioAccountSid, twilioAuthToken, twilioApiBaseUrl };
+}
+
+/**
+ * The cascaded agent's settings when it is the agent. On the sandbox its line carries audio at the call's pace, so the
+ * sandbox's time may run at most five times faster than real time: faster, and svc's and the providers' own time
+ * (spent on the wall: a sentence synthesised, a model's first token) would stretch into seconds of call time.
+ */
+function cascadedSettings(env: NodeJS.ProcessEnv, agent: Config['agent'], sandboxTimeScale: number): CascadedConfig | null {
+  if (agent !== 'cascaded') return null;
+  const carrier = env.SVC_CARRIER?.trim() === 'twilio' ? 'twilio' : 'sandbox';
+  if (carrier === 'sandbox' && sandboxTimeScale < 0.2) {
+    throw new ConfigError(`SVC_SANDBOX_TIME_SCALE must be at least 0.2 with SVC_AGENT=cascaded (its sandbox line carries audio at the call's pace), got ${sandboxTimeScale}`);
+  }
+  try {
+    return parseCascaded(env, carrier);
+  } catch (err) {
+    if (err instanceof CascadedConfigError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 type RealtimeSettings = Pick<Config, 'agent' | 'realtimeUrl' | 'realtimeModel' | 'realtimeProtocol' | 'realtimeApiKey' | 'realtimeTurnTaking'>;
@@ -248,7 +273,7 @@ const REALTIME_MODEL: Record<Config['realtimeProtocol'], string> = { ga: 'gpt-re
 // The key is a secret, and the URL might carry one: no message here repeats either.
 function realtimeSettings(env: NodeJS.ProcessEnv): RealtimeSettings {
   const agent = env.SVC_AGENT?.trim() || 'scripted';
-  if (agent !== 'scripted' && agent !== 'realtime') throw new ConfigError(`SVC_AGENT must be scripted or realtime, got "${agent}"`);
+  if (agent !== 'scripted' && agent !== 'realtime' && agent !== 'cascaded') throw new ConfigError(`SVC_AGENT must be scripted, realtime or cascaded, got "${agent}"`);
   const realtimeUrl = env.SVC_REALTIME_URL?.trim() || 'wss://api.openai.com/v1/realtime';
   const url = URL.canParse(realtimeUrl) ? new URL(realtimeUrl) : null;
   if (!url || (url.protocol !== 'wss:' && url.protocol !== 'ws:') || url.username || url.password || url.search) {
@@ -305,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const devApiKey = env.SVC_DEV_API_KEY?.trim() || null;
   const llm = llmSettings(env);
   const realtime = realtimeSettings(env);
+  const cascaded = cascadedSettings(env, realtime.agent, sandboxTimeScale);
   if (devApiKey && !/^svc_ak_[A-Za-z0-9_-]{16,200}$/.test(devApiKey)) {
     throw new ConfigError('SVC_DEV_API_KEY must look like svc_ak_<at least 16 letters, digits, _ or ->');
   }
@@ -351,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devPlanMinutes: int(env, 'SVC_DEV_PLAN_MINUTES', 1000, 0),
     ...llm,
     ...realtime,
+    cascaded,
     ...twilioSettings(env, production),
   };
 }

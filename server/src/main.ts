@@ -18,6 +18,7 @@ import { countAddress } from './http/key-gate.js';
 import { createJobRunner } from './jobs/job-runner.js';
 import type { Attachment } from './telephony/telephony.js';
 import { configuredTelephony } from './telephony/configured-telephony.js';
+import { sandboxCalleeLines } from './voice-agent/cascaded/sandbox-callee-voice.js';
 import { serviceLogger } from './http/observability/service-logger.js';
 import { startIdempotencySweeper } from './jobs/idempotency-sweeper.js';
 import { storeFor } from './store/open-store.js';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   const runsWorkers = config.role !== 'api';
   // One agent for the engine (what was said, read as a call ends) and the carrier's media streams (which it joins).
   const agent = configuredAgent(config, store, logger, callLatencyMetrics);
-  const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent });
+  const telephony = configuredTelephony({ config, store, clock: systemClock, logger, agent, calleeVoice: sandboxCalleeLines });
   const engineLogger = logger.child({ part: 'engine' });
   // Batches hear of their calls' ends through the engine's hooks, in the transactions that end them.
   const engine = runsWorkers ? createEngine(config, store, systemClock, engineLogger, batchCallHooks(store, engineLogger), { carrier: telephony.carrier, agent }) : null;

@@ -114,3 +114,30 @@ describe('the turn timing', () => {
     expect([nearestRank(twenty, 50), nearestRank(twenty, 95), nearestRank([7], 95), nearestRank([], 50)]).to.deep.equal([100, 190, 7, null]);
   });
 });
+
+describe('a cascaded agent’s turn stages', () => {
+  it('splits the answer into the endpoint, svc’s own time, the model’s and the voice’s, on the record and to the observer', () => {
+    let t = 0;
+    const stages: unknown[] = [];
+    const timing = new TurnTiming({ firstAudio: () => undefined, turnResponse: () => undefined, bargeInClear: () => undefined, turnStages: (s) => void stages.push(s) }, () => t);
+    timing.heard(10_000);
+    timing.calleeStopped(9_000);
+    // End of speech at 9,000 ms of call time, heard up to 10,000 at wall 0; the first audio goes out at wall 910,
+    // call time 10,910: 1,910 ms after the end of speech. The turn was decided at wall 400 (so the endpoint took
+    // 1,910 - 510), the model asked at 402, its first sentence handed to the voice at 750, its first audio at 910.
+    t = 910;
+    timing.stages({ endpointAt: 400, modelAskedAt: 402, firstTokenAt: 700, voiceAskedAt: 750, firstAudioAt: 910 });
+    timing.agentStarted();
+    const expected = { endpointMs: 1400, ownMs: 2, modelMs: 348, voiceMs: 160 };
+    expect(timing.latency().turns).to.deep.equal([{ atMs: 9000, afterMs: 1910, stages: expected }]);
+    expect(stages).to.deep.equal([expected]);
+  });
+
+  it('leaves a turn no endpoint decided (the greeting) without stages', () => {
+    const timing = new TurnTiming(null, () => 0);
+    timing.calleeStopped(0);
+    timing.stages({ endpointAt: null, modelAskedAt: 1, firstTokenAt: 2, voiceAskedAt: 3, firstAudioAt: 4 });
+    timing.agentStarted();
+    expect(timing.latency().turns).to.deep.equal([{ atMs: 0, afterMs: 0 }]);
+  });
+});

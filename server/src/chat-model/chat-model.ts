@@ -3,7 +3,10 @@
 // openai-compatible.ts serves any `POST /v1/chat/completions` with `stream: true`; scripted-chat-model.ts is the
 // sandbox's scripted agent behind the same port.
 import type { Logger } from 'pino';
-import type { JsonSchema } from '../voice-agent/tools.js';
+import type { LineBrief } from '../conversation/conversation.js';
+
+/** A JSON Schema object (a tool's parameters). */
+export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export interface ToolCallRequest {
   /** The model's id for the call, echoed back in the tool's answer. */
@@ -27,6 +30,8 @@ export interface ChatTool {
 
 export interface ChatRequest {
   callId: string;
+  /** The call's brief: the scripted model plays its script from it; a real model reads only the messages. */
+  brief: LineBrief;
   messages: readonly ChatMessage[];
   tools: readonly ChatTool[];
   logger: Logger;

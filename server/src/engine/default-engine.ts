@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/store.js';
 import type { Agent, AnyAgent } from '../conversation/agent.js';
 import { configuredRealtimeAgent } from '../voice-agent/realtime-agent.js';
+import { configuredCascadedAgent } from '../voice-agent/cascaded/configured-cascaded.js';
 import type { LatencyObserver } from '../voice-agent/turn-timing.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';
 import type { Analyst } from '../analysis/analyst.js';
@@ -28,8 +29,9 @@ function configuredAnalyst(config: Config): Analyst {
   return new LlmAnalyst({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey!, model: config.llmModel, timeoutMs: config.llmTimeoutMs });
 }
 
-/** SVC_AGENT: the scripted agent, or the realtime speech agent, which reads what the media bridge recorded. */
+/** SVC_AGENT: the scripted agent, the realtime speech agent or the cascaded agent (the live ones read what their lines recorded). */
 export function configuredAgent(config: Config, store: Store, logger?: Logger, observer?: LatencyObserver): AnyAgent {
+  if (config.agent === 'cascaded') return configuredCascadedAgent(config, store.db, logger?.child({ part: 'cascaded' }), observer);
   if (config.agent !== 'realtime') return sandboxAgent();
   return configuredRealtimeAgent(config, store.db, logger, observer);
 }

@@ -2,7 +2,21 @@
 // digits (the table is in telephony/sandbox/sandbox-carrier.ts). The sandbox carrier plays it on the line and the
 // scripted agent plays the callee's side of it, so it sits below both.
 
-export type SandboxScenario = 'completed' | 'no_answer' | 'voicemail' | 'declined' | 'failed' | 'long' | 'drops' | 'silent' | 'opts_out';
+export type SandboxScenario =
+  | 'completed'
+  | 'no_answer'
+  | 'voicemail'
+  | 'declined'
+  | 'failed'
+  | 'long'
+  | 'drops'
+  | 'silent'
+  | 'opts_out'
+  /** Answered and completed; on a live line the callee's manner tests the agent's turn-taking (telephony/sandbox/line-callee.ts). */
+  | 'interrupts'
+  | 'pauses'
+  | 'talks_over'
+  | 'noisy';
 
 const BY_SUFFIX: Record<string, SandboxScenario> = {
   '11': 'no_answer',
@@ -13,6 +27,10 @@ const BY_SUFFIX: Record<string, SandboxScenario> = {
   '16': 'drops',
   '17': 'silent',
   '18': 'opts_out',
+  '21': 'interrupts',
+  '22': 'pauses',
+  '23': 'talks_over',
+  '24': 'noisy',
 };
 
 export function sandboxScenario(to: string): SandboxScenario {

@@ -41,6 +41,8 @@ export interface PreparedCall {
   onBehalfOf: string | null;
   /** Whether the agent says the call is recorded (the request's, else the key's, else yes). */
   recordingNotice: boolean;
+  /** The keys the carrier presses once the call is answered; null for none. */
+  sendDigits: string | null;
 }
 
 export interface RedialPolicy {
@@ -91,6 +93,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     machineDetection: (body.machineDetection ?? key.machine_detection ?? 'on') === 'off' ? 'off' : null,
     onBehalfOf: body.onBehalfOf ?? key.on_behalf_of ?? null,
     recordingNotice: body.recordingNotice ?? key.recording_notice !== 0,
+    sendDigits: body.sendDigits ?? null,
   };
 }
 

@@ -57,3 +57,62 @@ export function pcm16(bytes: Buffer): { samples: Int16Array; rest: Buffer } {
   for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
   return { samples, rest: bytes.subarray(whole) };
 }
+
+/**
+ * `resample` for audio that arrives in pieces: each push returns the output samples the input so far determines,
+ * and the pieces joined are exactly what `resample` gives for the whole (the interpolation's fractional position
+ * and the input samples it still needs are carried between pushes, so a chunk boundary makes no click). `flush`
+ * returns the last samples once the input has ended.
+ */
+export class StreamResampler {
+  /** Input samples pushed so far. */
+  #in = 0;
+  /** Output samples returned so far. */
+  #out = 0;
+  /** The input samples from index #tailStart on, which the next outputs may still need. */
+  #tail = new Int16Array(0);
+  #tailStart = 0;
+
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {}
+
+  push(samples: Int16Array): Int16Array {
+    const start = this.#in;
+    this.#in += samples.length;
+    // Never more outputs than `resample` makes of the input so far, so the pieces add up to the whole.
+    return this.#emit(samples, start, Math.floor((this.#in * this.to) / this.from), false);
+  }
+
+  /** The outputs that waited for an input sample after the last one (there is none: the last is held). */
+  flush(): Int16Array {
+    return this.#emit(new Int16Array(0), this.#in, Math.floor((this.#in * this.to) / this.from), true);
+  }
+
+  #emit(samples: Int16Array, start: number, limit: number, ended: boolean): Int16Array {
+    const end = start + samples.length;
+    const tail = this.#tail;
+    const tailStart = this.#tailStart;
+    const at = (k: number) => (k < start ? tail[k - tailStart] : samples[k - start]);
+    const out = new Int16Array(Math.max(0, limit - this.#out));
+    let n = 0;
+    while (this.#out < limit) {
+      const position = (this.#out * this.from) / this.to;
+      const j = Math.floor(position);
+      const fraction = position - j;
+      if (fraction > 0 && j + 1 >= end && !ended) break;
+      const a = at(j) ?? 0;
+      const b = fraction > 0 ? (at(j + 1) ?? a) : a;
+      out[n++] = Math.round(a + (b - a) * fraction);
+      this.#out++;
+    }
+    // Keep the input from the next output's first sample on (a few samples at most).
+    const next = Math.floor((this.#out * this.from) / this.to);
+    const keep = new Int16Array(Math.max(0, end - next));
+    for (let k = 0; k < keep.length; k++) keep[k] = at(next + k) ?? 0;
+    this.#tail = keep;
+    this.#tailStart = next;
+    return out.subarray(0, n);
+  }
+}

@@ -33,6 +33,7 @@ export type QueuedCallRow = Pick<
   | 'machine_detection'
   | 'created_at'
   | 'on_behalf_of'
+  | 'send_digits'
 > & { recording_notice: number };
 
 /** What a call not yet started holds of all that happens to a call: nothing (a placement's and a redial's new row). */
@@ -85,6 +86,7 @@ const insertQueued = statement((db) =>
     machine_detection: P,
     on_behalf_of: P,
     recording_notice: P,
+    send_digits: P,
   }),
 );
 
@@ -109,6 +111,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
     c.machine_detection,
     c.on_behalf_of,
     c.recording_notice,
+    c.send_digits,
   );
 }
 
@@ -198,6 +201,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     answeredBy: row.answered_by as AnsweredBy | null,
     metadata: metadataOf(row),
     voicemailLeft: Number(row.voicemail_left) === 1,
+    sendDigits: row.send_digits,
     batchId: row.batch_id,
     optOut: Number(row.opt_out) === 1,
     scheduledAt: iso(row.scheduled_at),

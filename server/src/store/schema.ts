@@ -127,6 +127,8 @@ export interface CallsTable {
   on_behalf_of: string | null;
   /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */
   recording_notice: Generated<number>;
+  /** The keys the carrier presses once the call is answered (the placement's sendDigits); null for none. */
+  send_digits: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

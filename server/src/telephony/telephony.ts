@@ -12,6 +12,7 @@ import type { JobHandler } from '../jobs/job-runner.js';
 import type { Store } from '../store/store.js';
 import type { AnyAgent } from '../conversation/agent.js';
 import type { Carrier } from './carrier.js';
+import type { CalleeVoice } from './sandbox/sandbox-lines.js';
 
 /** What a carrier's wing is built with. */
 export interface TelephonyDeps {
@@ -24,6 +25,8 @@ export interface TelephonyDeps {
    * carrier's media streams carry (needed only by `attach`).
    */
   agent?: AnyAgent;
+  /** The sandbox's callee as a voice, for a live agent on the sandbox's lines (the composition root gives it). */
+  calleeVoice?: CalleeVoice;
 }
 
 /** Something attached to the HTTP server, closed on shutdown. */

@@ -34,15 +34,23 @@ export class ScriptedAgent implements Agent {
   }
 
   async converse(brief: CallBrief): Promise<Turn[]> {
-    const callee = new SimulatedCallee(brief);
-    const rng = seededRandom(`agent:${brief.callId}`);
-    // Stretches of conversation between which the long script lets the callee digress.
-    const stretches = script(brief, callee, rng);
-    const longCall = brief.to !== undefined && sandboxScenario(brief.to) === 'long';
-    const minTalkMs = Math.max(this.minTalkMs, longCall ? LONG_CALL_TALK_MS : 0);
-    if (minTalkMs <= 0) return stretches.flat();
-    return ramble(stretches, callee, rng, minTalkMs);
+    return scriptedConversation(brief, this.minTalkMs);
   }
+}
+
+/**
+ * The whole scripted conversation of a call, both speakers, as `converse` holds it; the scripted chat model plays
+ * its agent lines one reply at a time. `minTalkMs` as in ScriptedAgentOptions.
+ */
+export function scriptedConversation(brief: CallBrief, minTalkMs = 0): Turn[] {
+  const callee = new SimulatedCallee(brief);
+  const rng = seededRandom(`agent:${brief.callId}`);
+  // Stretches of conversation between which the long script lets the callee digress.
+  const stretches = script(brief, callee, rng);
+  const longCall = brief.to !== undefined && sandboxScenario(brief.to) === 'long';
+  const talkMs = Math.max(minTalkMs, longCall ? LONG_CALL_TALK_MS : 0);
+  if (talkMs <= 0) return stretches.flat();
+  return ramble(stretches, callee, rng, talkMs);
 }
 
 function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): Turn[][] {

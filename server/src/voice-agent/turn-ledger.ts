@@ -120,6 +120,17 @@ export class TurnLedger {
     this.write(u);
   }
 
+  /**
+   * A turn that is no speech (keys pressed on the line), from startMs to endMs in call time: written now. It plays
+   * no audio and times no answer.
+   */
+  note(itemId: string, speaker: Speaker, startMs: number, endMs: number, text: string): void {
+    const u = this.utterance(itemId, speaker, startMs);
+    u.endMs = Math.max(u.startMs, Math.round(endMs));
+    u.text = text;
+    this.write(u);
+  }
+
   /** Plays the agent's audio of an item, unless the callee talked over that item (the rest is dropped). */
   play(itemId: string, payload: string): void {
     const u = this.utterance(itemId, 'agent', this.positionMs);
@@ -162,19 +173,23 @@ export class TurnLedger {
 
   /**
    * The callee started talking: if the agent's audio is still playing, it is dropped from the line and the agent's
-   * turn cut where the callee heard it. Returns the item cut and how much of it was heard, or null.
+   * turn cut where the callee heard it. Returns the item cut and how much of it was heard, or null. `textHeard`, when
+   * given, says what the callee heard of the turn's words (an agent whose transcript is its own text cuts it there).
    */
-  cutIn(): { itemId: string; heardMs: number } | null {
+  cutIn(textHeard?: (heardMs: number) => string | null): { itemId: string; heardMs: number } | null {
     const last = this.lastAgentItem;
     if (!last || (this.marks.length === 0 && !this.unmarked)) return null;
-    this.line.clear();
-    this.timing.cleared(this.speechStartMs);
     last.u.playedBytes = this.playedNow(last.u);
     this.marks = [];
     this.unmarked = null;
     last.u.cut = true;
+    // After the ledger's own marks are let go: a line that answers the cleared marks at once finds none of them.
+    this.line.clear();
+    this.timing.cleared(this.speechStartMs);
+    const heardMs = Math.round(last.u.playedBytes / BYTES_PER_MS);
+    if (textHeard) last.u.text = textHeard(heardMs)?.trim() || null;
     this.write(last.u);
-    return { itemId: last.id, heardMs: Math.round(last.u.playedBytes / BYTES_PER_MS) };
+    return { itemId: last.id, heardMs };
   }
 
   /** Writes every turn heard of, played out or not, then what the timing measured; resolves once all are written. */
@@ -216,7 +231,8 @@ export class TurnLedger {
     if (u.written || u.text === null) return;
     if (u.speaker === 'agent' && !u.cut && u.playedBytes < u.sentBytes && !flush) return;
     u.written = true;
-    const endMs = u.speaker === 'agent' ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
+    const endMs =
+      u.speaker === 'agent' && u.endMs === null ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
     const turn: TimedTurn = { speaker: u.speaker, text: u.text, startMs: u.startMs, endMs };
     const write = () => this.writeTurn(u.seq, turn);
     this.writes = this.writes.then(write, write);

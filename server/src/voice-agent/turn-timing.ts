@@ -14,6 +14,29 @@ import { performance } from 'node:perf_hooks';
 export interface TurnLatency {
   atMs: number;
   afterMs: number;
+  /** A cascaded agent's turn, stage by stage (ms, wall clock): where afterMs went. */
+  stages?: TurnStages;
+}
+
+/**
+ * Where a cascaded agent's answer went: the end of speech to the turn decided (the endpointing silence and the
+ * recogniser's final), svc's own time from there to the model's request, the model's time to its first sentence,
+ * and the voice's time to its first audio.
+ */
+export interface TurnStages {
+  endpointMs: number;
+  ownMs: number;
+  modelMs: number;
+  voiceMs: number;
+}
+
+/** What a cascaded session marks of a turn (performance.now ms), in order. */
+export interface StageMarks {
+  endpointAt: number | null;
+  modelAskedAt: number | null;
+  firstTokenAt: number | null;
+  voiceAskedAt: number | null;
+  firstAudioAt: number | null;
 }
 
 /** A barge-in: the callee's speech start (`atMs`, call time) and how long after it the agent's audio was cleared. */
@@ -38,6 +61,8 @@ export interface LatencyObserver {
   firstAudio(ms: number): void;
   turnResponse(ms: number): void;
   bargeInClear(ms: number): void;
+  /** A cascaded agent's answer, stage by stage. */
+  turnStages?(stages: TurnStages): void;
 }
 
 /** The value at a percentile of a list, nearest rank; null for an empty list. */
@@ -61,6 +86,8 @@ export class TurnTiming {
   private readonly turns: TurnLatency[] = [];
   private readonly afters: number[] = [];
   private readonly bargeIns: BargeInLatency[] = [];
+  /** The stages of the agent turn whose first audio goes out next, when its agent marks them. */
+  private pendingStages: StageMarks | null = null;
 
   constructor(
     private readonly observer: LatencyObserver | null = null,
@@ -95,12 +122,21 @@ export class TurnTiming {
       this.firstAudioMs = at;
       this.observer?.firstAudio(at);
     }
+    const marks = this.pendingStages;
+    this.pendingStages = null;
     if (this.unanswered === null) return;
     const afterMs = Math.max(0, at - this.unanswered);
-    if (this.turns.length < MAX_TIMED) this.turns.push({ atMs: Math.round(this.unanswered), afterMs: Math.round(afterMs) });
+    const stages = marks ? stagesOf(marks, afterMs) : null;
+    if (stages) this.observer?.turnStages?.(stages);
+    if (this.turns.length < MAX_TIMED) this.turns.push({ atMs: Math.round(this.unanswered), afterMs: Math.round(afterMs), ...(stages ? { stages } : {}) });
     this.afters.push(afterMs);
     this.unanswered = null;
     this.observer?.turnResponse(afterMs);
+  }
+
+  /** The stages of the agent turn about to start (a cascaded agent marks them). */
+  stages(marks: StageMarks): void {
+    this.pendingStages = marks;
   }
 
   /** The agent's audio was cleared from the line because the callee started talking at `startMs` (call time, when known). */
@@ -122,4 +158,17 @@ export class TurnTiming {
       bargeIns: [...this.bargeIns],
     };
   }
+}
+
+/** A turn's stages from its marks; null when the turn was not decided by an endpoint (a greeting, a prompt). */
+function stagesOf(m: StageMarks, afterMs: number): TurnStages | null {
+  if (m.endpointAt === null || m.modelAskedAt === null || m.voiceAskedAt === null || m.firstAudioAt === null) return null;
+  const r = (v: number) => Math.max(0, Math.round(v));
+  const sinceEndpoint = m.firstAudioAt - m.endpointAt;
+  return {
+    endpointMs: r(afterMs - sinceEndpoint),
+    ownMs: r(m.modelAskedAt - m.endpointAt),
+    modelMs: r(m.voiceAskedAt - m.modelAskedAt),
+    voiceMs: r(m.firstAudioAt - m.voiceAskedAt),
+  };
 }

@@ -80,7 +80,7 @@ describe('realtime agent settings', () => {
   });
 
   it('refuse an unknown agent, a missing key, a sandbox line and a URL that is not ws, without repeating the key', () => {
-    expect(configError({ SVC_AGENT: 'gpt' })).to.equal('SVC_AGENT must be scripted or realtime, got "gpt"');
+    expect(configError({ SVC_AGENT: 'gpt' })).to.equal('SVC_AGENT must be scripted, realtime or cascaded, got "gpt"');
     expect(configError({ ...TWILIO, SVC_AGENT: 'realtime' })).to.equal('SVC_REALTIME_API_KEY is required when SVC_AGENT=realtime (for a local server that checks no key, any value)');
     expect(configError({ SVC_AGENT: 'realtime', SVC_REALTIME_API_KEY: KEY })).to.equal('SVC_AGENT=realtime needs a real line: set SVC_CARRIER=twilio');
     for (const url of ['https://api.openai.com/v1/realtime', `wss://user:${KEY}@example.com/rt`, `wss://example.com/rt?key=${KEY}`, 'not a url']) {

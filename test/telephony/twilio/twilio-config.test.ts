@@ -75,7 +75,7 @@ describe('Twilio carrier settings', () => {
 
   it('refuses the Twilio carrier with the scripted agent, asking for SVC_AGENT=realtime', () => {
     for (const agent of [{}, { SVC_AGENT: 'scripted' }]) {
-      expect(configError({ ...TWILIO, SVC_AGENT: undefined, ...agent })).to.equal('SVC_CARRIER=twilio needs the live speech agent: set SVC_AGENT=realtime');
+      expect(configError({ ...TWILIO, SVC_AGENT: undefined, ...agent })).to.equal('SVC_CARRIER=twilio needs a live agent: set SVC_AGENT=realtime or cascaded');
     }
   });
 });

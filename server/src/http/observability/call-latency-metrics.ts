@@ -3,7 +3,7 @@
 // histograms are meant to be summed across a deployment's processes. One registry a process, however many apps or
 // agents it builds; the service's /metrics merges it in (service-metrics.ts).
 import { Histogram, Registry } from 'prom-client';
-import type { LatencyObserver } from '../../voice-agent/turn-timing.js';
+import type { LatencyObserver, TurnStages } from '../../voice-agent/turn-timing.js';
 
 export class CallLatencyMetrics implements LatencyObserver {
   readonly registry = new Registry();
@@ -26,6 +26,14 @@ export class CallLatencyMetrics implements LatencyObserver {
     registers: [this.registry],
   });
 
+  private readonly turnStageSeconds = new Histogram({
+    name: 'svc_call_turn_stage_seconds',
+    help: "A cascaded agent's answer, stage by stage (label stage): endpoint (end of speech to the turn decided), own (svc's time to the model's request), model (to its first sentence), voice (to its first audio on the line).",
+    labelNames: ['stage'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5],
+    registers: [this.registry],
+  });
+
   firstAudio(ms: number): void {
     this.firstAudioSeconds.observe(ms / 1000);
   }
@@ -36,6 +44,13 @@ export class CallLatencyMetrics implements LatencyObserver {
 
   bargeInClear(ms: number): void {
     this.bargeInClearSeconds.observe(ms / 1000);
+  }
+
+  turnStages(stages: TurnStages): void {
+    this.turnStageSeconds.observe({ stage: 'endpoint' }, stages.endpointMs / 1000);
+    this.turnStageSeconds.observe({ stage: 'own' }, stages.ownMs / 1000);
+    this.turnStageSeconds.observe({ stage: 'model' }, stages.modelMs / 1000);
+    this.turnStageSeconds.observe({ stage: 'voice' }, stages.voiceMs / 1000);
   }
 }
 

@@ -11,3 +11,9 @@ export async function recordSandboxDial(db: Kysely<Database>, dial: { callId: st
 export async function markSandboxHungUp(db: Kysely<Database>, ref: string, now: number): Promise<void> {
   await db.updateTable('sandbox_dials').set({ hung_up_at: now }).where('carrier_ref', '=', ref).where('hung_up_at', 'is', null).execute();
 }
+
+/** When the dial's line was released, or null while it is up. */
+export async function readSandboxHungUp(db: Kysely<Database>, ref: string): Promise<number | null> {
+  const row = await db.selectFrom('sandbox_dials').select('hung_up_at').where('carrier_ref', '=', ref).executeTakeFirst();
+  return row?.hung_up_at === undefined || row.hung_up_at === null ? null : Number(row.hung_up_at);
+}

@@ -18,7 +18,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { markSandboxHungUp, recordSandboxDial } from '../../store/calls/sandbox-dials.js';
+import { markSandboxHungUp, readSandboxHungUp, recordSandboxDial } from '../../store/calls/sandbox-dials.js';
+import type { SandboxLines } from './sandbox-lines.js';
 import { speechMs } from '../../conversation/conversation.js';
 import { lexiconFor } from '../../conversation/lexicon.js';
 import { sandboxScenario, type SandboxScenario } from '../../numbers/sandbox-numbers.js';
@@ -35,6 +36,10 @@ const RING_MS: Record<SandboxScenario, number> = {
   failed: 1000,
   silent: 0,
   opts_out: 4000,
+  interrupts: 4000,
+  pauses: 4000,
+  talks_over: 4000,
+  noisy: 4000,
 };
 export const SANDBOX_DROP_AFTER_MS = 20_000;
 /** The answering machine's beep: this long after its greeting, lasting this long; the message may start after it. */
@@ -57,23 +62,34 @@ interface SandboxState {
   dialledAt: number;
   /** Events already reported. */
   reported: number;
+  /** The call's line carries audio to a live agent (sandbox-lines.ts): its hang-up is read from the ledger. */
+  live?: boolean;
+  /** The live line's hang-up has been reported. */
+  hungUp?: boolean;
 }
+
+/** How often a live line's hang-up is looked for, in call time. */
+const LIVE_POLL_MS = 500;
 
 export interface SandboxOptions {
   timeScale: number;
   /** Wall-clock ms the simulated network takes to accept a dial (an API round trip). */
   dialLatencyMs: number;
+  /** Live lines for an agent that talks on them; without, the agent's conversation is scripted whole. */
+  lines?: SandboxLines;
 }
 
 export class SandboxCarrier implements Carrier {
   readonly name = 'sandbox';
   readonly timeScale: number;
+  readonly recordsCalls: boolean;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly options: SandboxOptions,
   ) {
     this.timeScale = options.timeScale;
+    this.recordsCalls = options.lines !== undefined;
   }
 
   async dial(request: DialRequest, now: number): Promise<Dialled> {
@@ -82,6 +98,12 @@ export class SandboxCarrier implements Carrier {
     const ref = `SB${randomUUID().replace(/-/g, '')}`;
     await recordSandboxDial(this.db, { callId: request.callId, ref, to: request.to, at: now });
     const state: SandboxState = { scenario, dialledAt: now, reported: 0, leaveMessage: request.leaveMessage, language: request.language };
+    const answer = this.timeline(state).find((e) => e.kind === 'answered');
+    if (this.options.lines && answer) {
+      state.live = true;
+      const dropAfterMs = scenario === 'drops' ? SANDBOX_DROP_AFTER_MS : undefined;
+      this.options.lines.schedule(ref, request.callId, scenario, answer.at, dropAfterMs);
+    }
     return { ref, state };
   }
 
@@ -112,17 +134,27 @@ export class SandboxCarrier implements Carrier {
     }
   }
 
-  async check(_ref: string, raw: unknown, now: number): Promise<LineNews> {
+  async check(ref: string, raw: unknown, now: number): Promise<LineNews> {
     const s = raw as SandboxState;
     const all = this.timeline(s);
     const pending = all.slice(s.reported);
     const events = pending.filter((e) => e.at <= now);
     const next = pending[events.length];
-    return { events, nextCheckAt: next ? next.at : null, state: { ...s, reported: s.reported + events.length } };
+    const state: SandboxState = { ...s, reported: s.reported + events.length };
+    if (!s.live || state.reported === 0 || s.hungUp) return { events, nextCheckAt: next ? next.at : null, state };
+    // An answered live call: its line writes when either party hung up; until then it is looked at again soon.
+    const hungUpAt = await readSandboxHungUp(this.db, ref);
+    if (hungUpAt !== null && hungUpAt <= now) {
+      const news = [...events, { kind: 'hung_up' as const, at: hungUpAt }].sort((a, b) => a.at - b.at);
+      return { events: news, nextCheckAt: null, state: { ...state, hungUp: true } };
+    }
+    const poll = now + Math.max(1, Math.round(LIVE_POLL_MS * this.timeScale));
+    return { events, nextCheckAt: Math.min(next?.at ?? Infinity, poll), state };
   }
 
   /** Releases the line: the ledger keeps when (the first hang-up of a line is the one that counts). */
   async hangUp(ref: string, _state: unknown, now: number): Promise<void> {
+    this.options.lines?.takeDown(ref);
     await markSandboxHungUp(this.db, ref, now);
   }
 }

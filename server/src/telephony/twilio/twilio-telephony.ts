@@ -1,6 +1,6 @@
 // The Twilio wing (SVC_CARRIER=twilio): the carrier over Twilio's REST API, the signed callbacks it reports on
-// (/twilio/...), the jobs that keep a hang-up or a recording's download going (twilio-jobs.ts), and, with the
-// realtime agent (SVC_AGENT=realtime), the media bridge on the API's own port, whose stream tokens are signed with
+// (/twilio/...), the jobs that keep a hang-up or a recording's download going (twilio-jobs.ts), and, with a live
+// agent (SVC_AGENT=realtime or cascaded), the media bridge on the API's own port, whose stream tokens are signed with
 // the Twilio auth token (the carrier puts them in the TwiML) and whose hang-ups and transfers are the carrier's own.
 // The agent that joins the streams is the one the composition root built (TelephonyDeps.agent).
 import { joinsLines } from '../live-line.js';
@@ -28,7 +28,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
   });
   // With a live agent, a ringing call's session is warmed (and let go when the call ends) by the process Twilio's
   // status callback reaches.
-  const lineAgent = config.agent === 'realtime' && deps.agent && joinsLines(deps.agent) ? deps.agent : null;
+  const lineAgent = config.agent !== 'scripted' && deps.agent && joinsLines(deps.agent) ? deps.agent : null;
   const onStatus = (callId: string, status: string) => {
     if (!lineAgent) return;
     if (status === 'initiated' || status === 'ringing') {
@@ -40,7 +40,7 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
     routes: twilioCallbacks(deps, rest, onStatus),
     jobs: twilioJobHandlers(jobDeps),
     attach: (server) => {
-      if (config.agent !== 'realtime') return null;
+      if (config.agent === 'scripted') return null;
       const { agent } = deps;
       if (!agent || !joinsLines(agent)) throw new Error('the media bridge needs the live agent the composition root built (TelephonyDeps.agent)');
       return attachMediaBridge(server, {

@@ -1,0 +1,182 @@
+// The sandbox's live line: a simulated phone line that carries real audio, so a live agent (the cascaded agent)
+// talks to the sandbox's callee through exactly the code that runs a real call. Frames of 20 ms go both ways at the
+// call's pace (SVC_SANDBOX_TIME_SCALE, as the sandbox's other times): the callee's (line-callee.ts) to the agent's
+// listener, and the agent's audio, queued as it is played, out to the callee, with each mark answered once the
+// audio before it has gone out, and dropped on clear. The line keeps both legs and writes them as the call's
+// recording when it ends (the agent on the left channel, the callee on the right; the one-channel recording is
+// their mix).
+import { performance } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import { decodeMuLaw } from '../../speech/audio.js';
+import { dtmfTones } from '../dtmf-tones.js';
+import type { AgentHangUp, LineSession, LiveLine } from '../live-line.js';
+import { FRAME_BYTES, FRAME_MS, type LineCallee, SILENCE_BYTE } from './line-callee.js';
+
+/** The line's ending as the carrier reports it: the callee or the agent hung up, or the line dropped. */
+export type SandboxLineEnd = { by: 'agent' | 'callee' | 'carrier'; atMs: number };
+
+/** The longest a line runs, whatever happens: a call's maximum duration is the engine's to enforce, this only stops a leak. */
+const MAX_LINE_MS = 4 * 60 * 60_000;
+
+export interface SandboxLineOptions {
+  /** Wall ms per call-time ms (the sandbox's time scale). */
+  timeScale: number;
+  /** Call time at which the line drops (the sandbox's dropping number), if it does. */
+  dropAtMs?: number;
+  logger: Logger;
+}
+
+export class SandboxLine implements LiveLine {
+  /** The agent's audio still to go out, and the marks among it: a mark is due once `at` bytes have gone out. */
+  private readonly agentQueue: Buffer[] = [];
+  private queuedOffset = 0;
+  private sentBytes = 0;
+  private queuedBytes = 0;
+  private marks: Array<{ name: string; at: number }> = [];
+  private session: LineSession | null = null;
+  private callMs = 0;
+  private readonly startedAt = performance.now();
+  private timer: NodeJS.Timeout | null = null;
+  private over = false;
+  private readonly calleeLeg: Buffer[] = [];
+  private readonly agentLeg: Buffer[] = [];
+  readonly ended: Promise<SandboxLineEnd>;
+  private resolveEnded!: (end: SandboxLineEnd) => void;
+
+  constructor(
+    private readonly callee: LineCallee,
+    private readonly options: SandboxLineOptions,
+  ) {
+    this.ended = new Promise((resolve) => (this.resolveEnded = resolve));
+  }
+
+  /** Starts the line with the agent's session on it. */
+  start(session: LineSession): void {
+    this.session = session;
+    this.tick();
+  }
+
+  play(payload: string): void {
+    if (this.over) return;
+    const audio = Buffer.from(payload, 'base64');
+    this.agentQueue.push(audio);
+    this.queuedBytes += audio.length;
+  }
+
+  mark(name: string): void {
+    if (this.over) return;
+    this.marks.push({ name, at: this.sentBytes + this.queuedBytes });
+    if (this.queuedBytes === 0) this.releaseMarks();
+  }
+
+  clear(): void {
+    this.agentQueue.length = 0;
+    this.queuedOffset = 0;
+    this.queuedBytes = 0;
+    // Twilio answers the marks of cleared audio as soon as it has cleared it, in a message of its own: so does the
+    // sandbox, on the next turn of the event loop.
+    for (const m of this.marks) m.at = this.sentBytes;
+    setImmediate(() => this.releaseMarks());
+  }
+
+  /**
+   * Key presses go out as their tones, after the audio before them, as on Twilio's line: they are in the agent's
+   * leg of the recording and their mark comes back once they have played. The sandbox's callee does not act on them.
+   */
+  sendDigits(digits: string): void {
+    this.play(dtmfTones(digits).toString('base64'));
+  }
+
+  async hangUp(_reason: AgentHangUp): Promise<void> {
+    this.end('agent');
+  }
+
+  /** The sandbox's line does not reach another number; a transfer ends the agent's part as the carrier's would. */
+  async transfer(_to: string): Promise<void> {
+    this.end('agent');
+  }
+
+  /** The engine hung up (the call's limit, a cancel): the line ends under the agent. */
+  takeDown(): void {
+    this.end('carrier');
+  }
+
+  /** Both legs as the call's recordings: two channels (agent left, callee right) and their mix, 8 kHz 16-bit. */
+  legs(): { twoChannels: Int16Array; mix: Int16Array } {
+    const agent = decodeMuLaw(Buffer.concat(this.agentLeg));
+    const callee = decodeMuLaw(Buffer.concat(this.calleeLeg));
+    const n = Math.max(agent.length, callee.length);
+    const twoChannels = new Int16Array(n * 2);
+    const mix = new Int16Array(n);
+    for (let i = 0; i < n; i++) {
+      const a = agent[i] ?? 0;
+      const c = callee[i] ?? 0;
+      twoChannels[2 * i] = a;
+      twoChannels[2 * i + 1] = c;
+      mix[i] = Math.max(-32768, Math.min(32767, a + c));
+    }
+    return { twoChannels, mix };
+  }
+
+  /** Sends every frame the call's pace has made due since the last tick, then waits for the next one. */
+  private tick(): void {
+    if (this.over) return;
+    const frameWallMs = FRAME_MS * this.options.timeScale;
+    const due = Math.floor((performance.now() - this.startedAt) / frameWallMs) + 1;
+    for (let sent = this.callMs / FRAME_MS; sent < due && !this.over; sent++) this.frame();
+    if (this.over) return;
+    const nextAt = this.startedAt + (this.callMs / FRAME_MS) * frameWallMs;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, nextAt - performance.now()));
+  }
+
+  private frame(): void {
+    const at = this.callMs;
+    if (this.options.dropAtMs !== undefined && at >= this.options.dropAtMs) return this.end('carrier');
+    if (at >= MAX_LINE_MS) return this.end('carrier');
+    const agent = this.agentFrame();
+    this.agentLeg.push(agent ?? Buffer.alloc(FRAME_BYTES, SILENCE_BYTE));
+    const heard = this.callee.frame(at, agent !== null);
+    this.calleeLeg.push(heard);
+    this.callMs += FRAME_MS;
+    this.session?.heard(heard.toString('base64'), at);
+    this.releaseMarks();
+    if (this.callee.hangsUp(this.callMs)) this.end('callee');
+  }
+
+  /** The next 20 ms of the agent's audio, padded with silence; null when none is queued. */
+  private agentFrame(): Buffer | null {
+    if (this.queuedBytes === 0) return null;
+    const out = Buffer.alloc(FRAME_BYTES, SILENCE_BYTE);
+    let filled = 0;
+    while (filled < FRAME_BYTES && this.agentQueue.length > 0) {
+      const head = this.agentQueue[0]!;
+      const n = Math.min(FRAME_BYTES - filled, head.length - this.queuedOffset);
+      head.copy(out, filled, this.queuedOffset, this.queuedOffset + n);
+      filled += n;
+      this.queuedOffset += n;
+      if (this.queuedOffset >= head.length) {
+        this.agentQueue.shift();
+        this.queuedOffset = 0;
+      }
+    }
+    this.queuedBytes -= filled;
+    this.sentBytes += filled;
+    return out;
+  }
+
+  private releaseMarks(): void {
+    while (this.marks.length > 0 && this.marks[0]!.at <= this.sentBytes) {
+      const m = this.marks.shift()!;
+      this.session?.marked(m.name);
+    }
+  }
+
+  private end(by: SandboxLineEnd['by']): void {
+    if (this.over) return;
+    this.over = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.resolveEnded({ by, atMs: this.callMs });
+    if (by !== 'agent') void this.session?.ended();
+  }
+}

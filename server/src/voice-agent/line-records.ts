@@ -1,0 +1,111 @@
+// What a live agent keeps of each line in the store, whichever kind of agent it is: the turns as they are heard, the
+// opt-out, the failure that ended its model, the latency measured, and when the session joined the line and when it
+// closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
+// a session still keeping the callee's last words is waited for (in this process, until it is done; in another,
+// until it records its line closed, bounded, as a process that died never does).
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { TimedTurn } from '../conversation/conversation.js';
+import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency } from '../store/calls/agent-line.js';
+import type { Database } from '../store/schema.js';
+import type { LiveLine } from '../telephony/live-line.js';
+import { recordVoicemailDetected } from '../telephony/machine-screen.js';
+import { DEFAULT_LAST_WORDS_MS } from './closing.js';
+import { appendTurn, recordedTurns } from './recorded-turns.js';
+import { TurnLedger } from './turn-ledger.js';
+import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timing.js';
+
+/** Beyond the last words' own wait, how long the engine waits for a line in another process to record it closed. */
+const LINE_CLOSE_SLACK_MS = 2000;
+/** How often it looks. */
+const LINE_CLOSE_POLL_MS = 50;
+
+/** A session on a line in this process, as the records see it. */
+export interface HeldSession {
+  readonly done: Promise<unknown>;
+  readonly keepingLastWords: boolean;
+}
+
+/** What a session on one line writes through. */
+export interface LineWrites {
+  ledger: TurnLedger;
+  /** Only the call's opt-out column: the engine, which holds the call's lease, writes the rest as the call ends. */
+  recordOptOut(): Promise<void>;
+  recordVoicemail(): Promise<void>;
+  recordFailure(): Promise<void>;
+  /** Records the line closed once the session has written every turn (after the ledger closes). */
+  turnsWritten(): Promise<void>;
+}
+
+export class LineRecords {
+  /** The sessions on lines in this process, by call. */
+  private readonly sessions = new Map<string, HeldSession>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    /** How long a session keeps waiting for the callee's last words after the line ends. */
+    private readonly lastWordsMs: number = DEFAULT_LAST_WORDS_MS,
+    private readonly observer: LatencyObserver | null = null,
+  ) {}
+
+  /** Opens the records of a line the agent joins; `hold` registers the session once it is built. */
+  open(callId: string, line: Pick<LiveLine, 'play' | 'mark' | 'clear'>, logger: Logger): LineWrites {
+    const db = this.db;
+    const writeLatency = async (latency: CallLatency) => {
+      await writeCallLatency(db, callId, JSON.stringify(latency));
+    };
+    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.observer), writeLatency });
+    const opened = markLineOpened(db, callId, Date.now());
+    opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
+    return {
+      ledger,
+      recordOptOut: async () => {
+        await markOptedOut(db, callId);
+      },
+      recordVoicemail: () => recordVoicemailDetected(db, callId, Date.now()),
+      recordFailure: async () => {
+        await markAgentUnavailable(db, callId);
+      },
+      turnsWritten: async () => {
+        await opened.catch(() => undefined);
+        await markLineClosed(db, callId, Date.now());
+      },
+    };
+  }
+
+  /** Keeps a session of this process until it is done, so `turns` can wait for its last words. */
+  hold(callId: string, session: HeldSession): void {
+    this.sessions.set(callId, session);
+    void session.done.then(() => {
+      if (this.sessions.get(callId) === session) this.sessions.delete(callId);
+    });
+  }
+
+  /** What was said on the line, once the session that held it has written its last words. */
+  async turns(callId: string): Promise<TimedTurn[]> {
+    const session = this.sessions.get(callId);
+    if (session?.keepingLastWords) await session.done;
+    else if (!session) await this.lineClosed(callId);
+    return recordedTurns(this.db, callId);
+  }
+
+  private async lineClosed(callId: string): Promise<void> {
+    const deadline = Date.now() + this.lastWordsMs + LINE_CLOSE_SLACK_MS;
+    for (;;) {
+      const row = await readLineMarks(this.db, callId);
+      if (!row || row.line_opened_at === null || row.line_closed_at !== null || Date.now() >= deadline) return;
+      // A store poll bounded on the wall: a test's clock does not move it.
+      await new Promise((resolve) => setTimeout(resolve, LINE_CLOSE_POLL_MS));
+    }
+  }
+
+  async optedOut(callId: string): Promise<boolean> {
+    const row = await readOptOut(this.db, callId);
+    return Number(row?.opt_out ?? 0) === 1;
+  }
+
+  async failure(callId: string): Promise<'agent_unavailable' | null> {
+    const row = await readAgentFailure(this.db, callId);
+    return row?.agent_failure === 'agent_unavailable' ? 'agent_unavailable' : null;
+  }
+}

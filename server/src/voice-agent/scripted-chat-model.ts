@@ -1,0 +1,102 @@
+// The sandbox's scripted agent behind the chat-model port, so a whole call runs offline on a live line: the
+// cascaded session asks it for each reply as it would a real model, and it plays the agent's lines of the call's
+// script (scripted-agent.ts) in order. Which line is due is read from the messages alone, not from state kept
+// between replies: the k-th reply is the k-th agent line, k being the assistant messages with text so far (a
+// reply the session cut short still counts: it was said). Replies to the session's silence prompt are outside
+// the script and do not count.
+//
+// After the last line (the goodbye) it calls end_call. On the sandbox's opt-out number the callee asks not to be
+// called again; the answer to that is a record_opt_out call, and once the tool's result is back, the
+// acknowledgement and end_call. Everything follows from the brief and the messages: the same call gives the same
+// replies, whatever the clock says.
+import type { LineBrief } from '../conversation/conversation.js';
+import { sandboxScenario } from '../numbers/sandbox-numbers.js';
+import { scriptedConversation } from './scripted-agent.js';
+import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
+import type { ChatDelta, ChatMessage, ChatModel, ChatRequest } from '../chat-model/chat-model.js';
+
+/** Words in each text delta: a line streams as a model's would, in several pieces. */
+const WORDS_PER_DELTA = 3;
+/** The lexicons hold no such line; a silent line is asked in English. */
+const STILL_THERE = 'Are you still there?';
+/** What the session's silence prompt says (silence-watch.ts's SILENCE_PROMPT, and any like it). */
+const SILENCE_PROMPT = /\bline has been silent\b/i;
+
+export interface ScriptedChatModelOptions {
+  /** As ScriptedAgentOptions.minTalkMs: the script's length, the long-call number aside. */
+  minTalkMs?: number;
+}
+
+export class ScriptedChatModel implements ChatModel {
+  readonly name = 'scripted';
+  private readonly minTalkMs: number;
+
+  constructor(options: ScriptedChatModelOptions = {}) {
+    this.minTalkMs = options.minTalkMs ?? 0;
+  }
+
+  async *reply(request: ChatRequest): AsyncIterable<ChatDelta> {
+    for (const delta of this.plan(request)) {
+      if (request.signal.aborted) return;
+      yield delta;
+    }
+  }
+
+  /** The whole reply to the messages so far. */
+  private plan({ brief, messages }: ChatRequest): ChatDelta[] {
+    const last = messages.at(-1);
+    if (last && (last.role === 'system' || last.role === 'user') && SILENCE_PROMPT.test(last.content)) return spoken(STILL_THERE);
+    const lines = agentLines(brief, this.minTalkMs);
+    const k = linesSaid(messages);
+    if (k >= lines.length) return [endCall(k, 'the conversation is over')];
+    const optsOut = brief.to !== undefined && sandboxScenario(brief.to) === 'opts_out';
+    const lastLine = k === lines.length - 1;
+    if (optsOut && lastLine) {
+      // The callee's request is recorded first; the acknowledgement follows the tool's answer.
+      if (!answersOptOut(messages)) return [{ type: 'tool_call', call: { id: callId(OPT_OUT_TOOL, k), name: OPT_OUT_TOOL, arguments: '{}' } }];
+      return [...spoken(lines[k]), endCall(k, 'the callee asked not to be called again')];
+    }
+    return lastLine ? [...spoken(lines[k]), endCall(k, 'the script is done')] : spoken(lines[k]);
+  }
+}
+
+/** The agent's lines of the call's script, in order. */
+export function agentLines(brief: LineBrief, minTalkMs = 0): string[] {
+  return scriptedConversation(brief, minTalkMs)
+    .filter((t) => t.speaker === 'agent')
+    .map((t) => t.text);
+}
+
+/** How many script lines the agent has said: its messages with text, but for answers to a silence prompt. */
+function linesSaid(messages: readonly ChatMessage[]): number {
+  let said = 0;
+  for (let i = 0; i < messages.length; i += 1) {
+    const m = messages[i];
+    const before = messages[i - 1];
+    const promptedBySilence = before !== undefined && (before.role === 'system' || before.role === 'user') && SILENCE_PROMPT.test(before.content);
+    if (m.role === 'assistant' && m.content && !promptedBySilence) said += 1;
+  }
+  return said;
+}
+
+/** Whether the last message is record_opt_out's result. */
+function answersOptOut(messages: readonly ChatMessage[]): boolean {
+  const last = messages.at(-1);
+  if (last?.role !== 'tool') return false;
+  return messages.some((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.id === last.tool_call_id && c.function.name === OPT_OUT_TOOL));
+}
+
+/** A line as text deltas of a few words each; joined, they are the line exactly. */
+function spoken(line: string): ChatDelta[] {
+  const words = line.match(/\S+\s*/g) ?? [];
+  const deltas: ChatDelta[] = [];
+  for (let i = 0; i < words.length; i += WORDS_PER_DELTA) deltas.push({ type: 'text', text: words.slice(i, i + WORDS_PER_DELTA).join('') });
+  return deltas;
+}
+
+function endCall(k: number, reason: string): ChatDelta {
+  return { type: 'tool_call', call: { id: callId(END_CALL_TOOL, k), name: END_CALL_TOOL, arguments: JSON.stringify({ reason }) } };
+}
+
+/** A tool call's id, the same for the same call at the same point of the script. */
+const callId = (tool: string, k: number): string => `scripted_${tool}_${k}`;

@@ -1,0 +1,220 @@
+// Whole calls through the cascaded agent on the sandbox's live line, offline, through exactly the code that runs a
+// real call: an api process and a worker process (server/src/main.ts) sharing only the store; the worker dials,
+// carries the line (the callee's lines as espeak-ng audio, the agent's voice back), hears the callee through the
+// oracle recogniser and libfvad, answers with the scripted model behind the chat-model port, and writes the turns,
+// the latency and a two-leg recording. Each sandbox manner exercises the agent's turn-taking on real audio.
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
+import { briefOf } from '../../../server/src/conversation/conversation.js';
+import { decodePcm16Wav } from '../../../server/src/recording/encode-wav.js';
+import { openStore } from '../../../server/src/store/open-store.js';
+import { migrate, type Store } from '../../../server/src/store/store.js';
+import { scriptedConversation } from '../../../server/src/voice-agent/scripted-agent.js';
+import { emptySchema, requirePostgres, type EmptySchema } from '../../scale/support/pg-schema.js';
+import { startService, type ServiceProcess } from '../../scale/support/service-process.js';
+import { until } from '../../support/until.js';
+
+const NUMBERS = { plain: '+14155550150', optsOut: '+14155550118', interrupts: '+14155550121', pauses: '+14155550122', talksOver: '+14155550123', noisy: '+14155550124' };
+const FIELDS = [
+  { name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' },
+  { name: 'hours', type: 'string', description: 'the opening hours on Sunday' },
+];
+
+interface Turn {
+  speaker: 'agent' | 'callee';
+  text: string;
+  startSec: number;
+  endSec: number;
+}
+interface CallRecord {
+  id: string;
+  status: string;
+  optOut: boolean;
+  turns: Turn[] | null;
+  recordingUrl: string | null;
+  latency: { firstAudioMs: number | null; turns: Array<{ afterMs: number; stages?: Record<string, number> }>; bargeIns: Array<{ atMs: number; clearMs: number }> } | null;
+}
+
+for (const kind of ['sqlite', 'postgres'] as const) {
+  describe(`the cascaded agent on the sandbox's live line, across api and worker processes [${kind}]`, function () {
+    this.timeout(120_000);
+    let schema: EmptySchema | undefined;
+    let dataDir: string;
+    let store: Store;
+    let processes: ServiceProcess[] = [];
+    let key: string;
+    const calls = new Map<keyof typeof NUMBERS, CallRecord>();
+
+    /** The sandbox callee's and the scripted agent's lines for a call, from its row as the services read it. */
+    const script = async (id: string) => {
+      const row = await store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const turns = scriptedConversation(briefOf(row));
+      return { callee: turns.filter((t) => t.speaker === 'callee').map((t) => t.text), agent: turns.filter((t) => t.speaker === 'agent').map((t) => t.text) };
+    };
+    const said = (c: CallRecord, speaker: Turn['speaker']) => c.turns!.filter((t) => t.speaker === speaker).map((t) => t.text);
+
+    before(async function () {
+      if (kind === 'postgres') {
+        await requirePostgres(this);
+        schema = await emptySchema();
+      }
+      dataDir = mkdtempSync(join(tmpdir(), 'svc-live-sandbox-'));
+      store = schema ? openStore({ postgresUrl: schema.url, poolSize: 2 }) : openStore({ sqlitePath: join(dataDir, 'svc.db') });
+      await migrate(store);
+      const now = Date.now();
+      const accountId = await createAccount(store.db, { name: 'acme', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
+      await addNumber(store.db, accountId, '+14155550100', now);
+      key = (await createKey(store.db, { accountId, name: 'acme', rateLimit: 100 }, now)).key;
+      const env: Record<string, string> = {
+        SVC_AGENT: 'cascaded',
+        SVC_SANDBOX_TIME_SCALE: '0.5',
+        SVC_DATA_DIR: dataDir,
+        SVC_ENGINE_POLL_MS: '50',
+        ...(schema ? { DATABASE_URL: schema.url } : {}),
+      };
+      processes = await Promise.all([startService('api', env), startService('worker', env)]);
+      const api = processes[0]!;
+      const placed = new Map<keyof typeof NUMBERS, string>();
+      for (const [name, to] of Object.entries(NUMBERS) as Array<[keyof typeof NUMBERS, string]>) {
+        const res = await fetch(`${api.url}/v1/agent/calls`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ to, objective: 'Ask whether the shop is open on Sunday.', fields: FIELDS }),
+        });
+        expect(res.status).to.equal(202);
+        placed.set(name, ((await res.json()) as { callId: string }).callId);
+      }
+      await until(
+        'every call ended',
+        async () => {
+          for (const [name, id] of placed) {
+            const res = await fetch(`${api.url}/v1/agent/calls/${id}`, { headers: { authorization: `Bearer ${key}` } });
+            calls.set(name, (await res.json()) as CallRecord);
+          }
+          return [...calls.values()].every((c) => c.status !== 'queued' && c.status !== 'dialing' && c.status !== 'in_progress');
+        },
+        90_000,
+        250,
+      );
+    });
+    after(async () => {
+      await Promise.all(processes.map((p) => p.kill()));
+      await store?.close();
+      await schema?.drop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('holds a whole call: the callee heard line by line, the script answered in order, the agent hanging up after its goodbye', async () => {
+      const call = calls.get('plain')!;
+      const { callee, agent } = await script(call.id);
+      expect(call.status).to.equal('completed');
+      expect(said(call, 'agent')).to.deep.equal(agent);
+      // The agent hangs up once its goodbye has played: the callee's own goodbye is never said.
+      expect(said(call, 'callee')).to.deep.equal(callee.slice(0, -1));
+      expect(call.turns!.map((t) => t.speaker)).to.deep.equal(agent.flatMap(() => ['callee', 'agent']).slice(0, agent.length * 2));
+      for (let i = 1; i < call.turns!.length; i++) expect(call.turns![i]!.startSec, `turn ${i} starts after the one before ends`).to.be.greaterThan(call.turns![i - 1]!.endSec);
+    });
+
+    it('times each answer stage by stage, on the record', () => {
+      const { latency } = calls.get('plain')!;
+      expect(latency!.turns).to.have.length(4);
+      for (const t of latency!.turns) {
+        expect(t.stages).to.have.all.keys('endpointMs', 'ownMs', 'modelMs', 'voiceMs');
+        // The endpoint is the largest part: the silence that ends the callee's turn, and the recogniser's final.
+        expect(t.stages!.endpointMs).to.be.within(150, 1000);
+        expect(t.afterMs).to.be.at.least(t.stages!.endpointMs);
+      }
+      expect(latency!.bargeIns).to.deep.equal([]);
+    });
+
+    it('records both legs of the line: two channels, the agent on the left and the callee on the right, and their mix', async () => {
+      const call = calls.get('plain')!;
+      const api = processes[0]!;
+      const mono = decodePcm16Wav(new Uint8Array(await (await fetch(call.recordingUrl!.replace(/^http:\/\/[^/]+/, api.url), { headers: { authorization: `Bearer ${key}` } })).arrayBuffer()));
+      const res = await fetch(`${api.url}/v1/agent/calls/${call.id}/recording?channels=2`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).to.equal(200);
+      const wav = Buffer.from(await res.arrayBuffer());
+      expect(wav.readUInt16LE(22), 'channels').to.equal(2);
+      expect(wav.readUInt32LE(24), 'sample rate').to.equal(8000);
+      expect(mono.sampleRate).to.equal(8000);
+      const frames = (wav.length - 44) / 4;
+      expect(frames).to.equal(mono.samples.length);
+      const lastEnd = Math.max(...call.turns!.map((t) => t.endSec));
+      expect(frames / 8000).to.be.within(lastEnd, lastEnd + 1);
+      // Each leg carries its own speaker: loud where they talk, silent where only the other does.
+      const level = (channel: 0 | 1, fromSec: number, toSec: number) => {
+        let sum = 0;
+        const a = Math.floor(fromSec * 8000);
+        const b = Math.floor(toSec * 8000);
+        for (let i = a; i < b; i++) sum += Math.abs(wav.readInt16LE(44 + i * 4 + channel * 2));
+        return sum / Math.max(1, b - a);
+      };
+      const agentTurn = call.turns!.find((t) => t.speaker === 'agent')!;
+      const calleeTurn = call.turns!.find((t) => t.speaker === 'callee')!;
+      expect(level(0, agentTurn.startSec, agentTurn.endSec)).to.be.greaterThan(500);
+      expect(level(1, agentTurn.startSec, agentTurn.endSec)).to.be.below(50);
+      expect(level(1, calleeTurn.startSec, calleeTurn.endSec)).to.be.greaterThan(500);
+      expect(level(0, calleeTurn.startSec, calleeTurn.endSec)).to.be.below(50);
+    });
+
+    it('records the opt-out the callee asks for, and ends the call after the apology', async () => {
+      const call = calls.get('optsOut')!;
+      const { agent } = await script(call.id);
+      expect(call).to.include({ status: 'completed', optOut: true });
+      expect(said(call, 'agent')).to.deep.equal(agent);
+    });
+
+    it('stops its greeting where a callee who picks up silent says "Hello?" over it, and answers them', async () => {
+      const call = calls.get('interrupts')!;
+      const { callee, agent } = await script(call.id);
+      expect(call.status).to.equal('completed');
+      // The agent greets after a second of silence; the callee's "Hello?" comes 1.6 s in and cuts the greeting.
+      expect(call.turns![0]!.speaker).to.equal('agent');
+      expect(call.turns![0]!.startSec).to.be.within(1, 1.3);
+      expect(agent[0]!.startsWith(call.turns![0]!.text)).to.equal(true);
+      expect(call.turns![0]!.text.length).to.be.below(agent[0]!.length);
+      // Its speech starts 1.6 s in; the detector dates it to its first voiced frame, a frame or two later.
+      expect(call.turns![1]).to.include({ speaker: 'callee', text: callee[0] });
+      expect(call.turns![1]!.startSec).to.be.within(1.6, 1.7);
+      expect(call.latency!.bargeIns).to.have.length(1);
+      expect(call.latency!.bargeIns[0]!.atMs).to.equal(call.turns![1]!.startSec * 1000);
+      expect(call.latency!.bargeIns[0]!.clearMs).to.be.within(100, 600);
+    });
+
+    it('waits through a callee’s pause to think: each answer is one turn, whole', async () => {
+      const call = calls.get('pauses')!;
+      const { callee, agent } = await script(call.id);
+      expect(call.status).to.equal('completed');
+      expect(said(call, 'callee')).to.deep.equal(callee.slice(0, -1));
+      expect(said(call, 'agent')).to.deep.equal(agent);
+      expect(call.latency!.bargeIns).to.deep.equal([]);
+    });
+
+    it('stops talking when the callee answers over its question, keeping only what they heard of it', async () => {
+      const call = calls.get('talksOver')!;
+      const { agent } = await script(call.id);
+      expect(call.status).to.equal('completed');
+      expect(call.latency!.bargeIns).to.have.length(1);
+      const cut = call.turns!.filter((t) => t.speaker === 'agent')[2]!;
+      expect(agent[2]!.startsWith(cut.text)).to.equal(true);
+      expect(cut.text.length).to.be.below(agent[2]!.length);
+      const answer = call.turns![call.turns!.indexOf(cut) + 1]!;
+      expect(answer.speaker).to.equal('callee');
+      expect(answer.startSec).to.be.below(cut.endSec);
+      // Cut soon after the callee began: well before the question would have ended.
+      expect(cut.endSec - answer.startSec).to.be.within(0.1, 0.8);
+      expect(call.latency!.bargeIns[0]!.atMs).to.equal(answer.startSec * 1000);
+    });
+
+    it('hears a noisy line’s callee and nothing else: no turn made of the noise', async () => {
+      const call = calls.get('noisy')!;
+      const { callee, agent } = await script(call.id);
+      expect(call.status).to.equal('completed');
+      expect(said(call, 'callee')).to.deep.equal(callee.slice(0, -1));
+      expect(said(call, 'agent')).to.deep.equal(agent);
+    });
+  });
+}
