@@ -31,6 +31,8 @@ const LATER_COLUMNS: Partial<CallRow> = {
   line_closed_at: null,
   on_behalf_of: null,
   recording_notice: 1,
+  tools_json: null,
+  tool_calls_json: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -91,6 +93,8 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     line_closed_at: null,
     on_behalf_of: null,
     recording_notice: 1,
+    tools_json: null,
+    tool_calls_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

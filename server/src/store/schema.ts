@@ -127,6 +127,10 @@ export interface CallsTable {
   on_behalf_of: string | null;
   /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */
   recording_notice: Generated<number>;
+  /** The client tools the call was placed with (JSON, StoredTool[]: defaults resolved, urls kept); null for none. */
+  tools_json: string | null;
+  /** Each use the agent made of them (JSON, the contract's ToolCall[]), written as each is answered; null for none. */
+  tool_calls_json: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

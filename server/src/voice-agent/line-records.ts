@@ -1,12 +1,13 @@
 // What a live agent keeps of each line in the store, whichever kind of agent it is: the turns as they are heard, the
-// opt-out, the failure that ended its model, the latency measured, and when the session joined the line and when it
-// closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
+// opt-out, the failure that ended its model, the latency measured, each use of the client's tools as it is
+// answered, and when the session joined the line and when it closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
 // a session still keeping the callee's last words is waited for (in this process, until it is done; in another,
 // until it records its line closed, bounded, as a process that died never does).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TimedTurn } from '../conversation/conversation.js';
-import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency } from '../store/calls/agent-line.js';
+import type { ToolCall } from '../generated/types.gen.js';
+import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency, writeToolCalls } from '../store/calls/agent-line.js';
 import type { Database } from '../store/schema.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
@@ -19,6 +20,8 @@ import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timin
 const LINE_CLOSE_SLACK_MS = 2000;
 /** How often it looks. */
 const LINE_CLOSE_POLL_MS = 50;
+/** The uses of client tools a call's record keeps: the first this many (a model that loops on a tool stops counting). */
+export const MAX_TOOL_CALLS = 100;
 
 /** A session on a line in this process, as the records see it. */
 export interface HeldSession {
@@ -33,6 +36,8 @@ export interface LineWrites {
   recordOptOut(): Promise<void>;
   recordVoicemail(): Promise<void>;
   recordFailure(): Promise<void>;
+  /** Adds a use of a client tool to the call's record; resolves once it is written. */
+  recordToolCall(call: ToolCall): Promise<void>;
   /** Records the line closed once the session has written every turn (after the ledger closes). */
   turnsWritten(): Promise<void>;
 }
@@ -57,6 +62,9 @@ export class LineRecords {
     const ledger = new TurnLedger(line, (seq, turn) => appendTurn(db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.observer), writeLatency });
     const opened = markLineOpened(db, callId, Date.now());
     opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
+    // The line's tool calls, written whole after each one, one write at a time (each holds all before it).
+    const toolCalls: ToolCall[] = [];
+    let toolWrites: Promise<void> = Promise.resolve();
     return {
       ledger,
       recordOptOut: async () => {
@@ -65,6 +73,14 @@ export class LineRecords {
       recordVoicemail: () => recordVoicemailDetected(db, callId, Date.now()),
       recordFailure: async () => {
         await markAgentUnavailable(db, callId);
+      },
+      recordToolCall: (call) => {
+        if (toolCalls.length >= MAX_TOOL_CALLS) return Promise.resolve();
+        toolCalls.push(call);
+        const json = JSON.stringify(toolCalls);
+        const write = () => writeToolCalls(db, callId, json);
+        toolWrites = toolWrites.then(write, write);
+        return toolWrites;
       },
       turnsWritten: async () => {
         await opened.catch(() => undefined);

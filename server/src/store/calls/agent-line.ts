@@ -38,6 +38,11 @@ export async function markAgentUnavailable(db: Kysely<Database>, callId: string)
   await db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
 }
 
+/** Writes the uses of the call's client tools so far (JSON, the contract's ToolCall list). */
+export async function writeToolCalls(db: Kysely<Database>, callId: string, toolCallsJson: string): Promise<void> {
+  await db.updateTable('calls').set({ tool_calls_json: toolCallsJson }).where('id', '=', callId).execute();
+}
+
 /** Writes the call's measured conversation latency (JSON). */
 export async function writeCallLatency(db: Kysely<Database>, callId: string, latencyJson: string): Promise<void> {
   await db.updateTable('calls').set({ latency_json: latencyJson }).where('id', '=', callId).execute();

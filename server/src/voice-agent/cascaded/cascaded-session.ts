@@ -2,7 +2,10 @@
 // svc's own ears (voice activity, endpointing, barge-in: ears.ts), each callee turn that ends goes to the chat model
 // with the conversation so far, and the reply is spoken as it is written: sentence by sentence to the voice
 // (chat-model/sentences.ts), the voice's audio to the line as it comes (the turn ledger marks it and keeps what was
-// heard). The model's tool calls go to the call's tools (tools.ts) and their answers back to the model.
+// heard). The model's tool calls go to the call's tools (tools.ts) and their answers back to the model; a client's
+// tool that takes a while has the callee hear a short filler in the agent's own voice (filler.ts). The model is
+// asked again only once every tool it called has answered, each answer placed right after the call that asked
+// for it, so the conversation stays one the chat-completions API takes even when the callee speaks meanwhile.
 //
 // Its lifecycle follows the realtime session's (docs/real-calls.md): the agent lets the callee speak first and
 // greets after a short silence, and holds its words while the carrier decides whether a machine answered; a
@@ -12,7 +15,8 @@
 // last words are recognised (bounded) before the session closes.
 //
 // Every timing rule runs on call time (the callee's audio: a line sends a frame every 20 ms, silent or not), so a
-// session is deterministic under test and its timers never drift from what the callee heard.
+// session is deterministic under test and its timers never drift from what the callee heard; the filler's wait is
+// the one on the wall, as the tool it waits on is a network request.
 import type { Logger } from 'pino';
 import type { ChatDelta, ChatMessage, ChatModel, ToolCallRequest } from '../../chat-model/chat-model.js';
 import { chatTools } from '../../chat-model/chat-model.js';
@@ -23,6 +27,8 @@ import type { RecognitionStream, SpeechRecognizer } from '../../speech/recognize
 import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../../telephony/live-line.js';
 import type { Apology } from '../apology.js';
+import { FILLER_AFTER_MS, fillerText } from '../filler.js';
+import type { ToolCall } from '../../generated/types.gen.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye } from '../closing.js';
 import { realtimeInstructions } from '../realtime-instructions.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from '../silence-watch.js';
@@ -73,6 +79,8 @@ export interface CascadedLifecycle {
   recordFailure(): Promise<void>;
   apology(language: string): Promise<Apology>;
   turnsWritten?(): Promise<void>;
+  /** Records, durably, a use of a client tool (the record's toolCalls). */
+  recordToolCall?(call: ToolCall): Promise<void>;
   /** Waits before a retry (the system clock's sleep unless a test moves time). */
   sleep(ms: number): Promise<void>;
 }
@@ -87,6 +95,8 @@ interface Spoken {
   sentBytes: number;
   /** Its message in the model's conversation, once the request is over. */
   message: ChatMessage | null;
+  /** svc's filler while a tool works: not the model's words, so never in its conversation. */
+  filler?: boolean;
 }
 
 /** One reply in progress: a model request, and another after each round of tool answers. */
@@ -124,6 +134,11 @@ export class CascadedSession implements LineSession {
   private lastTurn: (() => void) | null = null;
   /** Call time the callee last stopped speaking (or the line began): the greeting counts from it. */
   private quietSince = 0;
+  /** The tools still working, and what stops them when the session ends. */
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly toolsStop = new AbortController();
+  /** Stops the filler playing, if one is. */
+  private fillerStop: AbortController | null = null;
 
   constructor(
     private readonly brief: LineBrief,
@@ -147,6 +162,8 @@ export class CascadedSession implements LineSession {
       endCall: () => this.goodbye.request(),
       recordOptOut: () => lifecycle.recordOptOut(),
       recordVoicemail: lifecycle.recordVoicemail,
+      recordToolCall: lifecycle.recordToolCall,
+      signal: this.toolsStop.signal,
     };
     this.goodbye = new Goodbye(
       { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
@@ -197,7 +214,8 @@ export class CascadedSession implements LineSession {
     else if (this.queued.length < MAX_QUEUED_FRAMES) this.queued.push(frame);
     this.onEars(this.ears.push(frame));
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
-    this.silence.heard(this.ledger.nowMs, this.ledger.playing);
+    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
     if (!this.greeted && !this.held && !this.ears.speaking && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
       this.greeted = true;
       void this.respond();
@@ -299,8 +317,9 @@ export class CascadedSession implements LineSession {
     const cut = this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null));
     this.reply?.abort.abort();
     this.reply = null;
+    this.fillerStop?.abort();
     this.ears.agentSpeaking(false);
-    if (!cut || !spoken || cut.itemId !== spoken.itemId) return;
+    if (!cut || !spoken || cut.itemId !== spoken.itemId || spoken.filler) return;
     // The model is told what the callee actually heard of its turn, not what it wrote.
     const heard = heardText(spoken, cut.heardMs);
     const message = spoken.message as (ChatMessage & { role: 'assistant' }) | null;
@@ -323,6 +342,8 @@ export class CascadedSession implements LineSession {
     this.reply = reply;
     this.goodbye.responseStarted();
     try {
+      // The model is asked once it has every answer it asked for (a tool still working when the callee spoke again).
+      while (this.running.size > 0 && !reply.abort.signal.aborted) await Promise.allSettled(this.running);
       for (let round = 0; round < MAX_TOOL_ROUNDS && !reply.abort.signal.aborted; round++) {
         if (round > 0) reply.spoken = this.newSpoken();
         const calls = await this.speakWithRetry(reply);
@@ -427,17 +448,70 @@ export class CascadedSession implements LineSession {
     }
   }
 
-  /** Runs the tools the model called; true when any answered (the model is asked again with the answers). */
+  /**
+   * Runs the tools the model called, one after the other; true when any answered (the model is asked again with the
+   * answers). A remote tool still working after FILLER_AFTER_MS has the callee hear the filler. Each answer is kept
+   * whatever became of the reply meanwhile: the model's next request must answer every call it made.
+   */
   private async runTools(calls: readonly ToolCallRequest[]): Promise<boolean> {
     let answered = false;
     for (const call of calls) {
       const tool = this.tools.find(call.name);
-      const output = tool ? await tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` };
+      const filler = tool?.remote ? setTimeout(() => void this.sayFiller(), FILLER_AFTER_MS) : null;
+      const work = Promise.resolve(tool ? tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` });
+      this.running.add(work);
+      let output: Awaited<typeof work>;
+      try {
+        output = await work;
+      } finally {
+        this.running.delete(work);
+        if (filler) clearTimeout(filler);
+      }
       if (output === undefined) continue;
-      this.history.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) });
+      this.answer(call.id, JSON.stringify(output));
       answered = true;
     }
     return answered;
+  }
+
+  /** A tool's answer, right after the model's message that called it and the answers before it. */
+  private answer(toolCallId: string, content: string): void {
+    const asked = this.history.findIndex((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.id === toolCallId));
+    let at = asked < 0 ? this.history.length : asked + 1;
+    while (at < this.history.length && this.history[at]!.role === 'tool') at++;
+    this.history.splice(at, 0, { role: 'tool', tool_call_id: toolCallId, content });
+  }
+
+  /** A client's tool is taking long: the callee hears "one moment" in the agent's voice, unless the line is busy. */
+  private async sayFiller(): Promise<void> {
+    if (this.ending || this.goodbye.ending || this.lineEnded || this.ledger.playing || this.ears.speaking || this.fillerStop) return;
+    const stop = new AbortController();
+    this.fillerStop = stop;
+    const text = fillerText(this.brief.language);
+    const spoken: Spoken = { ...this.newSpoken(), text, filler: true };
+    const words = new TextQueue();
+    words.push(text);
+    words.end();
+    try {
+      const { voice, voiceName } = this.providers;
+      for await (const chunk of voice.speak(words, { callId: this.brief.callId, language: this.brief.language, voice: voiceName, logger: this.logger, signal: stop.signal })) {
+        if (stop.signal.aborted || this.ending) break;
+        if (spoken.sentBytes === 0) {
+          this.lastSpoken = spoken;
+          this.ears.agentSpeaking(true);
+        }
+        spoken.sentBytes += chunk.length;
+        this.ledger.play(spoken.itemId, chunk.toString('base64'));
+      }
+      spoken.synthesized = true;
+      if (spoken.sentBytes > 0) this.ledger.said(spoken.itemId, 'agent', text);
+    } catch (err) {
+      // The filler is a courtesy: a voice that fails here fails the reply when it next speaks, not now.
+      this.logger.warn({ callId: this.brief.callId, err: (err as Error).message }, 'the filler could not be said');
+    } finally {
+      this.ledger.markSent();
+      if (this.fillerStop === stop) this.fillerStop = null;
+    }
   }
 
   private verdictCame(verdict: AnswerVerdict): void {
@@ -468,6 +542,7 @@ export class CascadedSession implements LineSession {
     if (this.ending) return;
     this.ending = true;
     this.reply?.abort.abort();
+    this.fillerStop?.abort();
     this.goodbye.stop();
     this.logger.warn({ callId: this.brief.callId, why }, 'the cascaded agent cannot go on; apologising and hanging up');
     this.failure = this.lifecycle.recordFailure().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the agent failure'));
@@ -500,6 +575,10 @@ export class CascadedSession implements LineSession {
     if (this.endTimer) clearTimeout(this.endTimer);
     this.goodbye.stop();
     this.reply?.abort.abort();
+    this.fillerStop?.abort();
+    // A tool still working is given up, and its use recorded so, before the call's records are closed.
+    this.toolsStop.abort();
+    await Promise.allSettled(this.running);
     const stream = this.stream;
     this.stream = null;
     await stream?.close(500).catch(() => undefined);
