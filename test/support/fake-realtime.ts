@@ -3,7 +3,9 @@
 // their transcript; a callee turn is "heard" once enough of the caller's audio has arrived, and comes back as
 // speech_started/stopped and a completed transcription; end_call is a function call; drop cuts the socket.
 // record_opt_out is a function call too, and the script goes on only once the client has answered it with a
-// function_call_output item for that call and asked for a response, as the real server needs.
+// function_call_output item for that call and asked for a response, as the real server needs. A `tool` step is
+// the model calling any function with arguments, the same way; a model calls only what its session offers, so a
+// step naming a function the session's `tools` lack is dropped, as a model that has no such function says nothing.
 //
 // It speaks one interface, GA (the default) or beta, and refuses the other's header as the real servers do: an
 // OpenAI-Beta header on the GA server, or its absence on the beta one, closes the socket at once.
@@ -112,6 +114,8 @@ export type RealtimeStep =
   | { endCall: true }
   /** The model calls record_opt_out, then waits for its output and a response.create before going on. */
   | { optOut: true }
+  /** The model calls the function `tool` with these arguments, then waits for its output and a response.create. */
+  | { tool: string; arguments?: Record<string, unknown> }
   /** The response ends `failed` with this error in its status_details. */
   | { fail: RealtimeErrorKind | { type: string; code: string } }
   /** An `error` event: where it stands in a response, or once `afterBytes` more bytes of the caller's audio have arrived. */
@@ -295,6 +299,8 @@ export interface RealtimeConnectionSeen {
   refused?: string;
   /** The function_call_output items the client sent for the model's tool calls. */
   toolOutputs: Array<{ callId: string; output: string }>;
+  /** The model's function calls, in order: when each was sent, and how long after it its output came (null before). */
+  functionCalls: Array<{ name: string; callId: string; arguments: string; sentAt: number; afterMs: number | null }>;
   /** The session as it stands (session.created's defaults, then each update taken). */
   session: Json;
   /** Every server event sent, in order. */
@@ -328,7 +334,18 @@ export class FakeRealtime extends EventEmitter {
       const own = { ...options, ...options.connections?.[server.connections.length] };
       server.serve(
         ws,
-        { url: req.url ?? '', headers: req.headers, received: [], appendedBytes: 0, sentAudioBytes: 0, closed: false, toolOutputs: [], session: defaultSession(protocol, model), sent: [] },
+        {
+          url: req.url ?? '',
+          headers: req.headers,
+          received: [],
+          appendedBytes: 0,
+          sentAudioBytes: 0,
+          closed: false,
+          toolOutputs: [],
+          functionCalls: [],
+          session: defaultSession(protocol, model),
+          sent: [],
+        },
         own,
       );
     });
@@ -443,13 +460,18 @@ export class FakeRealtime extends EventEmitter {
         } else if ('error' in step && step.afterBytes === undefined) {
           steps.shift();
           emitError(step.error);
-        } else if ('optOut' in step) {
+        } else if ('optOut' in step || 'tool' in step) {
           steps.shift();
+          const name = 'tool' in step ? step.tool : 'record_opt_out';
+          const args = JSON.stringify('tool' in step ? (step.arguments ?? {}) : {});
+          const offered = Array.isArray(seen.session.tools) && seen.session.tools.some((t) => isObject(t) && t.name === name);
+          if (!offered) continue;
           const itemId = `item_call_${++ids}`;
           const callId = `call_${ids}`;
-          const item = { id: itemId, type: 'function_call', status: 'completed', name: 'record_opt_out', call_id: callId, arguments: '{}' };
+          const item = { id: itemId, type: 'function_call', status: 'completed', name, call_id: callId, arguments: args };
           response.output.push(item);
-          emit({ type: 'response.function_call_arguments.done', response_id: response.id, item_id: itemId, output_index: 0, call_id: callId, name: 'record_opt_out', arguments: '{}' });
+          seen.functionCalls.push({ name, callId, arguments: args, sentAt: performance.now(), afterMs: null });
+          emit({ type: 'response.function_call_arguments.done', response_id: response.id, item_id: itemId, output_index: 0, call_id: callId, name, arguments: args });
           emit({ type: 'response.output_item.done', response_id: response.id, output_index: 0, item });
           pendingTool = { callId, answered: false };
           break;
@@ -585,6 +607,8 @@ export class FakeRealtime extends EventEmitter {
         if (item.type === 'function_call_output' && pendingTool && item.call_id === pendingTool.callId) {
           pendingTool.answered = true;
           seen.toolOutputs.push({ callId: String(item.call_id), output: String(item.output) });
+          const call = seen.functionCalls.find((c) => c.callId === item.call_id);
+          if (call) call.afterMs = performance.now() - call.sentAt;
         }
       } else if (event.type === 'response.create') {
         // A response asked for while a tool call is unanswered gets nothing from this script.

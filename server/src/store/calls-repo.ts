@@ -1,6 +1,20 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
 import type { Selectable } from 'kysely';
-import type { AnsweredBy, CallLatency, CallMetadata, CallRecord, CallStatus, CallSummary, CallTool, ClientTool, Evidence, ExtractedValues, LanguageSource, ToolCall, Turn } from '../generated/types.gen.js';
+import type {
+  AnsweredBy,
+  CallLatency,
+  CallMetadata,
+  CallRecord,
+  CallStatus,
+  CallSummary,
+  CallTool,
+  ClientTool,
+  Evidence,
+  ExtractedValues,
+  LanguageSource,
+  ToolCall,
+  Turn,
+} from '../generated/types.gen.js';
 import { singleZone, windowOnWire, type AppliedWindow } from '../schedule/calling-window.js';
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
