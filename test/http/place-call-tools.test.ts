@@ -32,11 +32,7 @@ forEachStore('a placement with client tools', (kind) => {
     ['two tools of one name', [tool, { ...tool, url: 'https://tools.example.com/other' }], '`tools` must not repeat a name'],
     ['a name with a space', [{ ...tool, name: 'check stock' }], '`tools.0.name` must match pattern "^[a-zA-Z0-9_-]{1,64}$"'],
     ['a name of 65 characters', [{ ...tool, name: 'a'.repeat(65) }], '`tools.0.name` must match pattern "^[a-zA-Z0-9_-]{1,64}$"'],
-    [
-      "svc's own end_call",
-      [tool, { ...tool, name: 'end_call' }],
-      "`tools.1.name` must not be one of svc's own tools' names (end_call, record_opt_out, voicemail_detected, press_keys, transfer_call)",
-    ],
+    ["svc's own end_call", [tool, { ...tool, name: 'end_call' }], "`tools.1.name` must not be one of svc's own tools' names (end_call, record_opt_out, voicemail_detected, press_keys, transfer_call)"],
     ['no description', [{ ...tool, description: undefined }], "`tools.0` must have required property 'description'"],
     ['a description of 1025 characters', [{ ...tool, description: 'a'.repeat(1025) }], '`tools.0.description` must NOT have more than 1024 characters'],
     ['a blank description', [{ ...tool, description: '  ' }], '`tools.0.description` must match pattern "\\S"'],
@@ -51,7 +47,7 @@ forEachStore('a placement with client tools', (kind) => {
     [
       'parameters with a $ref to nothing',
       [{ ...tool, parameters: { type: 'object', properties: { sku: { $ref: '#/$defs/nope' } } } }],
-      '`tools.0.parameters` does not compile as a JSON Schema: can\'t resolve reference #/$defs/nope from id #',
+      "`tools.0.parameters` does not compile as a JSON Schema: can't resolve reference #/$defs/nope from id #",
     ],
     [
       'parameters with a pattern that is no regular expression',
@@ -123,7 +119,14 @@ forEachStore('a placement with client tools', (kind) => {
   });
 
   it("checks a batch's calls' tools as placeCall does, and keeps them with each call", async () => {
-    const bad = await alice.api.post('/v1/agent/batches', { body: { calls: [{ ...ok, tools: [tool] }, { ...ok, tools: [{ ...tool, name: 'record_opt_out' }] }] } });
+    const bad = await alice.api.post('/v1/agent/batches', {
+      body: {
+        calls: [
+          { ...ok, tools: [tool] },
+          { ...ok, tools: [{ ...tool, name: 'record_opt_out' }] },
+        ],
+      },
+    });
     expect(bad.status).to.equal(400);
     expect(bad.body.errors).to.deep.equal([
       {
@@ -139,7 +142,7 @@ forEachStore('a placement with client tools', (kind) => {
   });
 });
 
-describe("the names svc keeps for its own tools", () => {
+describe('the names svc keeps for its own tools', () => {
   it("include every tool of svc's own registry, so a client's tool never takes the name of one", () => {
     const doc = loadDocument() as unknown as { components: { schemas: { ClientTool: { properties: { name: { 'x-reserved-names': string[] } } } } } };
     const reserved = doc.components.schemas.ClientTool.properties.name['x-reserved-names'];

@@ -12,7 +12,8 @@
 //             as `data: {"error": …}`, or as older builds did, a non-standard `error: {…}` SSE field.
 //   text-only a server that takes `tools` and ignores them: OpenAI's shape, text only.
 // It checks requests as OpenAI does (400 for an empty `tools`, a `tool_choice` without tools, a tool message that
-// answers no call; 401 for a wrong key, the body echoing the key sent) and records each one. Bad days per reply:
+// answers no call, a call not answered by the tool messages right after it; 401 for a wrong key, the body echoing
+// the key sent) and records each one. Bad days per reply:
 // an HTTP status (429 with Retry-After), a socket destroyed or a body ended mid-stream, a stall (no bytes until
 // the test closes the server), a late first token, an error mid-stream; and chunks paced `paceMs` apart.
 import type { AddressInfo } from 'node:net';
@@ -148,10 +149,18 @@ function checkRequest(body: any): string | null {
   }
   if (body.tool_choice !== undefined && body.tools === undefined) return "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.";
   const called = new Set<string>();
-  for (const m of body.messages) {
+  for (const [i, m] of body.messages.entries()) {
     if (!['system', 'user', 'assistant', 'tool', 'developer'].includes(m?.role)) return "Invalid value for 'messages[].role'";
     if (m.role === 'assistant') for (const c of m.tool_calls ?? []) called.add(c.id);
     if (m.role === 'tool' && !called.has(m.tool_call_id)) return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
+    // Every call must be answered by the tool messages right after the message that made it, before anything else.
+    if (m.role === 'assistant' && m.tool_calls?.length) {
+      const answered = new Set<string>();
+      for (let j = i + 1; j < body.messages.length && body.messages[j]?.role === 'tool'; j++) answered.add(body.messages[j].tool_call_id);
+      const missing = (m.tool_calls as Array<{ id: string }>).map((c) => c.id).filter((id) => !answered.has(id));
+      if (missing.length > 0)
+        return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`;
+    }
   }
   return null;
 }
