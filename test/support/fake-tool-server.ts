@@ -36,6 +36,8 @@ export interface ToolReply {
 
 export class FakeToolServer extends EventEmitter {
   readonly hits: ToolHit[] = [];
+  /** The answer to a request with no reply queued. */
+  defaultReply: ToolReply = { body: { ok: true } };
   private readonly queue: ToolReply[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -61,7 +63,7 @@ export class FakeToolServer extends EventEmitter {
     return fake;
   }
 
-  /** Queues replies, used in order; a request with none queued is answered 200 `{ "ok": true }`. */
+  /** Queues replies, used in order; a request with none queued gets `defaultReply` (200 `{ "ok": true }` unless set). */
   reply(...replies: ToolReply[]): void {
     this.queue.push(...replies);
   }
@@ -89,7 +91,7 @@ export class FakeToolServer extends EventEmitter {
         }
       });
       this.emit('change');
-      const reply = this.queue.shift() ?? { body: { ok: true } };
+      const reply = this.queue.shift() ?? this.defaultReply;
       if (reply.hold) return;
       const answer = () => this.answer(res, reply);
       if (reply.delayMs) {

@@ -1,14 +1,15 @@
 // The client's own tools on a call (the placement's `tools`): at join each session's registry is svc's tools and
 // these (registry), each offered to the model as placed. When the model calls one, the ToolRequest
 // (`{ event: "tool.call", callId, tool, arguments, metadata }`) goes to its url signed as a webhook is, with the
-// key's signing secrets read at that moment (a rotation meanwhile signs with both), through the webhook SSRF
-// guard, within the tool's timeout (webhooks/tool-request.ts). The JSON answer is the function's output; a failure
+// key's signing secrets as the store has them (read at most once a second per key, so a burst of calls reads
+// them once and a rotation signs with both secrets within a second), through the webhook SSRF guard, within the
+// tool's timeout (webhooks/tool-request.ts). The JSON answer is the function's output; a failure
 // is answered `{ error }`, so the model can say so and go on. Every use is written on the call's record before the
 // model hears the answer (ToolContext.recordToolCall), by the process that holds the line.
 import http from 'node:http';
 import https from 'node:https';
 import type { Kysely } from 'kysely';
-import { loadSigningKeys, signingSecrets } from '../accounts/webhook-secrets.js';
+import { loadSigningKeys, signingSecrets, type SigningKey } from '../accounts/webhook-secrets.js';
 import type { ClientToolsBrief, LineBrief } from '../conversation/conversation.js';
 import type { ToolCall } from '../generated/types.gen.js';
 import type { StoredTool } from '../store/calls-repo.js';
@@ -27,8 +28,13 @@ export interface ClientToolsOptions {
   agents?: { http: http.Agent; https: https.Agent };
 }
 
+/** How long a key's signing secrets, once read, sign requests before they are read again. */
+const SECRETS_FRESH_MS = 1000;
+
 export class ClientTools {
   private readonly agents: { http: http.Agent; https: https.Agent };
+  /** Each key's signing secrets as last read, and when (a read in flight is shared). */
+  private readonly keys = new Map<string, { readAt: number; key: Promise<SigningKey | undefined> }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -80,9 +86,23 @@ export class ClientTools {
     return typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as ToolOutput) : { result: output };
   }
 
+  /** The key's signing secrets, read again once they are older than SECRETS_FRESH_MS. */
+  private signingKey(apiKeyId: string, now: number): Promise<SigningKey | undefined> {
+    const known = this.keys.get(apiKeyId);
+    if (known && now - known.readAt < SECRETS_FRESH_MS) return known.key;
+    const key = loadSigningKeys(this.db, [apiKeyId]).then((rows) => rows[0]);
+    // Kept only while fresh; a failed read is not kept at all.
+    this.keys.set(apiKeyId, { readAt: now, key });
+    key.catch(() => {
+      if (this.keys.get(apiKeyId)?.key === key) this.keys.delete(apiKeyId);
+    });
+    if (this.keys.size > 1000) for (const [id, k] of this.keys) if (now - k.readAt >= SECRETS_FRESH_MS) this.keys.delete(id);
+    return key;
+  }
+
   private async ask(callId: string, placed: StoredTool, own: ClientToolsBrief, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<ToolAnswer> {
     const now = Date.now();
-    const [key] = await loadSigningKeys(this.db, [own.apiKeyId]);
+    const key = await this.signingKey(own.apiKeyId, now);
     if (!key) return { status: 'failed', error: "the call's API key no longer exists, so the request cannot be signed" };
     const body = JSON.stringify({ event: 'tool.call', callId, tool: placed.name, arguments: args, metadata: own.metadata });
     return requestTool({
