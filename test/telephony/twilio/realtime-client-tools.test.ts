@@ -169,7 +169,8 @@ forEachStore('client tools on a realtime call', (kind) => {
       ['check_stock', 'timeout', errors[5]],
       ['gone', 'failed', errors[6]],
     ]);
-    expect(record.toolCalls[5].latencyMs).to.be.at.least(300);
+    // The timeout is timed from the request, the latency from the model's call (a timer may fire a millisecond early).
+    expect(record.toolCalls[5].latencyMs).to.be.within(290, 5000);
   });
 
   it('has the callee hear svc\'s "One moment." while a tool takes long, before its answer', async () => {
@@ -188,7 +189,7 @@ forEachStore('client tools on a realtime call', (kind) => {
     const record = await ended(id, sid);
     expect(record.transcript).to.equal(`Agent: ${HELLO}\nCallee: ${ASK}\nAgent: One moment.\nAgent: ${answer}`);
     expect(record.toolCalls.map((c: { status: string }) => c.status)).to.deep.equal(['ok']);
-    expect(record.toolCalls[0].latencyMs).to.be.at.least(1500);
+    expect(record.toolCalls[0].latencyMs).to.be.within(1490, 5000);
   });
 
   it('gives up a tool still working when the callee hangs up, and records it so', async () => {
