@@ -55,6 +55,8 @@ forEachStore('reading calls', (kind) => {
         timeZone: null,
         timeZones: null,
         latency: null,
+        tools: null,
+        toolCalls: [],
       });
     });
 
