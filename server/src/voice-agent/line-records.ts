@@ -7,8 +7,20 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TimedTurn } from '../conversation/conversation.js';
 import type { ToolCall } from '../generated/types.gen.js';
-import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency, writeToolCalls } from '../store/calls/agent-line.js';
+import {
+  markAgentUnavailable,
+  markLineClosed,
+  markLineOpened,
+  markOptedOut,
+  readAgentFailure,
+  readLineMarks,
+  readOptOut,
+  toolCallsUnit,
+  writeCallLatency,
+  writeToolCalls,
+} from '../store/calls/agent-line.js';
 import type { Database } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
 import { DEFAULT_LAST_WORDS_MS } from './closing.js';
@@ -51,6 +63,8 @@ export class LineRecords {
     /** How long a session keeps waiting for the callee's last words after the line ends. */
     private readonly lastWordsMs: number = DEFAULT_LAST_WORDS_MS,
     private readonly observer: LatencyObserver | null = null,
+    /** The store's units of write work: the uses of tools are written through them (many calls to a commit on SQLite), else on db. */
+    private readonly write: Store['write'] | null = null,
   ) {}
 
   /** Opens the records of a line the agent joins; `hold` registers the session once it is built. */
@@ -78,7 +92,7 @@ export class LineRecords {
         if (toolCalls.length >= MAX_TOOL_CALLS) return Promise.resolve();
         toolCalls.push(call);
         const json = JSON.stringify(toolCalls);
-        const write = () => writeToolCalls(db, callId, json);
+        const write = () => (this.write ? this.write(toolCallsUnit(callId, json)) : writeToolCalls(db, callId, json));
         toolWrites = toolWrites.then(write, write);
         return toolWrites;
       },

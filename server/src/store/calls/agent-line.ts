@@ -1,7 +1,9 @@
 // The columns of a call that the live agent's side of the line writes while the engine holds the call's lease:
 // each operation touches only its own columns, so it never overwrites what the engine writes as the call ends.
 import type { Kysely, Selectable } from 'kysely';
+import { PARAM, statement } from '../prepared-query.js';
 import type { CallsTable, Database } from '../schema.js';
+import type { WriteUnit } from '../store.js';
 
 /** When the call's line was opened to the agent and when its turns were all written; undefined for no such call. */
 export async function readLineMarks(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'line_opened_at' | 'line_closed_at'> | undefined> {
@@ -42,6 +44,16 @@ export async function markAgentUnavailable(db: Kysely<Database>, callId: string)
 export async function writeToolCalls(db: Kysely<Database>, callId: string, toolCallsJson: string): Promise<void> {
   await db.updateTable('calls').set({ tool_calls_json: toolCallsJson }).where('id', '=', callId).execute();
 }
+
+const P = PARAM as never;
+const setToolCalls = statement((db) => db.updateTable('calls').set({ tool_calls_json: P }).where('id', '=', P));
+
+/** writeToolCalls as a unit of write work: on SQLite the uses of many calls answered in one turn share one commit. */
+export const toolCallsUnit =
+  (callId: string, toolCallsJson: string): WriteUnit<void> =>
+  async ({ ex }) => {
+    await setToolCalls(ex, toolCallsJson, callId);
+  };
 
 /** Writes the call's measured conversation latency (JSON). */
 export async function writeCallLatency(db: Kysely<Database>, callId: string, latencyJson: string): Promise<void> {

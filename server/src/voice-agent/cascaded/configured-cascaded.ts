@@ -17,6 +17,7 @@ import { OracleRecognizer } from '../../speech/oracle/oracle-recognizer.js';
 import type { SpeechRecognizer } from '../../speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { Database } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
 import { ScriptedChatModel } from '../scripted-chat-model.js';
 import type { LatencyObserver } from '../turn-timing.js';
 import { CascadedAgent } from './cascaded-agent.js';
@@ -55,7 +56,7 @@ function voice(c: CascadedConfig): SpeechSynthesizer {
   }
 }
 
-export function configuredCascadedAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): CascadedAgent {
+export function configuredCascadedAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver, write?: Store['write']): CascadedAgent {
   const c = config.cascaded!;
   const fvad = loadFvad();
   // The offline voice loads and warms now, so the first call's first sentence is not the one that waits for it.
@@ -72,5 +73,6 @@ export function configuredCascadedAgent(config: Config, db: Kysely<Database>, lo
     ears: () => new LineEars(fvad, { endpointing: { silenceMs: c.endpointSilenceMs }, bargeIn: { minSpeechMs: c.interruptAfterMs } }),
     observer,
     clientTools: new ClientTools(db, { allowPrivate: config.webhookAllowPrivate }),
+    write,
   });
 }
