@@ -187,7 +187,7 @@ async function main(): Promise<void> {
 
   // Each round: the callee says something, the model calls the tool, and answers once it has the output.
   const script: RealtimeStep[] = [];
-  for (let r = 0; r <= rounds; r++) script.push({ callee: 'Is it in stock?', afterBytes: 160 }, { tool: 'check_stock', arguments: ARGS }, { agent: 'Yes.', audioBytes: 160 });
+  for (let r = 0; r <= rounds; r++) script.push({ callee: 'Is it in stock?', afterBytes: 160 }, { call: 'check_stock', arguments: ARGS }, { agent: 'Yes.', audioBytes: 160 });
   // The model takes 200 ms to answer the callee with its call, as a model's inference does: the callee's turn is
   // written before the calls come, so a round's burst is the tools' own.
   const realtime = await FakeRealtime.start({ script, rateLimits: false, firstAudioDelayMs: 200 });

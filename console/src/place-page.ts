@@ -20,6 +20,7 @@ const EXAMPLES: Record<string, string> = {
   redial: '{ "onNoAnswer": 2, "afterMinutes": 30 }',
   startAt: '2026-12-01T09:30:00+01:00',
   onBehalfOf: "Tony's Pizzeria",
+  sendDigits: '1234#',
 };
 
 class FormError extends Error {}

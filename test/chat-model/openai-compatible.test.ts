@@ -118,7 +118,7 @@ describe('openai-compatible chat model', () => {
     await open('text-only');
     fake.reply({ text: ['Goodbye.'], calls: [{ id: 'call_X', name: 'end_call', arguments: ['{}'] }] });
     expect(await collect(model())).to.deep.equal({ deltas: [text('Goodbye.')], error: null });
-    expect(fake.requests[0].body.tools).to.have.length(3);
+    expect(fake.requests[0].body.tools).to.have.length(4);
   });
 
   describe('the request', () => {
@@ -154,6 +154,15 @@ describe('openai-compatible chat model', () => {
       ];
       expect((await collect(model(), request({ messages }))).error).to.equal(null);
       expect(fake.requests[0].body.messages).to.deep.equal(messages);
+    });
+
+    it('is refused by a server, as OpenAI refuses it, when a call is not answered by the tool messages right after it', async () => {
+      await open('openai', KEY);
+      fake.reply({ text: ['Never sent.'] });
+      const asked: ChatMessage = { role: 'assistant', content: null, tool_calls: [{ id: 'call_K1', type: 'function', function: { name: 'press_keys', arguments: '{"digits":"1"}' } }] };
+      const messages: ChatMessage[] = [...MESSAGES, asked, { role: 'user', content: '[The callee pressed 2]' }, { role: 'tool', tool_call_id: 'call_K1', content: '{"sent":"1"}' }];
+      const { error } = await collect(model(), request({ messages }));
+      expect([error?.failure, error?.message]).to.deep.equal(['refused', 'the chat server answered HTTP 400']);
     });
 
     it('leaves out tools and tool_choice when no tool is offered (OpenAI refuses an empty list), and stream_options when turned off', async () => {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
-import { FakeMediaPeer, linearToALaw, ManualClock, muLawTone, type MediaPeerOptions } from '../support/fake-media-peer.js';
+import { FakeMediaPeer, linearToALaw, ManualClock, MU_LAW_SILENCE, muLawTone, type MediaPeerOptions, type PlaybackClock } from '../support/fake-media-peer.js';
 import { untilChange } from '../support/until-change.js';
 
 type Msg = Record<string, unknown> & { event: string };
@@ -35,6 +35,35 @@ class Bridge extends EventEmitter {
   }
   until(test: () => boolean): Promise<void> {
     return untilChange(this, test);
+  }
+}
+
+/** A hand-moved clock whose timers due at the same time fire newest first, as real timers set a moment apart may. */
+class NewestFirstClock implements PlaybackClock {
+  private at = 0;
+  private nextId = 0;
+  private timers: Array<{ id: number; due: number; run: () => void }> = [];
+  now(): number {
+    return this.at;
+  }
+  setTimeout(run: () => void, ms: number): number {
+    const id = ++this.nextId;
+    this.timers.push({ id, due: this.at + ms, run });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((t) => t.id !== handle);
+  }
+  advance(ms: number): void {
+    const end = this.at + ms;
+    for (;;) {
+      const next = this.timers.filter((t) => t.due <= end).sort((a, b) => a.due - b.due || b.id - a.id)[0];
+      if (!next) break;
+      this.timers = this.timers.filter((t) => t !== next);
+      this.at = next.due;
+      next.run();
+    }
+    this.at = end;
   }
 }
 
@@ -125,6 +154,45 @@ describe('fake media peer', () => {
     expect(times[0]).to.deep.equal(times[1]);
     expect(times[0]).to.not.deep.equal(times[2]);
     expect(times[0].some((t, i) => t > 20 * (i + 1))).to.equal(true);
+  });
+
+  it('echoes marks due at the same time in the order they came, whichever timer fires first', async () => {
+    const clock = new NewestFirstClock();
+    const { peer, bridge } = await connect({ playback: 'real-time', clock });
+    bridge.media(800);
+    bridge.mark('a');
+    bridge.mark('b');
+    await peer.until(() => peer.received.length === 3);
+    clock.advance(100);
+    expect(peer.echoed).to.deep.equal([
+      { name: 'a', at: 100 },
+      { name: 'b', at: 100 },
+    ]);
+    await bridge.until(() => bridge.marks().length === 2);
+    expect(bridge.marks()).to.deep.equal(['a', 'b']);
+  });
+
+  it('paces a live line as Twilio does: a frame every 20 ms, what the callee says and then silence, until stopped', async () => {
+    const clock = new ManualClock();
+    const { peer, bridge } = await connect({ clock });
+    const words = muLawTone(200, 440);
+    peer.say(words);
+    peer.live();
+    clock.advance(60);
+    await bridge.until(() => bridge.got.filter((m) => m.event === 'media').length === 3);
+    const media = bridge.got.filter((m) => m.event === 'media').map((m) => m.media as { chunk: string; timestamp: string; payload: string });
+    expect(media.map((m) => [m.chunk, m.timestamp])).to.deep.equal([
+      ['1', '0'],
+      ['2', '20'],
+      ['3', '40'],
+    ]);
+    const sent = media.map((m) => Buffer.from(m.payload, 'base64'));
+    expect(Buffer.concat(sent).equals(Buffer.concat([words, Buffer.alloc(280, MU_LAW_SILENCE)]))).to.equal(true);
+    peer.stop();
+    clock.advance(100);
+    peer.dtmf('1');
+    await bridge.until(() => bridge.got.some((m) => m.event === 'dtmf'));
+    expect(bridge.got.map((m) => m.event)).to.deep.equal(['connected', 'start', 'media', 'media', 'media', 'stop', 'dtmf']);
   });
 
   it('on clear drops the audio not yet played and echoes the pending marks at once, in order', async () => {

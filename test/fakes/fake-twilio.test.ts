@@ -92,6 +92,22 @@ describe('fake Twilio', () => {
       return ((await res.json()) as { sid: string }).sid;
     }
 
+    it('takes SendDigits of the keys Twilio presses, and refuses any other, or more than 32, with 400 21206 and no call', async () => {
+      await createCall({ SendDigits: '0123456789ABCD*#wW' });
+      await createCall({ SendDigits: '1'.repeat(32) });
+      expect(fake.calls.map((c) => c.params.SendDigits)).to.deep.equal([['0123456789ABCD*#wW'], ['1'.repeat(32)]]);
+      for (const digits of ['12x', '1,2', 'a', '1'.repeat(33), '']) {
+        const res = await fetch(`${fake.baseUrl}/2010-04-01/Accounts/${fake.accountSid}/Calls.json`, {
+          method: 'POST',
+          headers: { authorization: `Basic ${Buffer.from(`${fake.accountSid}:${FAKE_AUTH_TOKEN}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ To: '+14155550123', From: '+14155550100', Twiml: '<Response/>', SendDigits: digits }).toString(),
+        });
+        expect(res.status, digits).to.equal(400);
+        expect(await res.json()).to.deep.equal({ code: 21206, message: 'Invalid SendDigits', more_info: 'https://www.twilio.com/docs/errors/21206', status: 400 });
+      }
+      expect(fake.calls).to.have.length(2);
+    });
+
     it("sends the verdict the call's own AMD settings give the greeting, signed, with its MachineDetectionDuration", async () => {
       const sid = await createCall({ MachineDetection: 'Enable' });
       const verdict = await fake.amdFromGreeting(sid, [{ speech: 3000 }]);

@@ -46,6 +46,7 @@ forEachStore('reading calls', (kind) => {
         metadata: null,
         turns: null,
         voicemailLeft: false,
+        sendDigits: null,
         batchId: null,
         optOut: false,
         scheduledAt: null,

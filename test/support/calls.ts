@@ -31,6 +31,7 @@ const LATER_COLUMNS: Partial<CallRow> = {
   line_closed_at: null,
   on_behalf_of: null,
   recording_notice: 1,
+  send_digits: null,
   tools_json: null,
   tool_calls_json: null,
 };
@@ -93,6 +94,7 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     line_closed_at: null,
     on_behalf_of: null,
     recording_notice: 1,
+    send_digits: null,
     tools_json: null,
     tool_calls_json: null,
     ...overrides,

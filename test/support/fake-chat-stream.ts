@@ -15,7 +15,9 @@
 // answers no call, a call not answered by the tool messages right after it; 401 for a wrong key, the body echoing
 // the key sent) and records each one. Bad days per reply:
 // an HTTP status (429 with Retry-After), a socket destroyed or a body ended mid-stream, a stall (no bytes until
-// the test closes the server), a late first token, an error mid-stream; and chunks paced `paceMs` apart.
+// the test closes the server), a late first token, an error mid-stream; and chunks paced `paceMs` apart. A reply
+// may also wait after a frame until the test lets it go on (`holdAfter` and `until`), so a test can order what the
+// client does against the stream; each request records whether its body was sent whole or the client went away.
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
@@ -27,6 +29,10 @@ export interface RecordedRequest {
   headers: IncomingHttpHeaders;
   /** The parsed JSON body; `any` so a test reads deep into it and asserts the exact shape. */
   body: any;
+  /** The server ended the response (whole, or as a plan's `cut: 'end'` ends it). */
+  ended: boolean;
+  /** The client closed the connection before the response ended (it aborted the request). */
+  aborted: boolean;
 }
 
 export interface PlannedCall {
@@ -55,6 +61,12 @@ export interface StreamPlan {
   cut?: 'destroy' | 'end';
   /** After this many frames nothing more is sent, the connection held open. */
   stallAfter?: number;
+  /**
+   * After this many frames the stream waits for `until` and then goes on; if `until` rejects, the socket is
+   * destroyed (a test that fails to see what it waited for gets a broken reply, not a hung one).
+   */
+  holdAfter?: number;
+  until?: () => Promise<unknown>;
   /** After this many frames an error is sent in the stream, in the flavour's way, then `data: [DONE]`. */
   errorAfter?: number;
   /** vllm: `wrapped` (default) or `flat`; llamacpp: `field` (default, older builds) or `wrapped`. */
@@ -103,7 +115,10 @@ export async function startFakeChatStream(options: FakeChatStreamOptions): Promi
       } catch {
         return refuse(res, flavour, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
       }
-      requests.push({ method: req.method, path: req.url, headers: req.headers, body });
+      const record: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body, ended: false, aborted: false };
+      requests.push(record);
+      res.on('finish', () => (record.ended = true));
+      res.on('close', () => (record.aborted = !record.ended));
       const sent = (req.headers.authorization ?? '').replace(/^Bearer /, '');
       if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
         return refuse(res, flavour, 401, `Incorrect API key provided: ${sent}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error');
@@ -153,13 +168,13 @@ function checkRequest(body: any): string | null {
     if (!['system', 'user', 'assistant', 'tool', 'developer'].includes(m?.role)) return "Invalid value for 'messages[].role'";
     if (m.role === 'assistant') for (const c of m.tool_calls ?? []) called.add(c.id);
     if (m.role === 'tool' && !called.has(m.tool_call_id)) return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.";
-    // Every call must be answered by the tool messages right after the message that made it, before anything else.
-    if (m.role === 'assistant' && m.tool_calls?.length) {
-      const answered = new Set<string>();
-      for (let j = i + 1; j < body.messages.length && body.messages[j]?.role === 'tool'; j++) answered.add(body.messages[j].tool_call_id);
-      const missing = (m.tool_calls as Array<{ id: string }>).map((c) => c.id).filter((id) => !answered.has(id));
-      if (missing.length > 0)
-        return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${missing.join(', ')}`;
+    // Every call must be answered by the tool messages right after it, before anything else is said.
+    if (m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+      const owed = new Set<string>(m.tool_calls.map((c: { id: string }) => c.id));
+      for (let j = i + 1; body.messages[j]?.role === 'tool'; j++) owed.delete(body.messages[j].tool_call_id);
+      if (owed.size > 0) {
+        return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...owed].join(', ')}`;
+      }
     }
   }
   return null;
@@ -279,6 +294,7 @@ function stream(res: ServerResponse, flavour: Flavour, out: string[], plan: Stre
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   const pace = plan.paceMs ?? 0;
+  let held = false;
   /** Writes a frame, in slices when asked, then goes on. */
   const write = (frame: string, then: () => void): void => {
     const bytes = Buffer.from(frame, 'utf8');
@@ -294,6 +310,14 @@ function stream(res: ServerResponse, flavour: Flavour, out: string[], plan: Stre
   const step = (i: number): void => {
     if (res.destroyed) return;
     if (plan.stallAfter === i) return;
+    if (plan.holdAfter === i && plan.until && !held) {
+      held = true;
+      plan.until().then(
+        () => step(i),
+        () => res.socket?.destroy(),
+      );
+      return;
+    }
     if (plan.cutAfter === i) {
       if (plan.cut === 'end') res.end();
       else res.socket?.destroy();

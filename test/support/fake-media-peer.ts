@@ -13,11 +13,16 @@
 //   once, in order.
 // - `dtmf` messages carry the key the callee pressed: { event: 'dtmf', streamSid, sequenceNumber,
 //   dtmf: { track: 'inbound_track', digit } }.
+// - The callee's side streams without pause: Twilio sends an inbound frame every 20 ms from the start, silent or not.
+//   `speak` sends audio at once (for tests that are not about timing); `live` paces the line as Twilio does, what
+//   `say` queues and mu-law silence between, until the stream stops or closes.
 import { EventEmitter } from 'node:events';
 import { untilChange } from './until-change.js';
 import { WebSocket, type RawData } from 'ws';
 
 export const FRAME_BYTES = 160;
+/** Mu-law's code for a zero sample: a silent line. */
+export const MU_LAW_SILENCE = 0xff;
 
 /** G.711 mu-law of one 16-bit linear sample. */
 export function linearToMuLaw(sample: number): number {
@@ -136,6 +141,10 @@ export class FakeMediaPeer extends EventEmitter {
   clearedBytes = 0;
   private seq = 0;
   private chunk = 0;
+  /** The paced line's audio still to send, and its timer (live). */
+  private toSay: Buffer[] = [];
+  private pacing = false;
+  private pacer: unknown = null;
   private timestampMs = 0;
   streamSid = '';
   private readonly clock: PlaybackClock;
@@ -162,6 +171,7 @@ export class FakeMediaPeer extends EventEmitter {
       this.emit('change');
     });
     ws.on('close', (code: number, reason: Buffer) => {
+      this.quiet();
       for (const p of this.pending.splice(0)) this.clock.clearTimeout(p.timer);
       this.closedWith = { code, reason: reason.toString() };
       this.emit('change');
@@ -188,9 +198,14 @@ export class FakeMediaPeer extends EventEmitter {
     const last = this.pending.at(-1)?.due ?? 0;
     const due = Math.max(last, Math.max(this.playsUntil, this.clock.now()) + this.jitter());
     const entry = { mark, due, timer: null as unknown };
+    // A timer may fire before one set a moment earlier for the same time (a real clock's timers are whole
+    // milliseconds): the marks before this one are due too, and go back first, as Twilio's come back in order.
     entry.timer = this.clock.setTimeout(() => {
-      this.pending = this.pending.filter((p) => p !== entry);
-      this.echo(mark);
+      const through = this.pending.indexOf(entry);
+      for (const p of this.pending.splice(0, through + 1)) {
+        this.clock.clearTimeout(p.timer);
+        this.echo(p.mark);
+      }
       this.emit('change');
     }, due - this.clock.now());
     this.pending.push(entry);
@@ -255,12 +270,56 @@ export class FakeMediaPeer extends EventEmitter {
     }
   }
 
+  /**
+   * Streams the callee's side in real time, as Twilio does: a 20 ms frame every 20 ms of the playback clock (a
+   * frame late on a busy machine is sent with the next one), from what `say` queued, or silence, until `stop` or
+   * close.
+   */
+  live(): void {
+    if (this.pacing) return;
+    this.pacing = true;
+    const began = this.clock.now();
+    let sent = 0;
+    const tick = () => {
+      if (!this.pacing) return;
+      const due = Math.floor((this.clock.now() - began) / 20);
+      for (; sent < due; sent++) this.speak(this.nextFrame());
+      this.pacer = this.clock.setTimeout(tick, began + (sent + 1) * 20 - this.clock.now());
+    };
+    this.pacer = this.clock.setTimeout(tick, 20);
+  }
+
+  /** Queues audio on the live line: it is sent at the line's pace, after what was queued before it. */
+  say(audio: Buffer): void {
+    this.toSay.push(audio);
+  }
+
+  private nextFrame(): Buffer {
+    const frame = Buffer.alloc(FRAME_BYTES, MU_LAW_SILENCE);
+    let at = 0;
+    while (at < FRAME_BYTES && this.toSay.length > 0) {
+      const head = this.toSay[0]!;
+      const n = head.copy(frame, at, 0, Math.min(head.length, FRAME_BYTES - at));
+      at += n;
+      if (n === head.length) this.toSay.shift();
+      else this.toSay[0] = head.subarray(n);
+    }
+    return frame;
+  }
+
+  private quiet(): void {
+    this.pacing = false;
+    if (this.pacer !== null) this.clock.clearTimeout(this.pacer);
+    this.pacer = null;
+  }
+
   /** The callee pressed a key, as Twilio reports it. */
   dtmf(digit: string): void {
     this.send({ event: 'dtmf', streamSid: this.streamSid, dtmf: { track: 'inbound_track', digit } });
   }
 
   stop(): void {
+    this.quiet();
     this.send({ event: 'stop', streamSid: this.streamSid, stop: { accountSid: 'AC00000000000000000000000000000001', callSid: 'CA' } });
   }
 

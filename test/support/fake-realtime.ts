@@ -2,10 +2,15 @@
 // 127.0.0.1:0. It plays the model and its transcriber from a script: agent turns are spoken as audio deltas with
 // their transcript; a callee turn is "heard" once enough of the caller's audio has arrived, and comes back as
 // speech_started/stopped and a completed transcription; end_call is a function call; drop cuts the socket.
-// record_opt_out is a function call too, and the script goes on only once the client has answered it with a
-// function_call_output item for that call and asked for a response, as the real server needs. A `tool` step is
-// the model calling any function with arguments, the same way; a model calls only what its session offers, so a
-// step naming a function the session's `tools` lack is dropped, as a model that has no such function says nothing.
+// record_opt_out is a function call too, as is any tool a `call` step names (press_keys with its arguments), and
+// the script goes on only once the client has answered it with a function_call_output item for that call and asked
+// for a response, as the real server needs. A message item the client adds (conversation.item.create: a note in the
+// user's or the system's words) is answered conversation.item.added and .done (GA; beta: conversation.item.created)
+// and kept in `messages`; one whose content does not fit its role (output text from the user, input text from the
+// assistant, an unknown content type) gets an invalid_request_error and is not added, as on the real server. A
+// `pause` step ends the response there, and the script goes on at the client's next response.create. A model calls
+// only what its session offers, so a call of a function the session's `tools` lack is dropped, as a model that has
+// no such function says nothing of it.
 //
 // It speaks one interface, GA (the default) or beta, and refuses the other's header as the real servers do: an
 // OpenAI-Beta header on the GA server, or its absence on the beta one, closes the socket at once.
@@ -114,8 +119,10 @@ export type RealtimeStep =
   | { endCall: true }
   /** The model calls record_opt_out, then waits for its output and a response.create before going on. */
   | { optOut: true }
-  /** The model calls the function `tool` with these arguments, then waits for its output and a response.create. */
-  | { tool: string; arguments?: Record<string, unknown> }
+  /** The model calls the tool of this name with these arguments, then waits as for optOut. */
+  | { call: string; arguments?: Record<string, unknown> }
+  /** The response ends here; the script goes on at the client's next response.create. */
+  | { pause: true }
   /** The response ends `failed` with this error in its status_details. */
   | { fail: RealtimeErrorKind | { type: string; code: string } }
   /** An `error` event: where it stands in a response, or once `afterBytes` more bytes of the caller's audio have arrived. */
@@ -301,10 +308,28 @@ export interface RealtimeConnectionSeen {
   toolOutputs: Array<{ callId: string; output: string }>;
   /** The model's function calls, in order: when each was sent, and how long after it its output came (null before). */
   functionCalls: Array<{ name: string; callId: string; arguments: string; sentAt: number; afterMs: number | null }>;
+  /** The message items the client added, in order, each its role and its text. */
+  messages: Array<{ role: string; text: string }>;
   /** The session as it stands (session.created's defaults, then each update taken). */
   session: Json;
   /** Every server event sent, in order. */
   sent: Array<Record<string, unknown> & { type: string }>;
+}
+
+/** What the real server says of a message item whose content does not fit its role, or null when it does. */
+function messageProblem(protocol: 'ga' | 'beta', item: Json): { message: string; param: string } | null {
+  const role = item.role;
+  if (role !== 'user' && role !== 'system' && role !== 'assistant') return { message: `Invalid value: '${String(role)}'. Supported values are: 'user', 'system' and 'assistant'.`, param: 'item.role' };
+  const content = Array.isArray(item.content) ? (item.content as unknown[]) : null;
+  if (!content || content.length === 0) return { message: 'Missing required parameter: item.content.', param: 'item.content' };
+  const allowed = role === 'assistant' ? [protocol === 'ga' ? 'output_text' : 'text'] : ['input_text'];
+  for (const [i, part] of content.entries()) {
+    const type = isObject(part) ? part.type : undefined;
+    if (!allowed.includes(String(type)) || typeof (part as Json).text !== 'string') {
+      return { message: `Invalid value: '${String(type)}'. Supported values are: ${allowed.map((a) => `'${a}'`).join(', ')}.`, param: `item.content[${i}].type` };
+    }
+  }
+  return null;
 }
 
 export class FakeRealtime extends EventEmitter {
@@ -343,6 +368,7 @@ export class FakeRealtime extends EventEmitter {
           closed: false,
           toolOutputs: [],
           functionCalls: [],
+          messages: [],
           session: defaultSession(protocol, model),
           sent: [],
         },
@@ -422,8 +448,12 @@ export class FakeRealtime extends EventEmitter {
       active = response;
       emit({ type: 'response.created', response: { id: response.id, object: 'realtime.response', status: 'in_progress', status_details: null, output: [] } });
       if (options.rateLimits !== false) emit({ type: 'rate_limits.updated', rate_limits: options.rateLimits ?? DEFAULT_RATE_LIMITS });
-      if (options.firstAudioDelayMs) this.later(options.firstAudioDelayMs, () => active === response && output(response));
-      else output(response);
+      if (options.firstAudioDelayMs) {
+        this.later(options.firstAudioDelayMs, () => {
+          if (active === response) output(response);
+          this.emit('change');
+        });
+      } else output(response);
     };
 
     // The response's output: the script's steps until it waits for the caller, or ends.
@@ -460,10 +490,10 @@ export class FakeRealtime extends EventEmitter {
         } else if ('error' in step && step.afterBytes === undefined) {
           steps.shift();
           emitError(step.error);
-        } else if ('optOut' in step || 'tool' in step) {
+        } else if ('optOut' in step || 'call' in step) {
           steps.shift();
-          const name = 'tool' in step ? step.tool : 'record_opt_out';
-          const args = JSON.stringify('tool' in step ? (step.arguments ?? {}) : {});
+          const name = 'call' in step ? step.call : 'record_opt_out';
+          const args = JSON.stringify('call' in step ? (step.arguments ?? {}) : {});
           const offered = Array.isArray(seen.session.tools) && seen.session.tools.some((t) => isObject(t) && t.name === name);
           if (!offered) continue;
           const itemId = `item_call_${++ids}`;
@@ -474,6 +504,9 @@ export class FakeRealtime extends EventEmitter {
           emit({ type: 'response.function_call_arguments.done', response_id: response.id, item_id: itemId, output_index: 0, call_id: callId, name, arguments: args });
           emit({ type: 'response.output_item.done', response_id: response.id, output_index: 0, item });
           pendingTool = { callId, answered: false };
+          break;
+        } else if ('pause' in step) {
+          steps.shift();
           break;
         } else if ('endCall' in step) {
           steps.shift();
@@ -609,6 +642,15 @@ export class FakeRealtime extends EventEmitter {
           seen.toolOutputs.push({ callId: String(item.call_id), output: String(item.output) });
           const call = seen.functionCalls.find((c) => c.callId === item.call_id);
           if (call) call.afterMs = performance.now() - call.sentAt;
+        } else if (item.type === 'message') {
+          const problem = messageProblem(protocol, item);
+          if (problem) return emitError({ type: 'invalid_request_error', code: 'invalid_value', message: problem.message, param: problem.param }, event.event_id);
+          const added = { id: `item_note_${++ids}`, object: 'realtime.item', type: 'message', status: 'completed', role: item.role, content: item.content };
+          seen.messages.push({ role: String(item.role), text: String((item.content as Json[])[0]!.text) });
+          if (protocol === 'ga') {
+            emit({ type: 'conversation.item.added', previous_item_id: null, item: added });
+            emit({ type: 'conversation.item.done', previous_item_id: null, item: added });
+          } else emit({ type: 'conversation.item.created', previous_item_id: null, item: added });
         }
       } else if (event.type === 'response.create') {
         // A response asked for while a tool call is unanswered gets nothing from this script.

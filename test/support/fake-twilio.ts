@@ -22,6 +22,8 @@
 //   greeting runs to the timeout; a person is still `human` at once. The callback's MachineDetectionDuration is
 //   the verdict's time from the pick-up. (Twilio's engine also listens to the audio itself; the thresholds are the
 //   part a client can see and tune, and what the fake models.)
+// - A Create Call request's SendDigits outside Twilio's keys (0-9, A-D, *, #, w, W; at most 32) is refused 400 with
+//   error 21206 (https://www.twilio.com/docs/errors/21206), and no call is made.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -331,6 +333,9 @@ export class FakeTwilio {
     for (const [k, v] of form) (params[k] ??= []).push(v);
     if (!params.To || !params.From) return error(res, { status: 400, code: 21201, message: 'No called number is specified' });
     if (!params.Url && !params.Twiml) return error(res, { status: 400, code: 21205, message: 'Url parameter is required' });
+    // SendDigits takes 0-9, A-D, * and #, w (half a second) and W (a second), at most 32 (error 21206).
+    const digits = params.SendDigits;
+    if (digits && (digits.length > 1 || !/^[0-9A-D*#wW]{1,32}$/.test(digits[0]!))) return error(res, { status: 400, code: 21206, message: 'Invalid SendDigits' });
     const call: FakeCall = { sid: `CA${randomBytes(16).toString('hex')}`, params, updates: [], status: 'queued' };
     this.calls.push(call);
     json(res, 201, this.resource(call));

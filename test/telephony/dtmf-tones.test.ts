@@ -1,7 +1,10 @@
 // In-band DTMF: each key's tone carries its row and column frequencies and nothing else of the keypad, for 100 ms,
-// then 100 ms of silence, as 8 kHz mu-law.
+// then 100 ms of silence, as 8 kHz mu-law; `w` and `W` are pauses of 0.5 s and 1 s. The test receiver
+// (test/support/dtmf-decoder.ts) hears every key where it was played, and nothing in what is no key.
 import { expect } from 'chai';
-import { dtmfFrequencies, dtmfTones, muLaw, SAMPLE_RATE } from '../../server/src/telephony/dtmf-tones.js';
+import { dtmfDurationMs, dtmfFrequencies, dtmfTones, muLaw, SAMPLE_RATE } from '../../server/src/telephony/dtmf-tones.js';
+import { decodeDtmf } from '../support/dtmf-decoder.js';
+import { muLawTone } from '../support/fake-media-peer.js';
 
 const KEYPAD_HZ = [697, 770, 852, 941, 1209, 1336, 1477, 1633];
 
@@ -49,5 +52,44 @@ describe('DTMF tones', () => {
 
   it('refuse a character that is no key', () => {
     expect(() => dtmfTones('12x')).to.throw(RangeError, 'not a DTMF key: "x"');
+  });
+
+  it('are heard by a receiver as every key of the pad, each 100 ms long and 200 ms after the one before', () => {
+    const heard = decodeDtmf(dtmfTones('123A456B789C*0#D'));
+    expect(heard).to.deep.equal([...'123A456B789C*0#D'].map((key, i) => ({ key, startMs: i * 200, endMs: i * 200 + 100 })));
+  });
+
+  it('pause half a second for w and a second for W, with nothing sounding in the pause', () => {
+    const audio = dtmfTones('1w2W3');
+    expect(dtmfDurationMs('1w2W3')).to.equal(200 + 500 + 200 + 1000 + 200);
+    expect(audio.length).to.equal(2100 * 8);
+    expect(decodeDtmf(audio)).to.deep.equal([
+      { key: '1', startMs: 0, endMs: 100 },
+      { key: '2', startMs: 700, endMs: 800 },
+      { key: '3', startMs: 1900, endMs: 2000 },
+    ]);
+    expect([...audio.subarray(200 * 8, 700 * 8)].every((b) => b === 0xff)).to.equal(true);
+  });
+
+  it('are told apart by a receiver from sound right before and after them, with no silence between', () => {
+    const speech = muLawTone(1600, 440, 3000);
+    const heard = decodeDtmf(Buffer.concat([speech, dtmfTones('5'), muLawTone(800, 300), dtmfTones('7')]));
+    expect(heard).to.deep.equal([
+      { key: '?', startMs: 0, endMs: 200 },
+      { key: '5', startMs: 200, endMs: 300 },
+      { key: '?', startMs: 400, endMs: 500 },
+      { key: '7', startMs: 500, endMs: 600 },
+    ]);
+  });
+
+  it('leave a receiver hearing no key in a single tone, a row frequency alone, or a key shorter than 40 ms', () => {
+    const silence = muLawTone(800, 0);
+    const rowAlone = muLawTone(800, 697);
+    const short = dtmfTones('5').subarray(0, 30 * 8);
+    const heard = decodeDtmf(Buffer.concat([muLawTone(800, 440), silence, rowAlone, silence, short, silence]));
+    expect(heard).to.deep.equal([
+      { key: '?', startMs: 0, endMs: 100 },
+      { key: '?', startMs: 200, endMs: 300 },
+    ]);
   });
 });

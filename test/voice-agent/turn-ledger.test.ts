@@ -72,4 +72,18 @@ describe('the turn ledger', () => {
     await l.close();
     expect(written).to.deep.equal([[0, { speaker: 'agent', text: 'Goodbye.', startMs: 0, endMs: 40 }]]);
   });
+
+  it('writes a turn of keys in its place among the turns, no mark awaited, with the times given, and times no answer by it', async () => {
+    const { l, line, written } = ledger();
+    l.heard(audio(500), 0);
+    l.note('callee-keys-1', 'callee', 120, 480.4, '[pressed 1 2]');
+    l.note('svc_keys_1', 'agent', 600, 550, '[pressed 9]');
+    await l.close();
+    expect(written).to.deep.equal([
+      [0, { speaker: 'callee', text: '[pressed 1 2]', startMs: 120, endMs: 480 }],
+      [1, { speaker: 'agent', text: '[pressed 9]', startMs: 600, endMs: 600 }],
+    ]);
+    expect(line).to.deep.equal([]);
+    expect(l.timing.latency()).to.deep.equal(new TurnTiming(null, () => 0).latency());
+  });
 });

@@ -181,6 +181,7 @@ function releasedCall(batch: BatchRow, call: PreparedCall, now: number): Inserta
     // A call stored before these two existed says nothing of them: no one named, and the notice.
     on_behalf_of: call.onBehalfOf ?? null,
     recording_notice: call.recordingNotice === false ? 0 : 1,
+    send_digits: call.sendDigits ?? null,
     tools_json: call.tools ? JSON.stringify(call.tools) : null,
   };
 }

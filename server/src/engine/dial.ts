@@ -27,6 +27,7 @@ export async function dial(ctx: StepContext, row: CallRow): Promise<void> {
         language: row.language ?? 'en-US',
         leaveMessage: row.voicemail_message !== null,
         machineDetection: row.machine_detection !== 'off',
+        ...(row.send_digits === null ? {} : { sendDigits: row.send_digits }),
       },
       now,
     );

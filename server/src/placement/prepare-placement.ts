@@ -42,6 +42,8 @@ export interface PreparedCall {
   onBehalfOf: string | null;
   /** Whether the agent says the call is recorded (the request's, else the key's, else yes). */
   recordingNotice: boolean;
+  /** The keys the carrier presses once the call is answered; null for none. */
+  sendDigits: string | null;
   /** The client's tools with their defaults resolved; null for none. (Absent on a batch's call stored before them.) */
   tools?: StoredTool[] | null;
 }
@@ -94,6 +96,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     machineDetection: (body.machineDetection ?? key.machine_detection ?? 'on') === 'off' ? 'off' : null,
     onBehalfOf: body.onBehalfOf ?? key.on_behalf_of ?? null,
     recordingNotice: body.recordingNotice ?? key.recording_notice !== 0,
+    sendDigits: body.sendDigits ?? null,
     tools: body.tools && body.tools.length > 0 ? body.tools.map(storedTool) : null,
   };
 }

@@ -53,6 +53,7 @@ export type QueuedCallRow = Pick<
   | 'machine_detection'
   | 'created_at'
   | 'on_behalf_of'
+  | 'send_digits'
   | 'tools_json'
 > & { recording_notice: number };
 
@@ -107,6 +108,7 @@ const insertQueued = statement((db) =>
     machine_detection: P,
     on_behalf_of: P,
     recording_notice: P,
+    send_digits: P,
     tools_json: P,
   }),
 );
@@ -132,6 +134,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
     c.machine_detection,
     c.on_behalf_of,
     c.recording_notice,
+    c.send_digits,
     c.tools_json,
   );
 }
@@ -222,6 +225,7 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     answeredBy: row.answered_by as AnsweredBy | null,
     metadata: metadataOf(row),
     voicemailLeft: Number(row.voicemail_left) === 1,
+    sendDigits: row.send_digits,
     batchId: row.batch_id,
     optOut: Number(row.opt_out) === 1,
     scheduledAt: iso(row.scheduled_at),

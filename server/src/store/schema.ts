@@ -127,6 +127,8 @@ export interface CallsTable {
   on_behalf_of: string | null;
   /** 1 when the agent says the call is recorded; 0 when the placement or its key turned the notice off. */
   recording_notice: Generated<number>;
+  /** The keys the carrier presses once the call is answered (the placement's sendDigits); null for none. */
+  send_digits: string | null;
   /** The client tools the call was placed with (JSON, StoredTool[]: defaults resolved, urls kept); null for none. */
   tools_json: string | null;
   /** Each use the agent made of them (JSON, the contract's ToolCall[]), written as each is answered; null for none. */

@@ -13,6 +13,8 @@ export interface DialRequest {
   leaveMessage: boolean;
   /** Answering-machine detection is asked of the carrier (the default); false: whoever picks up is taken as answered. */
   machineDetection?: boolean;
+  /** Keys to press once the call is answered (0-9, *, #; w a 0.5 s pause, W 1 s): a known extension. */
+  sendDigits?: string;
 }
 
 /** What an answering machine said before its beep, in call-time ms from its pick-up (a carrier that knows it). */

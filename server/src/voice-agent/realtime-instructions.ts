@@ -1,11 +1,11 @@
 // What the realtime model is told to do on a call: its instructions (on whose behalf it calls, the objective, the
 // context and that it is private, the language, each requested field by name and meaning, what a caller must
 // know: the recording notice, that it is an AI, today's date and time where the callee is, the number to call
-// back, reading back what it notes, holding; and when to call its tools, tools.ts). How they are sent is the interface's
-// (realtime-protocol.ts).
+// back, reading back what it notes, holding; and when to call its tools, tools.ts, keys included). How they are
+// sent is the interface's (realtime-protocol.ts).
 import type { LineBrief } from '../conversation/conversation.js';
 import { fieldLabel, fieldType, type FieldType } from '../conversation/field-label.js';
-import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
+import { END_CALL_TOOL, OPT_OUT_TOOL, PRESS_KEYS_TOOL } from './tools.js';
 
 const TYPE_HINT: Record<FieldType, string> = { boolean: 'yes or no', number: 'a number', string: 'a short answer' };
 
@@ -50,6 +50,8 @@ export function realtimeInstructions(brief: LineBrief): string {
     'When the person gives you a number, a date, a time, an amount or a name to note, read it back to them to confirm it.',
     'If the person asks you to hold or to wait, say you will, then stay silent until they speak again; if they ask for a long wait, offer to call back later instead.',
     'Never invent information and never agree to anything beyond the objective. If you reach a voicemail or an automated menu you cannot use, say goodbye.',
+    `When an automated menu asks you to press a key, or you need to dial an extension or type a number, call the ${PRESS_KEYS_TOOL} function with the keys and say nothing over them; then listen to what the menu says next.`,
+    'Keys the person presses on their phone reach you as a note such as "[The callee pressed 1 2]".',
     `If the person asks not to be called again, call the ${OPT_OUT_TOOL} function at once, then apologise, confirm they will not be called again, say goodbye and call ${END_CALL_TOOL}; ask nothing more.`,
     `When you have what you need, or the person cannot or will not help, thank them, say goodbye, and then call the ${END_CALL_TOOL} function to hang up.`,
   );

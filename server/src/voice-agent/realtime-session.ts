@@ -13,6 +13,9 @@
 // callee hears a short apology (apology.ts), the failure is recorded for the engine (the call ends
 // `agent_unavailable`) and the line is hung up.
 //
+// Keys (docs/real-calls.md, "Keys"): the model presses them with press_keys (keypad.ts), answered once their tones
+// have played; keys the callee presses are grouped into one turn and told to the model as a user message.
+//
 // How it closes ("How a realtime call closes"): a silent line is prompted once and then hung up (silence-watch.ts);
 // the goodbye of the response that called end_call plays out before the hang-up, and the callee's last words are
 // committed and awaited when they hang up (closing.ts).
@@ -25,6 +28,7 @@ import type { ToolCall } from '../generated/types.gen.js';
 import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
 import type { LineBrief, Speaker } from '../conversation/conversation.js';
+import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from './keypad.js';
 import { errorEventAction, responseDoneAction } from './realtime-failures.js';
 import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
@@ -117,8 +121,6 @@ export class RealtimeSession implements LineSession {
   /** The tools still working, and what stops them when the session ends. */
   private readonly running = new Set<Promise<void>>();
   private readonly toolsStop = new AbortController();
-  /** A tool's answer went to the model while a response ran: the model is asked once that response is done. */
-  private answerDue = false;
   private fillers = 0;
   private readonly bargeIn: BargeIn;
   private readonly goodbye: Goodbye;
@@ -140,12 +142,17 @@ export class RealtimeSession implements LineSession {
   /** The agent holds its words until the line's verdict (LiveLine.verdict); for good once it is a machine's. */
   private held: boolean;
   private responseActive = false;
+  /** A tool's answer came while a response ran: the model is to be asked again once it is done. */
+  private answerOwed = false;
   /** Failures retried in a row; a response that completes resets it. */
   private retries = 0;
   private reconnected = false;
   private failure: Promise<void> | null = null;
   /** What was said in this session, item by item in the order each began, to carry it on into a new session. */
   private readonly said = new Map<string, { speaker: Speaker; text: string | null }>();
+  private readonly keypad: KeyPad;
+  private readonly calleeKeys = new CalleeKeys();
+  private keyTurns = 0;
 
   constructor(
     private readonly brief: LineBrief,
@@ -161,6 +168,7 @@ export class RealtimeSession implements LineSession {
     private readonly lifecycle: SessionLifecycle = NO_LIFECYCLE,
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.keypad = new KeyPad(line, ledger, logger, brief.callId);
     this.tool = {
       callId: brief.callId,
       line,
@@ -168,6 +176,7 @@ export class RealtimeSession implements LineSession {
       endCall: () => this.goodbye.request(),
       recordOptOut,
       recordVoicemail,
+      pressKeys: (digits) => this.keypad.press(digits),
       recordToolCall: lifecycle.recordToolCall,
       signal: this.toolsStop.signal,
     };
@@ -196,17 +205,54 @@ export class RealtimeSession implements LineSession {
     const append = { type: 'input_audio_buffer.append', audio: payload };
     if (this.link) this.link.send(append);
     else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
+    const keys = this.calleeKeys.due(this.ledger.nowMs);
+    if (keys) this.calleePressed(keys);
     // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
     this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
   }
 
   marked(name: string): void {
+    if (this.keypad.marked(name)) return;
     if (name === APOLOGY_MARK) void this.finish('agent_lost');
     else if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
   }
 
-  /** Keys the callee presses are not passed on: the model hears the line's audio, tones included. */
-  dtmf(_digit: string): void {}
+  /** A key the callee pressed: kept with the keys pressed close after it, and told the model as one note (keypad.ts). */
+  dtmf(digit: string): void {
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    this.calleeKeys.press(digit, this.ledger.nowMs);
+  }
+
+  /**
+   * The callee's keys are a turn of theirs, and a user message to the model, which answers it as it would their
+   * words: at once, or once the response running has finished; not while the callee is speaking (their turn's end
+   * brings the answer) nor while the agent holds its words.
+   */
+  private calleePressed(group: KeyGroup): void {
+    const itemId = `callee-keys-${++this.keyTurns}`;
+    this.ledger.note(itemId, 'callee', group.startMs, group.endMs, pressedTurnText(group.keys));
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    const note = calleePressedNote(group.keys);
+    this.heardOf(itemId, 'callee', note);
+    this.silence.calleeSpoke();
+    const item = { type: 'conversation.item.create', item: this.conn.protocol.historyItem('callee', note) };
+    // No socket yet: the note goes up with the audio kept meanwhile. A socket being replaced is told it with the
+    // rest of the conversation (attach's carry-on).
+    if (!this.link) {
+      if (!this.reconnected && this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(item);
+      return;
+    }
+    this.link.send(item);
+    if (this.held || this.lastWords.speaking) return;
+    if (this.responseActive) {
+      this.answerOwed = true;
+      return;
+    }
+    if (this.greetTimer) clearTimeout(this.greetTimer);
+    this.greetTimer = null;
+    this.greeted = true;
+    this.link.send({ type: 'response.create' });
+  }
 
   /**
    * The line ended (the callee hung up, or the carrier did): the callee's turn in progress is committed and every
@@ -215,6 +261,7 @@ export class RealtimeSession implements LineSession {
   ended(): Promise<LineEnd> {
     if (this.lineEnded || this.over) return this.done;
     this.lineEnded = true;
+    this.keypad.close();
     if (this.link && this.lastWords.speaking) this.send({ type: 'input_audio_buffer.commit' });
     const waiting = this.link && !this.ending ? this.lastWordsSettled() : Promise.resolve();
     void waiting.then(() => this.finish('line_ended'));
@@ -353,7 +400,8 @@ export class RealtimeSession implements LineSession {
         this.responseActive = false;
         this.goodbye.responseDone();
         this.responseDone(e.response);
-        if (this.answerDue) this.askAboutAnswer();
+        if (this.answerOwed && !this.retryTimer && !this.ending && !this.goodbye.ending) this.send({ type: 'response.create' });
+        this.answerOwed = false;
         break;
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
@@ -401,6 +449,7 @@ export class RealtimeSession implements LineSession {
   private cutIn(): void {
     const cut = this.ledger.cutIn();
     if (!cut) return;
+    this.keypad.cleared();
     if (!isOwnItem(cut.itemId)) this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
     // The server leaves its response running when svc decides the barge-in (interrupt_response false).
     if (this.responseActive && this.turnTaking.interruptAfterMs > 0) this.send({ type: 'response.cancel' });
@@ -458,8 +507,11 @@ export class RealtimeSession implements LineSession {
         (output) => {
           if (output === undefined || callId === null || this.over) return;
           this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
-          this.answerDue = true;
-          this.askAboutAnswer();
+          if (this.ending || this.goodbye.ending) return;
+          // A tool that took a while (keys playing out, a client's tool) may answer while another response runs: the
+          // model is asked again once that one is done, since the server refuses a second at once.
+          if (this.responseActive) this.answerOwed = true;
+          else this.send({ type: 'response.create' });
         },
         (err: Error) => this.logger.error({ callId: this.brief.callId, tool: tool.name, err: err.message }, 'tool failed'),
       )
@@ -468,14 +520,6 @@ export class RealtimeSession implements LineSession {
         this.running.delete(settled);
       });
     this.running.add(settled);
-  }
-
-  /** Asks the model to go on with the tools' answers, once no response runs (it is asked at that one's end). */
-  private askAboutAnswer(): void {
-    if (this.ending || this.goodbye.ending) return void (this.answerDue = false);
-    if (this.responseActive) return;
-    this.answerDue = false;
-    this.send({ type: 'response.create' });
   }
 
   /** A client's tool is taking long: the callee hears "one moment", unless something plays or is about to. */
@@ -554,6 +598,9 @@ export class RealtimeSession implements LineSession {
     this.clearTimers();
     this.link?.close();
     this.link = null;
+    this.keypad.close();
+    const keys = this.calleeKeys.flush();
+    if (keys) this.calleePressed(keys);
     // A tool still working is given up, and its use recorded so, before the call's records are closed.
     this.toolsStop.abort();
     await Promise.all(this.running);

@@ -5,10 +5,12 @@
 import type { Logger } from 'pino';
 import type { ToolCall } from '../generated/types.gen.js';
 import type { LiveLine } from '../telephony/live-line.js';
+import type { PressOutcome } from './keypad.js';
 
 export const END_CALL_TOOL = 'end_call';
 export const OPT_OUT_TOOL = 'record_opt_out';
 export const VOICEMAIL_TOOL = 'voicemail_detected';
+export const PRESS_KEYS_TOOL = 'press_keys';
 
 /** A JSON Schema object (a tool's parameters). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -26,6 +28,8 @@ export interface ToolContext {
   recordOptOut(): Promise<void>;
   /** Records, durably, that the line is an answering machine's greeting (the engine ends the call as voicemail). */
   recordVoicemail?(): Promise<void>;
+  /** Presses keys on the line after what the agent has said (keypad.ts); absent where the agent cannot. */
+  pressKeys?(digits: string): Promise<PressOutcome>;
   /** Records, durably, a use of a client tool (the record's toolCalls). */
   recordToolCall?(call: ToolCall): Promise<void>;
   /** Aborted when the session ends: a tool still working gives up. */
@@ -125,5 +129,37 @@ export const VOICEMAIL_DETECTED: Tool = {
   },
 };
 
+/** What press_keys takes: 1 to 32 keys and pauses, as Twilio's SendDigits does (A-D in either case; W a 1 s pause). */
+const PRESSABLE = /^[0-9*#A-Dw]{1,32}$/i;
+
+/**
+ * The agent presses keys on the line: an automated menu's choices, an extension, a number it was asked to type. The
+ * keys go out as tones after what the agent has said, and the model is answered once they have played, so it does
+ * not talk on as though the menu had heard them when it has not. Keys it cannot press are refused in the answer, for
+ * the model to correct.
+ */
+export const PRESS_KEYS: Tool = {
+  name: PRESS_KEYS_TOOL,
+  description:
+    'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played.',
+  parameters: {
+    type: 'object',
+    properties: { digits: { type: 'string', description: 'The keys in order: 0-9, * and #, A-D; w for a half-second pause between keys. At most 32.' } },
+    required: ['digits'],
+  },
+  async run(args, ctx) {
+    const digits = typeof args.digits === 'string' ? args.digits.replace(/\s+/g, '') : '';
+    if (!PRESSABLE.test(digits) || digits.toLowerCase().replace(/w/g, '') === '') {
+      return { error: 'digits must be 1 to 32 keys of 0-9, *, #, A-D, with w for a half-second pause; nothing was pressed.' };
+    }
+    if (!ctx.pressKeys) return { error: 'This line cannot press keys; nothing was pressed.' };
+    const keys = digits.replace(/[a-d]/g, (c) => c.toUpperCase());
+    const outcome = await ctx.pressKeys(keys);
+    if (outcome === 'line_ended') return undefined;
+    if (outcome === 'cut_off') return { sent: null, note: 'The keys were cut off: the line was cleared when the other side spoke over you. Press them again if they are still wanted.' };
+    return { sent: keys };
+  },
+};
+
 /** The tools of every call. */
-export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT, VOICEMAIL_DETECTED]);
+export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT, VOICEMAIL_DETECTED, PRESS_KEYS]);

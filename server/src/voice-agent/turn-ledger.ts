@@ -120,6 +120,17 @@ export class TurnLedger {
     this.write(u);
   }
 
+  /**
+   * A turn that is no speech (keys pressed on the line), from startMs to endMs in call time: written now. It plays
+   * no audio and times no answer.
+   */
+  note(itemId: string, speaker: Speaker, startMs: number, endMs: number, text: string): void {
+    const u = this.utterance(itemId, speaker, startMs);
+    u.endMs = Math.max(u.startMs, Math.round(endMs));
+    u.text = text;
+    this.write(u);
+  }
+
   /** Plays the agent's audio of an item, unless the callee talked over that item (the rest is dropped). */
   play(itemId: string, payload: string): void {
     const u = this.utterance(itemId, 'agent', this.positionMs);
@@ -220,7 +231,8 @@ export class TurnLedger {
     if (u.written || u.text === null) return;
     if (u.speaker === 'agent' && !u.cut && u.playedBytes < u.sentBytes && !flush) return;
     u.written = true;
-    const endMs = u.speaker === 'agent' ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
+    const endMs =
+      u.speaker === 'agent' && u.endMs === null ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
     const turn: TimedTurn = { speaker: u.speaker, text: u.text, startMs: u.startMs, endMs };
     const write = () => this.writeTurn(u.seq, turn);
     this.writes = this.writes.then(write, write);

@@ -40,6 +40,17 @@ forEachStore('media bridge', (kind) => {
       'Call it, and say nothing, when what you hear is an answering machine or voicemail greeting (asks to leave a message, says nobody can take the call, a beep) rather than a person. Never call it for a person, even one who greets you at length.',
     parameters: { type: 'object', properties: {}, required: [] },
   };
+  const PRESS_KEYS = {
+    type: 'function',
+    name: 'press_keys',
+    description:
+      'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played.',
+    parameters: {
+      type: 'object',
+      properties: { digits: { type: 'string', description: 'The keys in order: 0-9, * and #, A-D; w for a half-second pause between keys. At most 32.' } },
+      required: ['digits'],
+    },
+  };
 
   /** The first connection's session.update, once the session has asked for the first response. */
   async function openedSession(): Promise<{ headers: Record<string, unknown>; url: string; session: Record<string, unknown> }> {
@@ -86,7 +97,7 @@ forEachStore('media bridge', (kind) => {
       tool_choice: 'auto',
     });
     expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS]);
     expectInstructions(session);
   });
 
@@ -106,7 +117,7 @@ forEachStore('media bridge', (kind) => {
       turn_detection: SERVER_VAD,
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS]);
     expectInstructions(session);
   });
 

@@ -81,13 +81,13 @@ forEachStore('client tools on a realtime call', (kind) => {
     tools.reply({ body: { inStock: true, count: 3 } });
     const answer = 'Yes, there are three in stock. Goodbye.';
     const { id, sid } = await callAsking(
-      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, { tool: 'check_stock', arguments: { sku: 'kettle-blue' } }, { agent: answer }, { endCall: true }],
+      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, { call: 'check_stock', arguments: { sku: 'kettle-blue' } }, { agent: answer }, { endCall: true }],
       { tools: [tool('check_stock', { timeoutMs: 2000 })], metadata: { order: 'A-17' } },
     );
     await peer!.until(() => peer!.mediaBytes === 3200);
     const offered = (realtime.connections[0].session.tools as Array<Record<string, unknown>>).map((t) => t.name);
-    expect(offered).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'check_stock']);
-    expect((realtime.connections[0].session.tools as unknown[])[3]).to.deep.equal({
+    expect(offered).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'check_stock']);
+    expect((realtime.connections[0].session.tools as unknown[])[4]).to.deep.equal({
       type: 'function',
       name: 'check_stock',
       description: 'Checks whether a product is in stock.',
@@ -138,9 +138,9 @@ forEachStore('client tools on a realtime call', (kind) => {
       { hold: true },
     );
     const sorry = 'Sorry, I cannot check that right now. Goodbye.';
-    const lookup = { tool: 'check_stock', arguments: { sku: 'kettle-blue' } } as const;
+    const lookup = { call: 'check_stock', arguments: { sku: 'kettle-blue' } } as const;
     const { id, sid } = await callAsking(
-      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, lookup, lookup, lookup, lookup, lookup, lookup, { tool: 'gone', arguments: { sku: 'x' } }, { agent: sorry }, { endCall: true }],
+      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, lookup, lookup, lookup, lookup, lookup, lookup, { call: 'gone', arguments: { sku: 'x' } }, { agent: sorry }, { endCall: true }],
       { tools: [tool('check_stock', { timeoutMs: 300 }), { ...tool('gone'), url: `http://127.0.0.1:${closed}/gone` }] },
     );
     await peer!.until(() => peer!.mediaBytes === 3200);
@@ -178,7 +178,7 @@ forEachStore('client tools on a realtime call', (kind) => {
     const answer = 'I am sorry, it is out of stock. Goodbye.';
     const filler = await fillerFor('en-US');
     const { id, sid } = await callAsking(
-      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, { tool: 'check_stock', arguments: { sku: 'kettle-blue' } }, { agent: answer }, { endCall: true }],
+      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, { call: 'check_stock', arguments: { sku: 'kettle-blue' } }, { agent: answer }, { endCall: true }],
       { tools: [tool('check_stock')] },
     );
     // The filler plays while the tool works, and the model's answer after it.
@@ -194,7 +194,7 @@ forEachStore('client tools on a realtime call', (kind) => {
 
   it('gives up a tool still working when the callee hangs up, and records it so', async () => {
     tools.reply({ hold: true });
-    const { id, sid } = await callAsking([{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, { tool: 'check_stock', arguments: { sku: 'kettle-blue' } }], {
+    const { id, sid } = await callAsking([{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES }, { call: 'check_stock', arguments: { sku: 'kettle-blue' } }], {
       tools: [tool('check_stock', { timeoutMs: 20_000 })],
     });
     await tools.until(() => tools.hits.length === 1);

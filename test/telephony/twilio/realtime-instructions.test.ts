@@ -25,6 +25,17 @@ const VOICEMAIL = {
     'Call it, and say nothing, when what you hear is an answering machine or voicemail greeting (asks to leave a message, says nobody can take the call, a beep) rather than a person. Never call it for a person, even one who greets you at length.',
   parameters: { type: 'object', properties: {}, required: [] },
 };
+const PRESS_KEYS = {
+  type: 'function',
+  name: 'press_keys',
+  description:
+    'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played.',
+  parameters: {
+    type: 'object',
+    properties: { digits: { type: 'string', description: 'The keys in order: 0-9, * and #, A-D; w for a half-second pause between keys. At most 32.' } },
+    required: ['digits'],
+  },
+};
 /** Turn-taking for a phone line, by default: server VAD that needs real speech, and the response not cut by the server. */
 const TURN_DETECTION = { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: true, interrupt_response: false };
 
@@ -94,6 +105,8 @@ describe('realtime instructions', () => {
       'If the person asks for a number to call back, give +33142685300, the number you are calling from, digit by digit.',
       'When the person gives you a number, a date, a time, an amount or a name to note, read it back to them to confirm it.',
       'If the person asks you to hold or to wait, say you will, then stay silent until they speak again; if they ask for a long wait, offer to call back later instead.',
+      'When an automated menu asks you to press a key, or you need to dial an extension or type a number, call the press_keys function with the keys and say nothing over them; then listen to what the menu says next.',
+      'Keys the person presses on their phone reach you as a note such as "[The callee pressed 1 2]".',
     ]);
   });
 
@@ -136,7 +149,7 @@ describe('realtime instructions', () => {
           },
           output: { format: { type: 'audio/pcmu' }, voice: 'sage' },
         },
-        tools: [END_CALL, OPT_OUT, VOICEMAIL],
+        tools: [END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS],
         tool_choice: 'auto',
       },
     });
@@ -156,7 +169,7 @@ describe('realtime instructions', () => {
         input_audio_transcription: { model: 'whisper-1', language: 'fr' },
         input_audio_noise_reduction: { type: 'near_field' },
         turn_detection: TURN_DETECTION,
-        tools: [END_CALL, OPT_OUT, VOICEMAIL],
+        tools: [END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS],
         tool_choice: 'auto',
       },
     });

@@ -47,6 +47,14 @@ forEachStore('calls on the Twilio carrier', (kind) => {
   /** Places a call and lets the engine dial it; returns the call id and Twilio's call sid. */
   const placeAndDial = (to = '+14155550123') => h!.placeAndDial({ to, fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] });
 
+  it("asks Twilio to press the placement's sendDigits once the call is answered, and for no keys without them", async () => {
+    await setUp();
+    await h!.placeAndDial({ sendDigits: '1234w#' });
+    expect(fake.calls[0].params.SendDigits).to.deep.equal(['1234w#']);
+    await h!.placeAndDial();
+    expect(fake.calls[1].params).not.to.have.property('SendDigits');
+  });
+
   it('dials through Calls.json with the caller id, the media stream, every status event, async AMD and the recording', async () => {
     await setUp();
     const { id, sid } = await placeAndDial();

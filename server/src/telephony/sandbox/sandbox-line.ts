@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { decodeMuLaw } from '../../speech/audio.js';
+import { dtmfTones } from '../dtmf-tones.js';
 import type { AgentHangUp, LineSession, LiveLine } from '../live-line.js';
 import { FRAME_BYTES, FRAME_MS, type LineCallee, SILENCE_BYTE } from './line-callee.js';
 
@@ -78,8 +79,13 @@ export class SandboxLine implements LiveLine {
     setImmediate(() => this.releaseMarks());
   }
 
-  /** Key presses go out as silence here: the sandbox's callee does not listen for them. */
-  sendDigits(_digits: string): void {}
+  /**
+   * Key presses go out as their tones, after the audio before them, as on Twilio's line: they are in the agent's
+   * leg of the recording and their mark comes back once they have played. The sandbox's callee does not act on them.
+   */
+  sendDigits(digits: string): void {
+    this.play(dtmfTones(digits).toString('base64'));
+  }
 
   async hangUp(_reason: AgentHangUp): Promise<void> {
     this.end('agent');

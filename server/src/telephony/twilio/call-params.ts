@@ -47,6 +47,8 @@ export function createCallParams(request: DialRequest, publicBaseUrl: string, me
     ...(request.machineDetection === false
       ? {}
       : { MachineDetection: request.leaveMessage ? 'DetectMessageEnd' : 'Enable', AsyncAmd: 'true', AsyncAmdStatusCallback: urls.amd, AsyncAmdStatusCallbackMethod: 'POST' }),
+    // Twilio presses these once the call is answered (its own `w` and `W` pauses): a known extension.
+    ...(request.sendDigits === undefined ? {} : { SendDigits: request.sendDigits }),
     // Twilio ends the call itself this long after it is placed, should every hang-up of ours fail.
     TimeLimit: String(timeLimitSec),
     Record: 'true',

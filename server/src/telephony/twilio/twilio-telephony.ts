@@ -1,6 +1,6 @@
 // The Twilio wing (SVC_CARRIER=twilio): the carrier over Twilio's REST API, the signed callbacks it reports on
-// (/twilio/...), the jobs that keep a hang-up or a recording's download going (twilio-jobs.ts), and, with the
-// realtime agent (SVC_AGENT=realtime), the media bridge on the API's own port, whose stream tokens are signed with
+// (/twilio/...), the jobs that keep a hang-up or a recording's download going (twilio-jobs.ts), and, with a live
+// agent (SVC_AGENT=realtime or cascaded), the media bridge on the API's own port, whose stream tokens are signed with
 // the Twilio auth token (the carrier puts them in the TwiML) and whose hang-ups and transfers are the carrier's own.
 // The agent that joins the streams is the one the composition root built (TelephonyDeps.agent).
 import { joinsLines } from '../live-line.js';

@@ -12,7 +12,9 @@
 // provider that fails is tried once more where that is safe (nothing of the reply played yet), else the callee
 // hears the apology, the failure is recorded (the call ends `agent_unavailable`) and the line is hung up. A silent
 // line is prompted once, then hung up; the goodbye plays out before the hang-up; when the callee hangs up, their
-// last words are recognised (bounded) before the session closes.
+// last words are recognised (bounded) before the session closes. The model presses keys with press_keys, answered
+// once their tones have played; keys the callee presses are grouped into one turn and given to the model as a user
+// message (keypad.ts; docs/real-calls.md, "Keys").
 //
 // Every timing rule runs on call time (the callee's audio: a line sends a frame every 20 ms, silent or not), so a
 // session is deterministic under test and its timers never drift from what the callee heard; the filler's wait is
@@ -30,11 +32,13 @@ import type { Apology } from '../apology.js';
 import { FILLER_AFTER_MS, fillerText } from '../filler.js';
 import type { ToolCall } from '../../generated/types.gen.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye } from '../closing.js';
+import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from '../keypad.js';
 import { realtimeInstructions } from '../realtime-instructions.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from '../silence-watch.js';
 import type { ToolContext, ToolRegistry } from '../tools.js';
 import type { TurnLedger } from '../turn-ledger.js';
 import type { StageMarks } from '../turn-timing.js';
+import { hasWords } from './barge-in-detector.js';
 import type { Ears, EarEvent } from './ears.js';
 import { TextQueue } from './text-queue.js';
 
@@ -134,6 +138,13 @@ export class CascadedSession implements LineSession {
   private lastTurn: (() => void) | null = null;
   /** Call time the callee last stopped speaking (or the line began): the greeting counts from it. */
   private quietSince = 0;
+  private readonly keypad: KeyPad;
+  /** Settles once the tools of the latest round have answered. */
+  private toolsRunning: Promise<void> = Promise.resolve();
+  private readonly calleeKeys = new CalleeKeys();
+  private keyTurns = 0;
+  /** The callee's keys are in the conversation and no request of the model has held them yet. */
+  private keysUnanswered = false;
   /** The tools still working, and what stops them when the session ends. */
   private readonly running = new Set<Promise<unknown>>();
   private readonly toolsStop = new AbortController();
@@ -155,6 +166,7 @@ export class CascadedSession implements LineSession {
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.history = [{ role: 'system', content: realtimeInstructions(brief) }];
+    this.keypad = new KeyPad(line, ledger, logger, brief.callId);
     this.tool = {
       callId: brief.callId,
       line,
@@ -162,6 +174,7 @@ export class CascadedSession implements LineSession {
       endCall: () => this.goodbye.request(),
       recordOptOut: () => lifecycle.recordOptOut(),
       recordVoicemail: lifecycle.recordVoicemail,
+      pressKeys: (digits) => this.keypad.press(digits),
       recordToolCall: lifecycle.recordToolCall,
       signal: this.toolsStop.signal,
     };
@@ -214,26 +227,50 @@ export class CascadedSession implements LineSession {
     else if (this.queued.length < MAX_QUEUED_FRAMES) this.queued.push(frame);
     this.onEars(this.ears.push(frame));
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    const keys = this.calleeKeys.due(this.ledger.nowMs);
+    if (keys) this.calleePressed(keys);
     // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
     this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
-    if (!this.greeted && !this.held && !this.ears.speaking && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
+    // A callee whose turn is still open (its end not yet decided) is answered when it ends, not greeted over.
+    if (!this.greeted && !this.held && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
       this.greeted = true;
       void this.respond();
     }
   }
 
   marked(name: string): void {
+    if (this.keypad.marked(name)) return;
     if (name === APOLOGY_MARK) void this.finish('agent_lost');
     else if (!this.goodbye.markedBack(name)) this.ledger.marked(name);
     if (!this.ledger.playing) this.ears.agentSpeaking(false);
   }
 
-  /** Keys the callee presses reach the model through the toolbox's keypad, not as speech. */
-  dtmf(_digit: string): void {}
+  /** A key the callee pressed: kept with the keys pressed close after it, and told the model as one message (keypad.ts). */
+  dtmf(digit: string): void {
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    this.calleeKeys.press(digit, this.ledger.nowMs);
+  }
+
+  /**
+   * The callee's keys are a turn of theirs and a user message to the model, answered as their words are: at once,
+   * or by the reply under way (its next request, or one made when it ends); not while the callee is speaking (their
+   * turn's end brings the answer) nor while the agent holds its words.
+   */
+  private calleePressed(group: KeyGroup): void {
+    this.ledger.note(`callee-keys-${++this.keyTurns}`, 'callee', group.startMs, group.endMs, pressedTurnText(group.keys));
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    this.history.push({ role: 'user', content: calleePressedNote(group.keys) });
+    this.keysUnanswered = true;
+    this.silence.calleeSpoke();
+    this.greeted = true;
+    if (this.held || this.reply || this.ears.speaking || this.calleeItem !== null) return;
+    void this.respond();
+  }
 
   ended(): Promise<LineEnd> {
     if (this.lineEnded || this.over) return this.done;
     this.lineEnded = true;
+    this.keypad.close();
     this.reply?.abort.abort();
     void this.lastWords().then(() => this.finish('line_ended'));
     return this.done;
@@ -295,6 +332,8 @@ export class CascadedSession implements LineSession {
     if (this.lastTurn) return this.lastTurn();
     if (!words) return;
     this.silence.calleeSpoke();
+    // A listener's "uh-huh" while the agent talks is no bid for the turn (barge-in-detector.ts): the agent goes on.
+    if (!hasWords(words) && (this.reply !== null || this.ledger.playing)) return;
     this.history.push({ role: 'user', content: words });
     this.greeted = true;
     if (this.held || this.ending || this.goodbye.ending || this.lineEnded) return;
@@ -315,6 +354,7 @@ export class CascadedSession implements LineSession {
     if (this.goodbye.ending) return;
     const spoken = this.lastSpoken;
     const cut = this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null));
+    if (cut) this.keypad.cleared();
     this.reply?.abort.abort();
     this.reply = null;
     this.fillerStop?.abort();
@@ -342,20 +382,24 @@ export class CascadedSession implements LineSession {
     this.reply = reply;
     this.goodbye.responseStarted();
     try {
-      // The model is asked once it has every answer it asked for (a tool still working when the callee spoke again).
-      while (this.running.size > 0 && !reply.abort.signal.aborted) await Promise.allSettled(this.running);
       for (let round = 0; round < MAX_TOOL_ROUNDS && !reply.abort.signal.aborted; round++) {
         if (round > 0) reply.spoken = this.newSpoken();
+        // Tools an earlier reply called answer first: the model is never asked with a call left unanswered.
+        await this.toolsRunning;
+        if (reply.abort.signal.aborted) break;
         const calls = await this.speakWithRetry(reply);
         if (calls.length === 0 || reply.abort.signal.aborted) break;
-        if (!(await this.runTools(calls)) || this.goodbye.ending) break;
+        if (!(await this.runTools(calls, reply.spoken.message)) || this.goodbye.ending) break;
       }
     } catch (err) {
       if (!reply.abort.signal.aborted) void this.giveUp(err instanceof ProviderError ? `${err.provider} ${err.failure}` : `reply failed: ${(err as Error).message}`);
     } finally {
-      if (this.reply === reply) this.reply = null;
+      const current = this.reply === reply;
+      if (current) this.reply = null;
       this.ledger.markSent();
       this.goodbye.responseDone();
+      // The callee's keys came after this reply's last request: they are answered now.
+      if (current && this.keysUnanswered && !reply.abort.signal.aborted && !this.held && !this.ending && !this.goodbye.ending && !this.lineEnded) void this.respond();
     }
   }
 
@@ -381,7 +425,12 @@ export class CascadedSession implements LineSession {
   /** One model request, its text spoken as it streams; returns the tool calls it asked for. */
   private async speak(reply: Reply): Promise<ToolCallRequest[]> {
     const { model, voice, voiceName } = this.providers;
-    const signal = reply.abort.signal;
+    // The request's own abort: the reply's (the callee cut in, the line ended), or the failure of the voice or of the
+    // model, which stops the other without being taken for the reply's end, so the failure is retried or apologised for.
+    const request = new AbortController();
+    const stop = () => request.abort();
+    reply.abort.signal.addEventListener('abort', stop, { once: true });
+    const signal = request.signal;
     const sentences = new TextQueue();
     const splitter = new SentenceSplitter();
     const calls: ToolCallRequest[] = [];
@@ -393,27 +442,46 @@ export class CascadedSession implements LineSession {
         sentences.push(p);
       }
     };
-    const audio = voice.speak(sentences, { callId: this.brief.callId, language: this.brief.language, voice: voiceName, logger: this.logger, signal });
-    const playing = this.play(reply, audio);
-    // A voice that fails while the model still writes must not leave the model's stream unread and unhandled.
-    playing.catch(() => reply.abort.abort());
     try {
-      reply.marks.modelAskedAt ??= now();
-      const deltas: AsyncIterable<ChatDelta> = model.reply({ callId: this.brief.callId, brief: this.brief, messages: this.history, tools: chatTools(this.tools.offered), logger: this.logger, signal });
-      for await (const d of deltas) {
-        if (signal.aborted) break;
-        reply.marks.firstTokenAt ??= now();
-        if (d.type === 'text') {
-          text += d.text;
-          toVoice(splitter.push(d.text));
-        } else calls.push(d.call);
+      const audio = voice.speak(sentences, { callId: this.brief.callId, language: this.brief.language, voice: voiceName, logger: this.logger, signal });
+      const playing = this.play(reply, audio, signal);
+      // A voice that fails while the model still writes stops the model's stream; its failure is thrown below.
+      playing.catch(stop);
+      try {
+        reply.marks.modelAskedAt ??= now();
+        this.keysUnanswered = false;
+        const deltas: AsyncIterable<ChatDelta> = model.reply({
+          callId: this.brief.callId,
+          brief: this.brief,
+          messages: this.history,
+          tools: chatTools(this.tools.offered),
+          logger: this.logger,
+          signal,
+        });
+        for await (const d of deltas) {
+          if (signal.aborted) break;
+          reply.marks.firstTokenAt ??= now();
+          if (d.type === 'text') {
+            text += d.text;
+            toVoice(splitter.push(d.text));
+          } else calls.push(d.call);
+        }
+        toVoice(splitter.end());
+      } catch (err) {
+        // The model failed: what the voice would still make of the reply is not played, and a retry never speaks
+        // over it.
+        sentences.end();
+        stop();
+        await playing.catch(() => undefined);
+        throw err;
+      } finally {
+        sentences.end();
       }
-      toVoice(splitter.end());
+      await playing;
     } finally {
-      sentences.end();
+      reply.abort.signal.removeEventListener('abort', stop);
     }
-    await playing;
-    if (signal.aborted) return [];
+    if (reply.abort.signal.aborted) return [];
     const spoken = reply.spoken;
     spoken.synthesized = true;
     const content = text.trim() || null;
@@ -431,10 +499,10 @@ export class CascadedSession implements LineSession {
   }
 
   /** Sends the voice's audio to the line as it comes, through the ledger. */
-  private async play(reply: Reply, audio: AsyncIterable<Buffer>): Promise<void> {
+  private async play(reply: Reply, audio: AsyncIterable<Buffer>, signal: AbortSignal): Promise<void> {
     const spoken = reply.spoken;
     for await (const chunk of audio) {
-      if (reply.abort.signal.aborted || this.ending) break;
+      if (signal.aborted || this.ending) break;
       if (spoken.sentBytes === 0) {
         if (reply.marks.firstAudioAt === null) {
           reply.marks.firstAudioAt = now();
@@ -450,36 +518,42 @@ export class CascadedSession implements LineSession {
 
   /**
    * Runs the tools the model called, one after the other; true when any answered (the model is asked again with the
-   * answers). A remote tool still working after FILLER_AFTER_MS has the callee hear the filler. Each answer is kept
-   * whatever became of the reply meanwhile: the model's next request must answer every call it made.
+   * answers). Each answer goes right after the message that called it: a message that came while a tool ran (the
+   * callee's words or keys) goes after the answers, as a chat model requires, and a reply begun meanwhile waits for
+   * them (`toolsRunning`). A remote tool still working after FILLER_AFTER_MS has the callee hear the filler.
    */
-  private async runTools(calls: readonly ToolCallRequest[]): Promise<boolean> {
-    let answered = false;
-    for (const call of calls) {
-      const tool = this.tools.find(call.name);
-      const filler = tool?.remote ? setTimeout(() => void this.sayFiller(), FILLER_AFTER_MS) : null;
-      const work = Promise.resolve(tool ? tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` });
-      this.running.add(work);
-      let output: Awaited<typeof work>;
-      try {
-        output = await work;
-      } finally {
-        this.running.delete(work);
-        if (filler) clearTimeout(filler);
+  private runTools(calls: readonly ToolCallRequest[], asked: ChatMessage | null): Promise<boolean> {
+    const run = (async () => {
+      let answered = false;
+      for (const call of calls) {
+        const tool = this.tools.find(call.name);
+        const filler = tool?.remote ? setTimeout(() => void this.sayFiller(), FILLER_AFTER_MS) : null;
+        const work = Promise.resolve(tool ? tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` });
+        this.running.add(work);
+        let output: Awaited<typeof work>;
+        try {
+          output = await work;
+        } finally {
+          this.running.delete(work);
+          if (filler) clearTimeout(filler);
+        }
+        if (output === undefined) continue;
+        const answer: ChatMessage = { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) };
+        let at = asked ? this.history.indexOf(asked) + 1 : 0;
+        if (at === 0) this.history.push(answer);
+        else {
+          while (this.history[at]?.role === 'tool') at++;
+          this.history.splice(at, 0, answer);
+        }
+        answered = true;
       }
-      if (output === undefined) continue;
-      this.answer(call.id, JSON.stringify(output));
-      answered = true;
-    }
-    return answered;
-  }
-
-  /** A tool's answer, right after the model's message that called it and the answers before it. */
-  private answer(toolCallId: string, content: string): void {
-    const asked = this.history.findIndex((m) => m.role === 'assistant' && m.tool_calls?.some((c) => c.id === toolCallId));
-    let at = asked < 0 ? this.history.length : asked + 1;
-    while (at < this.history.length && this.history[at]!.role === 'tool') at++;
-    this.history.splice(at, 0, { role: 'tool', tool_call_id: toolCallId, content });
+      return answered;
+    })();
+    this.toolsRunning = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** A client's tool is taking long: the callee hears "one moment" in the agent's voice, unless the line is busy. */
@@ -558,8 +632,10 @@ export class CascadedSession implements LineSession {
       return this.finish('agent_lost');
     }
     if (this.over) return;
-    // What the line still holds of the failed reply is dropped: the apology is what the callee hears next.
-    this.ledger.cutIn(() => null);
+    // What the line still holds of the failed reply is dropped: the apology is what the callee hears next. The
+    // transcript keeps what they heard of the reply, as a barge-in's does.
+    const spoken = this.lastSpoken;
+    if (this.ledger.cutIn((heardMs) => (spoken ? heardText(spoken, heardMs) : null))) this.keypad.cleared();
     const item = 'svc_apology';
     for (let at = 0; at < apology.audio.length; at += 160) this.ledger.play(item, apology.audio.subarray(at, at + 160).toString('base64'));
     this.ledger.said(item, 'agent', apology.text);
@@ -575,6 +651,9 @@ export class CascadedSession implements LineSession {
     if (this.endTimer) clearTimeout(this.endTimer);
     this.goodbye.stop();
     this.reply?.abort.abort();
+    this.keypad.close();
+    const keys = this.calleeKeys.flush();
+    if (keys) this.calleePressed(keys);
     this.fillerStop?.abort();
     // A tool still working is given up, and its use recorded so, before the call's records are closed.
     this.toolsStop.abort();

@@ -14,6 +14,7 @@ import { EspeakVoice } from '../../speech/espeak/espeak-voice.js';
 import { OpenAiRecognizer } from '../../speech/openai/openai-recognizer.js';
 import { OpenAiVoice } from '../../speech/openai/openai-voice.js';
 import { OracleRecognizer } from '../../speech/oracle/oracle-recognizer.js';
+import { PocketsphinxRecognizer } from '../../speech/pocketsphinx/pocketsphinx-recognizer.js';
 import type { SpeechRecognizer } from '../../speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { Database } from '../../store/schema.js';
@@ -35,6 +36,8 @@ function recognizer(c: CascadedConfig): SpeechRecognizer {
       return new DeepgramRecognizer(vendor);
     case 'openai':
       return new OpenAiRecognizer(vendor);
+    case 'pocketsphinx':
+      return new PocketsphinxRecognizer();
     default:
       throw new Error(`SVC_STT=${c.stt} is not available in this build`);
   }
