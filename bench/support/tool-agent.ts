@@ -62,10 +62,7 @@ process.on('message', async (m: AgentCommand) => {
     const store = openStore('sqlitePath' in m.store ? { sqlitePath: m.store.sqlitePath } : { postgresUrl: m.store.postgresUrl, poolSize: 10 });
     const clientTools = new ClientTools(store.db, { allowPrivate: true, agents: { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true, ca: m.ca }) } });
     // No greeting: the callee speaks first in every round.
-    const agent = new RealtimeAgent(store.db, { url: m.realtimeUrl, model: 'gpt-realtime', protocol: GA_PROTOCOL, apiKey: 'sk-bench', greetAfterMs: 3_600_000 }, CALL_TOOLS, {
-      clientTools,
-      write: (unit) => store.write(unit),
-    });
+    const agent = new RealtimeAgent(store.db, { url: m.realtimeUrl, model: 'gpt-realtime', protocol: GA_PROTOCOL, apiKey: 'sk-bench', greetAfterMs: 3_600_000 }, CALL_TOOLS, { clientTools });
     bareAgent = new https.Agent({ keepAlive: true, ca: m.ca });
     const logger = pino({ level: 'silent' });
     for (const id of m.ids) {

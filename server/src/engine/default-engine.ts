@@ -31,9 +31,9 @@ function configuredAnalyst(config: Config): Analyst {
 
 /** SVC_AGENT: the scripted agent, the realtime speech agent or the cascaded agent (the live ones read what their lines recorded). */
 export function configuredAgent(config: Config, store: Store, logger?: Logger, observer?: LatencyObserver): AnyAgent {
-  if (config.agent === 'cascaded') return configuredCascadedAgent(config, store.db, logger?.child({ part: 'cascaded' }), observer, (unit) => store.write(unit));
+  if (config.agent === 'cascaded') return configuredCascadedAgent(config, store.db, logger?.child({ part: 'cascaded' }), observer);
   if (config.agent !== 'realtime') return sandboxAgent();
-  return configuredRealtimeAgent(config, store.db, logger, observer, (unit) => store.write(unit));
+  return configuredRealtimeAgent(config, store.db, logger, observer);
 }
 
 /** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */

@@ -4,8 +4,9 @@
 // key's signing secrets as the store has them (read at most once a second per key, so a burst of calls reads
 // them once and a rotation signs with both secrets within a second), through the webhook SSRF guard, within the
 // tool's timeout (webhooks/tool-request.ts). The JSON answer is the function's output; a failure
-// is answered `{ error }`, so the model can say so and go on. Every use is written on the call's record before the
-// model hears the answer (ToolContext.recordToolCall), by the process that holds the line.
+// is answered `{ error }`, so the model can say so and go on. Every use is written on the call's record as the model
+// is given the answer (ToolContext.recordToolCall), by the process that holds the line: the model never waits on
+// the store, and the line is recorded closed only once the uses are written (line-records.ts).
 import http from 'node:http';
 import https from 'node:https';
 import type { Kysely } from 'kysely';
@@ -80,7 +81,7 @@ export class ClientTools {
     const fields = { callId, tool: placed.name, status: call.status, latencyMs };
     if (answer.status === 'ok') ctx.logger.info(fields, 'client tool answered');
     else ctx.logger.warn({ ...fields, error: answer.error }, 'client tool failed');
-    await ctx.recordToolCall?.(call).catch((err: Error) => ctx.logger.error({ callId, tool: placed.name, err: err.message }, 'could not record the tool call'));
+    void ctx.recordToolCall?.(call).catch((err: Error) => ctx.logger.error({ callId, tool: placed.name, err: err.message }, 'could not record the tool call'));
     if (answer.status !== 'ok') return { error: answer.error };
     const output = answer.answer;
     return typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as ToolOutput) : { result: output };

@@ -12,7 +12,6 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/schema.js';
-import type { Store } from '../store/store.js';
 import { claimAgentHost } from '../store/calls/agent-line.js';
 import { getCall } from '../store/calls/call-by-id.js';
 import type { LineAgent, LiveLine } from '../telephony/live-line.js';
@@ -41,8 +40,6 @@ export interface RealtimeAgentOptions {
   clock?: Clock;
   /** How the calls' own tools are reached (SVC_WEBHOOK_ALLOW_PRIVATE's address rule); the public-address rule unless told. */
   clientTools?: ClientTools;
-  /** The store's units of write work, for what a line writes often at once (the uses of tools); db's writes unless given. */
-  write?: Store['write'];
 }
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
@@ -59,7 +56,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     private readonly options: RealtimeAgentOptions = {},
   ) {
     this.warmLinks = options.internalUrl && options.logger ? new WarmLinks(options.logger, options.warmHoldMs) : null;
-    this.records = new LineRecords(db, connection.lastWordsMs, options.observer ?? null, options.write ?? null);
+    this.records = new LineRecords(db, connection.lastWordsMs, options.observer ?? null);
     this.clientTools = options.clientTools ?? new ClientTools(db, { allowPrivate: false });
   }
 
@@ -130,11 +127,11 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
 }
 
 /** The realtime agent as configured (SVC_REALTIME_*, SVC_INTERNAL_URL); the composition root gives the process's latency observer. */
-export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver, write?: Store['write']): RealtimeAgent {
+export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): RealtimeAgent {
   return new RealtimeAgent(
     db,
     { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
     CALL_TOOLS,
-    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer, clientTools: new ClientTools(db, { allowPrivate: config.webhookAllowPrivate }), write },
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer, clientTools: new ClientTools(db, { allowPrivate: config.webhookAllowPrivate }) },
   );
 }

@@ -1,9 +1,7 @@
 // The columns of a call that the live agent's side of the line writes while the engine holds the call's lease:
 // each operation touches only its own columns, so it never overwrites what the engine writes as the call ends.
-import type { Kysely, Selectable } from 'kysely';
-import { PARAM, statement } from '../prepared-query.js';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CallsTable, Database } from '../schema.js';
-import type { WriteUnit } from '../store.js';
 
 /** When the call's line was opened to the agent and when its turns were all written; undefined for no such call. */
 export async function readLineMarks(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'line_opened_at' | 'line_closed_at'> | undefined> {
@@ -40,20 +38,23 @@ export async function markAgentUnavailable(db: Kysely<Database>, callId: string)
   await db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
 }
 
-/** Writes the uses of the call's client tools so far (JSON, the contract's ToolCall list). */
-export async function writeToolCalls(db: Kysely<Database>, callId: string, toolCallsJson: string): Promise<void> {
-  await db.updateTable('calls').set({ tool_calls_json: toolCallsJson }).where('id', '=', callId).execute();
+/**
+ * Writes the uses of client tools so far of several calls (each its JSON, the contract's ToolCall list) in one
+ * statement: one round trip and one commit however many calls' tools answered at once.
+ */
+export async function writeToolCalls(db: Kysely<Database>, uses: ReadonlyArray<readonly [callId: string, toolCallsJson: string]>): Promise<void> {
+  if (uses.length === 0) return;
+  const each = uses.map(([id, json]) => sql`when ${id} then ${json}`);
+  await db
+    .updateTable('calls')
+    .set({ tool_calls_json: sql<string>`case ${sql.ref('id')} ${sql.join(each, sql` `)} end` })
+    .where(
+      'id',
+      'in',
+      uses.map(([id]) => id),
+    )
+    .execute();
 }
-
-const P = PARAM as never;
-const setToolCalls = statement((db) => db.updateTable('calls').set({ tool_calls_json: P }).where('id', '=', P));
-
-/** writeToolCalls as a unit of write work: on SQLite the uses of many calls answered in one turn share one commit. */
-export const toolCallsUnit =
-  (callId: string, toolCallsJson: string): WriteUnit<void> =>
-  async ({ ex }) => {
-    await setToolCalls(ex, toolCallsJson, callId);
-  };
 
 /** Writes the call's measured conversation latency (JSON). */
 export async function writeCallLatency(db: Kysely<Database>, callId: string, latencyJson: string): Promise<void> {

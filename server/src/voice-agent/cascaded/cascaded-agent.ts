@@ -9,7 +9,6 @@ import { systemClock, type Clock } from '../../clock.js';
 import type { LiveAgent } from '../../conversation/agent.js';
 import type { LineBrief, TimedTurn } from '../../conversation/conversation.js';
 import type { Database } from '../../store/schema.js';
-import type { Store } from '../../store/store.js';
 import type { LineAgent, LiveLine } from '../../telephony/live-line.js';
 import { apologyFor } from '../apology.js';
 import { LineRecords } from '../line-records.js';
@@ -27,8 +26,6 @@ export interface CascadedAgentOptions {
   tools?: ToolRegistry;
   /** How the calls' own tools are reached (SVC_WEBHOOK_ALLOW_PRIVATE's address rule); the public-address rule unless told. */
   clientTools?: ClientTools;
-  /** The store's units of write work, for what a line writes often at once (the uses of tools); db's writes unless given. */
-  write?: Store['write'];
   observer?: LatencyObserver;
   clock?: Clock;
 }
@@ -43,7 +40,7 @@ export class CascadedAgent implements LiveAgent, LineAgent {
     db: Kysely<Database>,
     private readonly options: CascadedAgentOptions,
   ) {
-    this.records = new LineRecords(db, options.timing.lastWordsMs, options.observer ?? null, options.write ?? null);
+    this.records = new LineRecords(db, options.timing.lastWordsMs, options.observer ?? null);
     this.clientTools = options.clientTools ?? new ClientTools(db, { allowPrivate: false });
   }
 

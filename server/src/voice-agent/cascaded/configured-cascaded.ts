@@ -18,7 +18,6 @@ import { PocketsphinxRecognizer } from '../../speech/pocketsphinx/pocketsphinx-r
 import type { SpeechRecognizer } from '../../speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { Database } from '../../store/schema.js';
-import type { Store } from '../../store/store.js';
 import { ScriptedChatModel } from '../scripted-chat-model.js';
 import type { LatencyObserver } from '../turn-timing.js';
 import { CascadedAgent } from './cascaded-agent.js';
@@ -59,7 +58,7 @@ function voice(c: CascadedConfig): SpeechSynthesizer {
   }
 }
 
-export function configuredCascadedAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver, write?: Store['write']): CascadedAgent {
+export function configuredCascadedAgent(config: Config, db: Kysely<Database>, logger?: Logger, observer?: LatencyObserver): CascadedAgent {
   const c = config.cascaded!;
   const fvad = loadFvad();
   // The offline voice loads and warms now, so the first call's first sentence is not the one that waits for it.
@@ -76,6 +75,5 @@ export function configuredCascadedAgent(config: Config, db: Kysely<Database>, lo
     ears: () => new LineEars(fvad, { endpointing: { silenceMs: c.endpointSilenceMs }, bargeIn: { minSpeechMs: c.interruptAfterMs } }),
     observer,
     clientTools: new ClientTools(db, { allowPrivate: config.webhookAllowPrivate }),
-    write,
   });
 }
