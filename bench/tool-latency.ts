@@ -4,13 +4,13 @@
 // realtime agent as main.ts builds it, on a store made here, SQLite unless told, each joined to a line that plays
 // at once); the client's tool server (bench/support/tool-server.ts: test/support/fake-tool-server.ts over https
 // with a self-signed certificate made here with openssl, answering at once); and this one, the model
-// (test/support/fake-realtime.ts), whose `tool` step calls the client's tool and times its output from the moment
+// (test/support/fake-realtime.ts), whose `call` step calls the client's tool and times its output from the moment
 // it sent the call. The loopback address needs SVC_WEBHOOK_ALLOW_PRIVATE's rule, which svc's process is given.
 //   - bare: N `https.request` POSTs at once of the body svc sends, from the agent's process over a kept-alive
 //     agent, each timed to its answer's JSON parsed;
 //   - svc: each session's tool call at once (the model's function call over the socket, then svc: the key's
 //     signing secrets, the body signed, the SSRF guard, the POST over a kept-alive agent, the answer read and
-//     parsed, the use written to the call's record, the function_call_output sent back), timed by the model.
+//     parsed, the use's write to the call's record begun, the function_call_output sent back), timed by the model.
 // svc's own share is svc's less the bare POST's, at p50 and at p99, each round; both sockets' transit is in it. A
 // warm-up round opens the connections first (TLS handshakes are the tool's cost, not a round trip's). Medians of
 // the rounds.
