@@ -7,7 +7,7 @@ export type { RetryOptions, Sleep } from './retry-policy.js';
 export { TERMINAL_STATUSES, isTerminal } from './wait-for-call.js';
 export type { WaitForCallOptions } from './wait-for-call.js';
 export type { LiveEvent, StreamOptions } from './live-stream.js';
-export { verifyWebhook, WebhookVerificationError, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SEC } from './verify-webhook.js';
+export { verifyWebhook, verifyToolRequest, WebhookVerificationError, SIGNATURE_HEADER, DEFAULT_TOLERANCE_SEC } from './verify-webhook.js';
 export type { WebhookVerificationReason, VerifyWebhookOptions } from './verify-webhook.js';
 export type {
   AnsweredBy,
@@ -33,6 +33,8 @@ export type {
   CallRecord,
   CallStatus,
   CallSummary,
+  CallTool,
+  ClientTool,
   CallVoicemailEvent,
   DoNotCallEntry,
   DoNotCallList,
@@ -45,4 +47,6 @@ export type {
   PlaceCallRequest,
   PlaceCallResponse,
   PreflightResponse,
+  ToolCall,
+  ToolRequest,
 } from './generated/types.gen.js';

@@ -1,8 +1,10 @@
 // Verifies a webhook request from the service: `X-SVC-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>...]`,
 // where v1 is HMAC-SHA256(secret, `<t>.<raw body>`). Signature first, then the timestamp, so a timestamp
-// error means "authentic but stale", never a hint to a forger.
+// error means "authentic but stale", never a hint to a forger. A request to one of the client's own tools (a
+// ToolRequest, the placement's `tools`) is signed the same way with the same secret: verifyToolRequest checks it
+// and returns it typed.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CallEvent } from './generated/types.gen.js';
+import type { CallEvent, ToolRequest } from './generated/types.gen.js';
 
 export const SIGNATURE_HEADER = 'X-SVC-Signature';
 export const DEFAULT_TOLERANCE_SEC = 300;
@@ -89,6 +91,32 @@ function matchesAny(expected: Buffer, signatures: string[]): boolean {
  * (during a rotation, any of them may have signed). Throws WebhookVerificationError with a `reason`.
  */
 export function verifyWebhook(rawBody: RawBody, signatureHeader: string | readonly string[] | null | undefined, secret: string | readonly string[], options: VerifyWebhookOptions = {}): CallEvent {
+  const event = verifySigned(rawBody, signatureHeader, secret, options);
+  if (typeof event !== 'object' || event === null || Array.isArray(event) || typeof (event as { event?: unknown }).event !== 'string') {
+    throw new WebhookVerificationError('invalid_json', 'The signed body is not a JSON event object.');
+  }
+  return event as CallEvent;
+}
+
+/**
+ * Checks the signature and timestamp of a request svc made to one of your tools during a call, as verifyWebhook
+ * checks an event, and returns the request (`event` is `tool.call`). Throws WebhookVerificationError with a `reason`.
+ */
+export function verifyToolRequest(
+  rawBody: RawBody,
+  signatureHeader: string | readonly string[] | null | undefined,
+  secret: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): ToolRequest {
+  const request = verifySigned(rawBody, signatureHeader, secret, options);
+  if (typeof request !== 'object' || request === null || Array.isArray(request) || (request as { event?: unknown }).event !== 'tool.call') {
+    throw new WebhookVerificationError('invalid_json', 'The signed body is not a JSON tool request (its `event` is not "tool.call").');
+  }
+  return request as ToolRequest;
+}
+
+/** The body's JSON once its signature and timestamp are checked (undefined when it is not JSON). */
+function verifySigned(rawBody: RawBody, signatureHeader: string | readonly string[] | null | undefined, secret: string | readonly string[], options: VerifyWebhookOptions): unknown {
   const body = rawBytes(rawBody);
   const { timestamp, signatures } = parseHeader(signatureHeader);
   const secrets = (typeof secret === 'string' ? [secret] : [...(secret ?? [])]).filter((s) => typeof s === 'string' && s !== '');
@@ -115,14 +143,9 @@ export function verifyWebhook(rawBody: RawBody, signatureHeader: string | readon
     throw new WebhookVerificationError('timestamp_in_future', `The signature is dated ${-ageSec} s ahead, more than the ${toleranceSec} s tolerance: check this server's clock.`);
   }
 
-  let event: unknown;
   try {
-    event = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
   } catch {
-    event = undefined;
+    return undefined;
   }
-  if (typeof event !== 'object' || event === null || Array.isArray(event) || typeof (event as { event?: unknown }).event !== 'string') {
-    throw new WebhookVerificationError('invalid_json', 'The signed body is not a JSON event object.');
-  }
-  return event as CallEvent;
 }

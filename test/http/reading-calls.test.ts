@@ -56,6 +56,8 @@ forEachStore('reading calls', (kind) => {
         timeZone: null,
         timeZones: null,
         latency: null,
+        tools: null,
+        toolCalls: [],
       });
     });
 

@@ -76,6 +76,7 @@ describe('the @svc/sdk package', function () {
       'TERMINAL_STATUSES',
       'WebhookVerificationError',
       'isTerminal',
+      'verifyToolRequest',
       'verifyWebhook',
     ]);
     const body = '{"event":"call.failed","eventId":"e1"}';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
-import { verifyWebhook, WebhookVerificationError, type CallEvent, type WebhookVerificationReason } from '../../sdk/src/index.js';
+import { verifyToolRequest, verifyWebhook, WebhookVerificationError, type CallEvent, type ToolRequest, type WebhookVerificationReason } from '../../sdk/src/index.js';
 import { signatureHeader } from '../../server/src/webhooks/signature.js';
 
 const stripe = new Stripe('sk_test_unused');
@@ -192,5 +192,28 @@ describe('verifyWebhook', () => {
       expect(() => verifyWebhook(body, header, '', { now: NOW })).to.throw(TypeError, 'verifyWebhook needs the webhook signing secret');
       expect(() => verifyWebhook(body, header, [], { now: NOW })).to.throw(TypeError);
     });
+  });
+});
+
+describe('verifyToolRequest', () => {
+  const request: ToolRequest = { event: 'tool.call', callId: event.callId, tool: 'check_stock', arguments: { sku: 'blue-1' }, metadata: { order: 'A-17' } };
+  const raw = JSON.stringify(request);
+
+  it('accepts a tool request signed as webhooks are, returning it typed; verifyWebhook accepts the same bytes', () => {
+    const header = signatureHeader(raw, [SECRET, OLD_SECRET], T);
+    expect(verifyToolRequest(raw, header, SECRET, { now: NOW })).to.deep.equal(request);
+    expect(verifyToolRequest(Buffer.from(raw), header, [OLD_SECRET], { now: NOW })).to.deep.equal(request);
+    expect(verifyWebhook(raw, header, SECRET, { now: NOW })).to.deep.equal(request);
+  });
+
+  it('refuses what is not a tool request, and checks the signature and the time as verifyWebhook does', () => {
+    const reason = (run: () => unknown) => reasonOf(run).reason;
+    expect(reasonOf(() => verifyToolRequest(body, signatureHeader(body, [SECRET], T), SECRET, { now: NOW }))).to.deep.equal({
+      reason: 'invalid_json',
+      message: 'The signed body is not a JSON tool request (its `event` is not "tool.call").',
+    });
+    expect(reason(() => verifyToolRequest(raw, signatureHeader(raw, [OLD_SECRET], T), SECRET, { now: NOW }))).to.equal('signature_mismatch');
+    expect(reason(() => verifyToolRequest(raw, signatureHeader(raw, [SECRET], T - 301), SECRET, { now: NOW }))).to.equal('timestamp_too_old');
+    expect(reason(() => verifyToolRequest(JSON.parse(raw), signatureHeader(raw, [SECRET], T), SECRET, { now: NOW }))).to.equal('body_not_raw');
   });
 });

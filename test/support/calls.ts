@@ -32,6 +32,8 @@ const LATER_COLUMNS: Partial<CallRow> = {
   on_behalf_of: null,
   recording_notice: 1,
   send_digits: null,
+  tools_json: null,
+  tool_calls_json: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -93,6 +95,8 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     on_behalf_of: null,
     recording_notice: 1,
     send_digits: null,
+    tools_json: null,
+    tool_calls_json: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

@@ -8,7 +8,9 @@
 // user's or the system's words) is answered conversation.item.added and .done (GA; beta: conversation.item.created)
 // and kept in `messages`; one whose content does not fit its role (output text from the user, input text from the
 // assistant, an unknown content type) gets an invalid_request_error and is not added, as on the real server. A
-// `pause` step ends the response there, and the script goes on at the client's next response.create.
+// `pause` step ends the response there, and the script goes on at the client's next response.create. A model calls
+// only what its session offers, so a call of a function the session's `tools` lack is dropped, as a model that has
+// no such function says nothing of it.
 //
 // It speaks one interface, GA (the default) or beta, and refuses the other's header as the real servers do: an
 // OpenAI-Beta header on the GA server, or its absence on the beta one, closes the socket at once.
@@ -304,6 +306,8 @@ export interface RealtimeConnectionSeen {
   refused?: string;
   /** The function_call_output items the client sent for the model's tool calls. */
   toolOutputs: Array<{ callId: string; output: string }>;
+  /** The model's function calls, in order: when each was sent, and how long after it its output came (null before). */
+  functionCalls: Array<{ name: string; callId: string; arguments: string; sentAt: number; afterMs: number | null }>;
   /** The message items the client added, in order, each its role and its text. */
   messages: Array<{ role: string; text: string }>;
   /** The session as it stands (session.created's defaults, then each update taken). */
@@ -365,6 +369,7 @@ export class FakeRealtime extends EventEmitter {
           sentAudioBytes: 0,
           closed: false,
           toolOutputs: [],
+          functionCalls: [],
           messages: [],
           session: defaultSession(protocol, model),
           sent: [],
@@ -491,12 +496,15 @@ export class FakeRealtime extends EventEmitter {
           emitError(step.error);
         } else if ('optOut' in step || 'call' in step) {
           steps.shift();
-          const itemId = `item_call_${++ids}`;
-          const callId = `call_${ids}`;
           const name = 'call' in step ? step.call : 'record_opt_out';
           const args = JSON.stringify('call' in step ? (step.arguments ?? {}) : {});
+          const offered = Array.isArray(seen.session.tools) && seen.session.tools.some((t) => isObject(t) && t.name === name);
+          if (!offered) continue;
+          const itemId = `item_call_${++ids}`;
+          const callId = `call_${ids}`;
           const item = { id: itemId, type: 'function_call', status: 'completed', name, call_id: callId, arguments: args };
           response.output.push(item);
+          seen.functionCalls.push({ name, callId, arguments: args, sentAt: performance.now(), afterMs: null });
           emit({ type: 'response.function_call_arguments.done', response_id: response.id, item_id: itemId, output_index: 0, call_id: callId, name, arguments: args });
           emit({ type: 'response.output_item.done', response_id: response.id, output_index: 0, item });
           pendingTool = { callId, answered: false };
@@ -636,6 +644,8 @@ export class FakeRealtime extends EventEmitter {
         if (item.type === 'function_call_output' && pendingTool && item.call_id === pendingTool.callId) {
           pendingTool.answered = true;
           seen.toolOutputs.push({ callId: String(item.call_id), output: String(item.output) });
+          const call = seen.functionCalls.find((c) => c.callId === item.call_id);
+          if (call) call.afterMs = performance.now() - call.sentAt;
         } else if (item.type === 'message') {
           const problem = messageProblem(protocol, item);
           if (problem) return emitError({ type: 'invalid_request_error', code: 'invalid_value', message: problem.message, param: problem.param }, event.event_id);

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -151,6 +151,116 @@ export type PlaceCallRequest = {
      *
      */
     sendDigits?: string | null;
+    /**
+     * Up to 10 of your own tools the agent may use during the call, beside svc's own (hanging up, the
+     * opt-out, …): each is offered to the voice model by its name, description and parameters, and when the
+     * model calls one, svc POSTs a ToolRequest to its `url`, signed as webhooks are (`X-SVC-Signature` with the
+     * key's webhook secret), and gives the model your JSON answer as the function's output. An answer that is
+     * not a 2xx, not JSON, larger than 16 KiB or later than `timeoutMs` is given to the model as
+     * `{ "error": <why> }`, and the call goes on. Every use is on the record (`toolCalls`). Names must differ
+     * and must not be one of svc's own tools' names.
+     *
+     */
+    tools?: Array<ClientTool> | null;
+};
+
+/**
+ * A tool of yours the agent may call during the call (see `tools`).
+ */
+export type ClientTool = {
+    /**
+     * The function's name as the model sees it, 1 to 64 letters, digits, `_` or `-`; not one of svc's own tools (`end_call`, `record_opt_out`, `voicemail_detected`, `press_keys`, `transfer_call`).
+     */
+    name: string;
+    /**
+     * What the tool does and when to use it, for the model; 1 to 1024 characters.
+     */
+    description: string;
+    /**
+     * The function's parameters as a JSON Schema (2020-12) of type object, at most 8 KiB as JSON; it must compile. Without it the tool takes no arguments.
+     */
+    parameters?: {
+        type: 'object';
+    };
+    /**
+     * Where the ToolRequest is POSTed; the same rules as `webhookUrl` (https, a public host, no credentials; checked again, with the same address rule, at each request). Never shown back.
+     */
+    url: string;
+    /**
+     * How long svc waits for the whole answer, from 100 to 20000 ms; 5000 when absent.
+     */
+    timeoutMs?: number;
+};
+
+/**
+ * One of the tools a call was placed with, as the record shows it (its `url` is never shown back).
+ */
+export type CallTool = {
+    name: string;
+    description: string;
+    /**
+     * The JSON Schema the model was offered (`{ "type": "object", "properties": {} }` for a tool placed without).
+     */
+    parameters: {
+        [key: string]: unknown;
+    };
+    timeoutMs: number;
+};
+
+/**
+ * One use of a client tool by the agent during the call.
+ */
+export type ToolCall = {
+    /**
+     * The tool's name.
+     */
+    name: string;
+    /**
+     * The arguments the model called it with (`{}` when what it wrote was not a JSON object).
+     */
+    arguments: {
+        [key: string]: unknown;
+    };
+    /**
+     * `ok`: a 2xx with a JSON answer of at most 16 KiB; `timeout`: no whole answer within the tool's `timeoutMs`; `failed`: anything else (another status, no connection, an answer that is not JSON or is too large, a URL the address rule refuses, the call ending first). The set may grow.
+     */
+    status: 'ok' | 'failed' | 'timeout';
+    /**
+     * From the model's call to the answer (or the failure), in ms.
+     */
+    latencyMs: number;
+    /**
+     * Why it failed, as the model was told it; null when `ok`. Never names the URL.
+     */
+    error: string | null;
+    /**
+     * When the model called it.
+     */
+    at: string;
+};
+
+/**
+ * The body svc POSTs to a client tool's `url` when the model calls it, with `Content-Type: application/json`,
+ * `User-Agent: svc-tools/1.0` and `X-SVC-Signature` computed exactly as for webhooks (the SDK's verifyWebhook
+ * and verifyToolRequest accept it). Answer with a 2xx and a JSON body of at most 16 KiB: an object is given to
+ * the model as it is, any other JSON value as `{ "result": <value> }`. Redirects are not followed, and a
+ * request is never retried.
+ *
+ */
+export type ToolRequest = {
+    event: 'tool.call';
+    callId: string;
+    /**
+     * The tool's name.
+     */
+    tool: string;
+    /**
+     * The arguments the model called it with (`{}` when what it wrote was not a JSON object).
+     */
+    arguments: {
+        [key: string]: unknown;
+    };
+    metadata: CallMetadata | null;
 };
 
 export type CallingWindow = {
@@ -563,6 +673,14 @@ export type CallRecord = {
      * How quickly the live agent answered on the line, measured by svc where it sees the line and the model; null for a call no live agent spoke on (never answered, a sandbox call, a scripted agent), and until the agent's session on the line has ended.
      */
     latency?: CallLatency | null;
+    /**
+     * The client tools the call was placed with (`tools`), without their URLs; null for none.
+     */
+    tools?: Array<CallTool> | null;
+    /**
+     * Each use of a client tool by the agent, in the order the model called them (the first 100 of a call), written as each is answered; empty when none was used. svc's own tools (hanging up, the opt-out) are not listed.
+     */
+    toolCalls?: Array<ToolCall>;
 };
 
 /**
@@ -1101,7 +1219,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1186,7 +1304,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

@@ -182,5 +182,6 @@ function releasedCall(batch: BatchRow, call: PreparedCall, now: number): Inserta
     on_behalf_of: call.onBehalfOf ?? null,
     recording_notice: call.recordingNotice === false ? 0 : 1,
     send_digits: call.sendDigits ?? null,
+    tools_json: call.tools ? JSON.stringify(call.tools) : null,
   };
 }

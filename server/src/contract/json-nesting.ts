@@ -5,7 +5,8 @@
 
 /**
  * The deepest a body may nest: the body itself is level 1, each array or object inside it one more. The deepest
- * body the document accepts is level 5 (a batch's call's `fields` item, or its `callingWindow.days`).
+ * body the document accepts is level 5 (a batch's call's `fields` item, or its `callingWindow.days`), but for a
+ * tool's `parameters`, a client's JSON Schema, which may nest to this limit.
  */
 export const MAX_NESTING = 32;
 

@@ -231,7 +231,7 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
     } else {
       const token = ps['x-error'];
       // A format that can say why the value fails it says so; otherwise the token's meaning and ajv's detail.
-      const reason = e.keyword === 'format' ? reasons[String(e.params.format)]?.(String(valueAt(data, segments))) : null;
+      const reason = e.keyword === 'format' ? reasons[String(e.params.format)]?.(String(valueAt(data, segments)), segments.join('.')) : null;
       const detail = `\`${segments.join('.')}\` ${e.message ?? 'is invalid'}${allowed(e)}.`;
       consider(token, reason ?? (token && messages[token] ? `${messages[token]} (${detail})` : detail));
     }

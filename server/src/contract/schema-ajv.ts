@@ -3,11 +3,16 @@
 //   format e164         `+` and digits, and a valid number for its country (libphonenumber full metadata)
 //   format webhook-url  an https URL with a public host and no credentials (see placement/webhook-url.ts)
 //   x-unique-by: <prop> the array's items must differ in that property
+//   x-reserved-names    the string must not be one of these (the names of svc's own tools)
+//   x-json-schema       the object must be a JSON Schema that compiles, at most `maxBytes` as JSON (a client
+//                       tool's parameters; client-schemas.ts)
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { SchemaValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isE164 } from '../placement/caller-id.js';
 import { checkWebhookUrl } from '../placement/webhook-url.js';
 import type { OpenApiDocument } from './openapi-document.js';
+import { jsonSchemaProblem } from './client-schemas.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -18,11 +23,11 @@ export interface SchemaOptions {
   allowPrivateWebhooks: boolean;
 }
 
-/** Formats that can say why a value fails them, in sentences a client can act on (they name the field). */
-export type FormatReasons = Record<string, (value: string) => string | null>;
+/** Formats that can say why a value fails them, in sentences a client can act on (they name the field, `at`). */
+export type FormatReasons = Record<string, (value: string, at: string) => string | null>;
 
 export function formatReasons(options: SchemaOptions): FormatReasons {
-  return { 'webhook-url': (url) => checkWebhookUrl(url, { allowPrivate: options.allowPrivateWebhooks }) };
+  return { 'webhook-url': (url, at) => checkWebhookUrl(url, { allowPrivate: options.allowPrivateWebhooks }, at) };
 }
 
 export function ajvFor(doc: OpenApiDocument, options: SchemaOptions): Ajv2020 {
@@ -32,7 +37,7 @@ export function ajvFor(doc: OpenApiDocument, options: SchemaOptions): Ajv2020 {
   ajv.addFormat('binary', true);
   ajv.addFormat('e164', { type: 'string', validate: isE164 });
   const reasons = formatReasons(options);
-  ajv.addFormat('webhook-url', { type: 'string', validate: (url: string) => reasons['webhook-url'](url) === null });
+  ajv.addFormat('webhook-url', { type: 'string', validate: (url: string) => reasons['webhook-url'](url, 'webhookUrl') === null });
   ajv.addKeyword({
     keyword: 'x-unique-by',
     type: 'array',
@@ -49,6 +54,19 @@ export function ajvFor(doc: OpenApiDocument, options: SchemaOptions): Ajv2020 {
       return true;
     },
   });
+  ajv.addKeyword({
+    keyword: 'x-reserved-names',
+    type: 'string',
+    schemaType: 'array',
+    error: { message: ({ schema }) => `must not be one of svc's own tools' names (${(schema as string[]).join(', ')})` },
+    validate: (names: string[], value: string) => !names.includes(value),
+  });
+  const jsonSchema: SchemaValidateFunction = (bounds: { maxBytes: number }, value: unknown) => {
+    const problem = jsonSchemaProblem(value, bounds.maxBytes);
+    jsonSchema.errors = problem === null ? [] : [{ keyword: 'x-json-schema', message: problem, params: {} }];
+    return problem === null;
+  };
+  ajv.addKeyword({ keyword: 'x-json-schema', type: 'object', schemaType: 'object', errors: true, validate: jsonSchema });
   ajv.addSchema(doc, DOCUMENT_ID);
   return ajv;
 }

@@ -1,8 +1,8 @@
 // A call's conversation as the engine keeps it: turns by speaker, and their times in the simulated call.
 // Times are milliseconds of call time from the answer; the sandbox's time scale speeds up the wall clock, never
 // these, so durationSec, billing and the recording's length agree at every scale.
-import type { FieldDefinition, Turn as RecordTurn } from '../generated/types.gen.js';
-import type { CallRow } from '../store/calls-repo.js';
+import type { CallMetadata, FieldDefinition, Turn as RecordTurn } from '../generated/types.gen.js';
+import { metadataOf, toolsOf, type CallRow, type StoredTool } from '../store/calls-repo.js';
 import { calleeTime } from './callee-time.js';
 
 export type Speaker = 'agent' | 'callee';
@@ -56,7 +56,18 @@ export type LineBrief = CallBrief & {
   recordingNotice?: boolean;
   /** Today's date and the time where the callee is (callee-time.ts). */
   calleeTime?: string;
+  /**
+   * The client's own tools (the placement's `tools`) and what a request to one carries besides the model's
+   * arguments: which key signs it, and the call's metadata. Never put in what the model is told.
+   */
+  clientTools?: ClientToolsBrief;
 };
+
+export interface ClientToolsBrief {
+  tools: StoredTool[];
+  apiKeyId: string;
+  metadata: CallMetadata | null;
+}
 
 /** What a call's row tells the agent that joins its line, `now` (epoch ms) being when it joins. */
 export function lineBriefOf(row: CallRow, now: number = Date.now()): LineBrief {
@@ -67,6 +78,7 @@ export function lineBriefOf(row: CallRow, now: number = Date.now()): LineBrief {
     callbackNumber: row.caller_id,
     recordingNotice: row.recording_notice !== 0,
     calleeTime: calleeTime(row.to_number, now),
+    ...(row.tools_json === null ? {} : { clientTools: { tools: toolsOf(row), apiKeyId: row.api_key_id, metadata: metadataOf(row) } }),
   };
 }
 

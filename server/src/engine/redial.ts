@@ -63,6 +63,7 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     on_behalf_of: row.on_behalf_of,
     recording_notice: row.recording_notice,
     send_digits: row.send_digits,
+    tools_json: row.tools_json,
   };
   return { id, values };
 }

@@ -192,6 +192,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     on_behalf_of: call.onBehalfOf,
     recording_notice: call.recordingNotice ? 1 : 0,
     send_digits: call.sendDigits,
+    tools_json: call.tools ? JSON.stringify(call.tools) : null,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);
   return stored;

@@ -4,7 +4,8 @@
 // destination_blocked. The caller id is resolved and checked against the account's numbers with the minute cap,
 // in the placement's one read of the account (placement.ts): caller_id_not_owned comes last, before the cap.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { CallingWindow, CallMetadata, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
+import type { CallingWindow, CallMetadata, ClientTool, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
+import type { StoredTool } from '../store/calls-repo.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IrsfList } from '../numbers/irsf.js';
 import { applyWindow, type AppliedWindow } from '../schedule/calling-window.js';
@@ -43,6 +44,8 @@ export interface PreparedCall {
   recordingNotice: boolean;
   /** The keys the carrier presses once the call is answered; null for none. */
   sendDigits: string | null;
+  /** The client's tools with their defaults resolved; null for none. (Absent on a batch's call stored before them.) */
+  tools?: StoredTool[] | null;
 }
 
 export interface RedialPolicy {
@@ -94,7 +97,18 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     onBehalfOf: body.onBehalfOf ?? key.on_behalf_of ?? null,
     recordingNotice: body.recordingNotice ?? key.recording_notice !== 0,
     sendDigits: body.sendDigits ?? null,
+    tools: body.tools && body.tools.length > 0 ? body.tools.map(storedTool) : null,
   };
+}
+
+/** The parameters of a tool placed without any: it takes no arguments. */
+export const NO_PARAMETERS = { type: 'object', properties: {} } as const;
+/** How long a tool is waited for when the placement does not say. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 5000;
+
+/** A client tool as the call keeps it (the schema has checked it: its name, its parameters, its url). */
+function storedTool(t: ClientTool): StoredTool {
+  return { name: t.name, description: t.description, parameters: { ...(t.parameters ?? NO_PARAMETERS) }, url: t.url, timeoutMs: t.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS };
 }
 
 /** The key's default calling window; null for none. */

@@ -1,12 +1,32 @@
 // Call rows, read tenant-scoped (by the key that placed them) and mapped to the wire's call record and summary.
 import type { Selectable } from 'kysely';
-import type { AnsweredBy, CallLatency, CallMetadata, CallRecord, CallStatus, CallSummary, Evidence, ExtractedValues, LanguageSource, Turn } from '../generated/types.gen.js';
+import type {
+  AnsweredBy,
+  CallLatency,
+  CallMetadata,
+  CallRecord,
+  CallStatus,
+  CallSummary,
+  CallTool,
+  ClientTool,
+  Evidence,
+  ExtractedValues,
+  LanguageSource,
+  ToolCall,
+  Turn,
+} from '../generated/types.gen.js';
 import { singleZone, windowOnWire, type AppliedWindow } from '../schedule/calling-window.js';
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
 import type { Executor, Store } from './store.js';
 
 export type CallRow = Selectable<CallsTable>;
+
+/** A client tool as the call keeps it: as placed, with its parameters and timeout resolved. */
+export type StoredTool = Required<Omit<ClientTool, 'parameters'>> & { parameters: Record<string, unknown> };
+
+/** The call's client tools as placed; empty for none. */
+export const toolsOf = (row: Pick<CallRow, 'tools_json'>): StoredTool[] => (row.tools_json === null ? [] : (JSON.parse(row.tools_json) as StoredTool[]));
 
 /** What a placement decides of a new call; the rest starts empty, and the engine takes it from next_run_at. */
 export type QueuedCallRow = Pick<
@@ -34,6 +54,7 @@ export type QueuedCallRow = Pick<
   | 'created_at'
   | 'on_behalf_of'
   | 'send_digits'
+  | 'tools_json'
 > & { recording_notice: number };
 
 /** What a call not yet started holds of all that happens to a call: nothing (a placement's and a redial's new row). */
@@ -54,6 +75,7 @@ export const NOT_STARTED = {
   engine_state: null,
   answered_by: null,
   voicemail_detected_at: null,
+  tool_calls_json: null,
 } as const;
 
 const P = PARAM as never;
@@ -87,6 +109,7 @@ const insertQueued = statement((db) =>
     on_behalf_of: P,
     recording_notice: P,
     send_digits: P,
+    tools_json: P,
   }),
 );
 
@@ -112,6 +135,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
     c.on_behalf_of,
     c.recording_notice,
     c.send_digits,
+    c.tools_json,
   );
 }
 
@@ -208,6 +232,9 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     previousCallId: row.previous_call_id,
     nextCallId: row.next_call_id,
     latency: row.latency_json === null ? null : (JSON.parse(row.latency_json) as CallLatency),
+    // The tools as the model was offered them; their urls, which may carry the receiver's own token, stay in.
+    tools: row.tools_json === null ? null : toolsOf(row).map(({ name, description, parameters, timeoutMs }): CallTool => ({ name, description, parameters, timeoutMs })),
+    toolCalls: row.tool_calls_json === null ? [] : (JSON.parse(row.tool_calls_json) as ToolCall[]),
     ...windowFields(row.calling_window_json === null ? null : (JSON.parse(row.calling_window_json) as AppliedWindow)),
   };
 }

@@ -129,6 +129,10 @@ export interface CallsTable {
   recording_notice: Generated<number>;
   /** The keys the carrier presses once the call is answered (the placement's sendDigits); null for none. */
   send_digits: string | null;
+  /** The client tools the call was placed with (JSON, StoredTool[]: defaults resolved, urls kept); null for none. */
+  tools_json: string | null;
+  /** Each use the agent made of them (JSON, the contract's ToolCall[]), written as each is answered; null for none. */
+  tool_calls_json: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

@@ -31,11 +31,15 @@ const rendered = new Map<string, Promise<Apology>>();
 
 /** The apology for a call's language, rendered on first use and kept. */
 export function apologyFor(language: string, load: () => Promise<Synthesizer> = sharedSynthesizer): Promise<Apology> {
-  const key = language.toLowerCase();
+  return spokenBySvc(apologyText(language), language, load);
+}
+
+/** Words svc says itself in a call's language (the apology, the filler), rendered on first use and kept. */
+export function spokenBySvc(text: string, language: string, load: () => Promise<Synthesizer> = sharedSynthesizer): Promise<Apology> {
+  const key = `${language.toLowerCase()}\n${text}`;
   let clip = rendered.get(key);
   if (!clip) {
     clip = load().then((synth) => {
-      const text = apologyText(language);
       const samples = synth.synthesize(text, { language: espeakLanguageFor(language, synth.languages), variant: 'f2', pitch: 55, wordsPerMinute: 165 });
       return { text, audio: toMuLaw8k(samples, ESPEAK_SAMPLE_RATE) };
     });

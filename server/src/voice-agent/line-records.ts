@@ -1,12 +1,13 @@
 // What a live agent keeps of each line in the store, whichever kind of agent it is: the turns as they are heard, the
-// opt-out, the failure that ended its model, the latency measured, and when the session joined the line and when it
-// closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
+// opt-out, the failure that ended its model, the latency measured, each use of the client's tools as it is
+// answered, and when the session joined the line and when it closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
 // a session still keeping the callee's last words is waited for (in this process, until it is done; in another,
 // until it records its line closed, bounded, as a process that died never does).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TimedTurn } from '../conversation/conversation.js';
-import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency } from '../store/calls/agent-line.js';
+import type { ToolCall } from '../generated/types.gen.js';
+import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency, writeToolCalls } from '../store/calls/agent-line.js';
 import type { Database } from '../store/schema.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
@@ -19,6 +20,10 @@ import { TurnTiming, type CallLatency, type LatencyObserver } from './turn-timin
 const LINE_CLOSE_SLACK_MS = 2000;
 /** How often it looks. */
 const LINE_CLOSE_POLL_MS = 50;
+/** The uses of client tools a call's record keeps: the first this many (a model that loops on a tool stops counting). */
+export const MAX_TOOL_CALLS = 100;
+/** The most calls whose tools' uses one statement writes (a few hundred bound parameters: far below either store's limit). */
+const TOOL_WRITES_PER_STATEMENT = 200;
 
 /** A session on a line in this process, as the records see it. */
 export interface HeldSession {
@@ -33,13 +38,19 @@ export interface LineWrites {
   recordOptOut(): Promise<void>;
   recordVoicemail(): Promise<void>;
   recordFailure(): Promise<void>;
-  /** Records the line closed once the session has written every turn (after the ledger closes). */
+  /** Adds a use of a client tool to the call's record; resolves once it is written. */
+  recordToolCall(call: ToolCall): Promise<void>;
+  /** Records the line closed once the session has written every turn (after the ledger closes) and every use of a tool. */
   turnsWritten(): Promise<void>;
 }
 
 export class LineRecords {
   /** The sessions on lines in this process, by call. */
   private readonly sessions = new Map<string, HeldSession>();
+  /** The uses of tools to write, by call (its whole list so far), and who waits for them. */
+  private readonly toolWritesDue = new Map<string, { json: string; waiting: Array<{ resolve(): void; reject(err: unknown): void }> }>();
+  /** The tools' writes in flight: each batch waits for the one before, so a call's later list is never overwritten by an earlier. */
+  private toolWrites: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -57,6 +68,10 @@ export class LineRecords {
     const ledger = new TurnLedger(line, (seq, turn) => appendTurn(db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.observer), writeLatency });
     const opened = markLineOpened(db, callId, Date.now());
     opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
+    // The line's tool calls, written whole after each one (each write holds all before it); the line is recorded
+    // closed only once the last is written.
+    const toolCalls: ToolCall[] = [];
+    let toolCallsWritten: Promise<unknown> = Promise.resolve();
     return {
       ledger,
       recordOptOut: async () => {
@@ -66,11 +81,59 @@ export class LineRecords {
       recordFailure: async () => {
         await markAgentUnavailable(db, callId);
       },
+      recordToolCall: (call) => {
+        if (toolCalls.length >= MAX_TOOL_CALLS) return Promise.resolve();
+        toolCalls.push(call);
+        const written = this.writeToolCallsSoon(callId, JSON.stringify(toolCalls));
+        toolCallsWritten = written.catch(() => undefined);
+        return written;
+      },
       turnsWritten: async () => {
         await opened.catch(() => undefined);
+        await toolCallsWritten;
         await markLineClosed(db, callId, Date.now());
       },
     };
+  }
+
+  /**
+   * Writes a call's tool calls with those of every call whose tools answered in the same turn of the event loop: a
+   * burst of calls waiting on their tools at once (a hundred lines asking the same service) costs one statement,
+   * not one commit each, before any of their models hears its answer.
+   */
+  private writeToolCallsSoon(callId: string, json: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const due = this.toolWritesDue.get(callId);
+      if (due) {
+        due.json = json;
+        due.waiting.push({ resolve, reject });
+        return;
+      }
+      if (this.toolWritesDue.size === 0) setImmediate(() => this.writeDueToolCalls());
+      this.toolWritesDue.set(callId, { json, waiting: [{ resolve, reject }] });
+    });
+  }
+
+  private writeDueToolCalls(): void {
+    const due = [...this.toolWritesDue];
+    this.toolWritesDue.clear();
+    for (let i = 0; i < due.length; i += TOOL_WRITES_PER_STATEMENT) {
+      const batch = due.slice(i, i + TOOL_WRITES_PER_STATEMENT);
+      const write = () =>
+        writeToolCalls(
+          this.db,
+          batch.map(([callId, d]) => [callId, d.json] as const),
+        );
+      this.toolWrites = this.toolWrites.then(write, write);
+      this.toolWrites.then(
+        () => {
+          for (const [, d] of batch) for (const w of d.waiting) w.resolve();
+        },
+        (err: unknown) => {
+          for (const [, d] of batch) for (const w of d.waiting) w.reject(err);
+        },
+      );
+    }
   }
 
   /** Keeps a session of this process until it is done, so `turns` can wait for its last words. */

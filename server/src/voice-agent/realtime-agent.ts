@@ -6,6 +6,7 @@
 // While the phone rings the agent warms the call's session (prepare): the process that does so claims the call
 // (calls.agent_host, its internal URL), so the one stream that reaches another process is relayed to it (the
 // media bridge); a session that fails for good is recorded on the call (calls.agent_failure) for the engine.
+// Each call's session is offered svc's tools and the call's own (client-tools.ts), warm or not.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
@@ -21,6 +22,8 @@ import { openConfirmedLink } from './realtime-link.js';
 import { realtimeProtocol } from './realtime-protocol.js';
 import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './realtime-session.js';
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
+import { ClientTools } from './client-tools.js';
+import { fillerFor } from './filler.js';
 import type { LatencyObserver } from './turn-timing.js';
 import { WarmLinks } from './warm-links.js';
 import { LineRecords } from './line-records.js';
@@ -35,6 +38,8 @@ export interface RealtimeAgentOptions {
   observer?: LatencyObserver;
   /** The clock a session's back-off waits on (the system's unless told). */
   clock?: Clock;
+  /** How the calls' own tools are reached (SVC_WEBHOOK_ALLOW_PRIVATE's address rule); the public-address rule unless told. */
+  clientTools?: ClientTools;
 }
 
 export class RealtimeAgent implements LiveAgent, LineAgent {
@@ -42,6 +47,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   readonly live = true as const;
   private readonly records: LineRecords;
   private readonly warmLinks: WarmLinks | null;
+  private readonly clientTools: ClientTools;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -51,6 +57,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   ) {
     this.warmLinks = options.internalUrl && options.logger ? new WarmLinks(options.logger, options.warmHoldMs) : null;
     this.records = new LineRecords(db, connection.lastWordsMs, options.observer ?? null);
+    this.clientTools = options.clientTools ?? new ClientTools(db, { allowPrivate: false });
   }
 
   /** This process's internal URL, when it warms sessions. */
@@ -83,7 +90,8 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     const brief = lineBriefOf(row);
     const logger = this.options.logger!.child({ callId });
     logger.info('warming the realtime session while the phone rings');
-    warm.warm(callId, () => openConfirmedLink(this.connection, sessionUpdateFor(this.connection, brief, this.tools), logger));
+    const tools = this.clientTools.registry(brief, this.tools);
+    warm.warm(callId, () => openConfirmedLink(this.connection, sessionUpdateFor(this.connection, brief, tools), logger));
   }
 
   /** The call ended before its stream came (no answer, a machine): its warm session, if held here, is closed. */
@@ -91,21 +99,27 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     this.warmLinks?.release(callId, 'the call ended');
   }
 
-  /** Closes every warm session this process holds. */
+  /** Closes every warm session this process holds, and the connections kept to the calls' tools. */
   close(): void {
     this.warmLinks?.closeAll();
+    this.clientTools.close();
   }
 
   /** Connects the model to an answered call's line: the warm session if this process holds one, else a fresh one. */
   join(brief: LineBrief, line: LiveLine, logger: Logger): RealtimeSession {
     const { callId } = brief;
     const writes = this.records.open(callId, line, logger);
-    const session = new RealtimeSession(brief, line, writes.ledger, this.tools, this.connection, logger, writes.recordOptOut, writes.recordVoicemail, {
+    const tools = this.clientTools.registry(brief, this.tools);
+    // The filler is rendered now, so a slow tool's first wait does not wait for it too.
+    if (tools !== this.tools) void fillerFor(brief.language).catch(() => undefined);
+    const session = new RealtimeSession(brief, line, writes.ledger, tools, this.connection, logger, writes.recordOptOut, writes.recordVoicemail, {
       warm: this.warmLinks?.take(callId),
       clock: this.options.clock,
       recordFailure: writes.recordFailure,
       apology: (language) => apologyFor(language),
       turnsWritten: writes.turnsWritten,
+      recordToolCall: writes.recordToolCall,
+      filler: (language) => fillerFor(language),
     });
     this.records.hold(callId, session);
     return session;
@@ -118,6 +132,6 @@ export function configuredRealtimeAgent(config: Config, db: Kysely<Database>, lo
     db,
     { url: config.realtimeUrl, model: config.realtimeModel, protocol: realtimeProtocol(config.realtimeProtocol), apiKey: config.realtimeApiKey!, turnTaking: config.realtimeTurnTaking },
     CALL_TOOLS,
-    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer },
+    { internalUrl: config.internalUrl, logger: logger?.child({ part: 'realtime' }), observer, clientTools: new ClientTools(db, { allowPrivate: config.webhookAllowPrivate }) },
   );
 }

@@ -1,6 +1,8 @@
 // One call's conversation with the realtime model, on a live line: the callee's audio goes up as
 // input_audio_buffer.append, the model's audio comes down to the line, and the model's events say what was said,
-// which the turn ledger keeps (turn-ledger.ts). The model's function calls go to the call's tools (tools.ts).
+// which the turn ledger keeps (turn-ledger.ts). The model's function calls go to the call's tools (tools.ts); a
+// client's tool that takes a while has the callee hear svc's filler clip (filler.ts), and its answer is asked
+// about once no response runs (the server refuses a second one), whenever it comes.
 //
 // The session's lifecycle (docs/real-calls.md, "The model's session"): the model's socket is confirmed before
 // anything it says reaches the line (realtime-link.ts), one warmed while the phone rang when there is one; the
@@ -21,6 +23,8 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
 import type { Apology } from './apology.js';
+import { FILLER_AFTER_MS } from './filler.js';
+import type { ToolCall } from '../generated/types.gen.js';
 import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
 import type { LineBrief, Speaker } from '../conversation/conversation.js';
@@ -46,6 +50,8 @@ const RETRY_DELAY_MS = 500;
 const LATE_SPEECH_MS = 300;
 /** The apology must be ready this soon, or the line is hung up without it. */
 const APOLOGY_READY_MS = 3000;
+/** The items svc plays itself (the apology, the filler): the model has no such item to truncate. */
+const isOwnItem = (itemId: string) => itemId.startsWith('svc_');
 
 export interface RealtimeConnection extends LinkTarget {
   /** After end_call, how long the goodbye may take beyond its own length before the line is hung up anyway (closing.ts). */
@@ -73,6 +79,10 @@ export interface SessionLifecycle {
   apology(language: string): Promise<Apology>;
   /** Records, durably, that every turn the session heard is written (the engine may read them from any process). */
   turnsWritten?(): Promise<void>;
+  /** Records, durably, a use of a client tool (the record's toolCalls). */
+  recordToolCall?(call: ToolCall): Promise<void>;
+  /** svc's own "one moment" in the call's language, played while a client's tool takes long; none when absent. */
+  filler?(language: string): Promise<Apology>;
   /**
    * The clock a retried response waits on, a back-off (the system's unless told). The session's other timers pace
    * the live line's audio, and run on the wall.
@@ -108,6 +118,10 @@ export class RealtimeSession implements LineSession {
   private readonly tool: ToolContext;
   /** The function calls run, by call_id: the model's function call is reported by two events. */
   private readonly toolCalls = new Set<string>();
+  /** The tools still working, and what stops them when the session ends. */
+  private readonly running = new Set<Promise<void>>();
+  private readonly toolsStop = new AbortController();
+  private fillers = 0;
   private readonly bargeIn: BargeIn;
   private readonly goodbye: Goodbye;
   private readonly lastWords = new LastWords();
@@ -155,7 +169,17 @@ export class RealtimeSession implements LineSession {
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.keypad = new KeyPad(line, ledger, logger, brief.callId);
-    this.tool = { callId: brief.callId, line, logger, endCall: () => this.goodbye.request(), recordOptOut, recordVoicemail, pressKeys: (digits) => this.keypad.press(digits) };
+    this.tool = {
+      callId: brief.callId,
+      line,
+      logger,
+      endCall: () => this.goodbye.request(),
+      recordOptOut,
+      recordVoicemail,
+      pressKeys: (digits) => this.keypad.press(digits),
+      recordToolCall: lifecycle.recordToolCall,
+      signal: this.toolsStop.signal,
+    };
     this.goodbye = new Goodbye(
       { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
       conn.endGraceMs ?? DEFAULT_END_GRACE_MS,
@@ -183,7 +207,8 @@ export class RealtimeSession implements LineSession {
     else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
     const keys = this.calleeKeys.due(this.ledger.nowMs);
     if (keys) this.calleePressed(keys);
-    this.silence.heard(this.ledger.nowMs, this.ledger.playing);
+    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
   }
 
   marked(name: string): void {
@@ -425,7 +450,7 @@ export class RealtimeSession implements LineSession {
     const cut = this.ledger.cutIn();
     if (!cut) return;
     this.keypad.cleared();
-    this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
+    if (!isOwnItem(cut.itemId)) this.send({ type: 'conversation.item.truncate', item_id: cut.itemId, content_index: 0, audio_end_ms: cut.heardMs });
     // The server leaves its response running when svc decides the barge-in (interrupt_response false).
     if (this.responseActive && this.turnTaking.interruptAfterMs > 0) this.send({ type: 'response.cancel' });
   }
@@ -468,23 +493,51 @@ export class RealtimeSession implements LineSession {
     }
   }
 
-  /** Runs the tool the model called, once per call; its answer goes back to the model, which goes on. */
+  /**
+   * Runs the tool the model called, once per call; its answer goes back to the model, which goes on. A remote tool
+   * still working after FILLER_AFTER_MS has the callee hear the filler.
+   */
   private functionCalled(name: string | null, callId: string | null, args: unknown): void {
     const tool = name === null ? undefined : this.tools.find(name);
     if (!tool || (callId !== null && this.toolCalls.has(callId))) return;
     if (callId !== null) this.toolCalls.add(callId);
-    void Promise.resolve(tool.run(argumentsOf(args), this.tool)).then(
-      (output) => {
-        if (output === undefined || callId === null) return;
-        this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
-        if (this.ending || this.goodbye.ending) return;
-        // A tool that took a while (keys playing out) may answer while another response runs: the model is asked
-        // again once that one is done, since the server refuses a second at once.
-        if (this.responseActive) this.answerOwed = true;
-        else this.send({ type: 'response.create' });
-      },
-      (err: Error) => this.logger.error({ callId: this.brief.callId, tool: tool.name, err: err.message }, 'tool failed'),
-    );
+    const filler = tool.remote ? setTimeout(() => void this.sayFiller(), FILLER_AFTER_MS) : null;
+    const settled: Promise<void> = Promise.resolve(tool.run(argumentsOf(args), this.tool))
+      .then(
+        (output) => {
+          if (output === undefined || callId === null || this.over) return;
+          this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
+          if (this.ending || this.goodbye.ending) return;
+          // A tool that took a while (keys playing out, a client's tool) may answer while another response runs: the
+          // model is asked again once that one is done, since the server refuses a second at once.
+          if (this.responseActive) this.answerOwed = true;
+          else this.send({ type: 'response.create' });
+        },
+        (err: Error) => this.logger.error({ callId: this.brief.callId, tool: tool.name, err: err.message }, 'tool failed'),
+      )
+      .finally(() => {
+        if (filler) clearTimeout(filler);
+        this.running.delete(settled);
+      });
+    this.running.add(settled);
+  }
+
+  /** A client's tool is taking long: the callee hears "one moment", unless something plays or is about to. */
+  private async sayFiller(): Promise<void> {
+    const quiet = () => !this.ending && !this.goodbye.ending && !this.held && !this.responseActive && !this.ledger.playing;
+    if (!this.lifecycle.filler || !quiet()) return;
+    let clip: Apology;
+    try {
+      clip = await this.lifecycle.filler(this.brief.language);
+    } catch (err) {
+      this.logger.warn({ callId: this.brief.callId, err: (err as Error).message }, 'no filler to play');
+      return;
+    }
+    if (!quiet()) return;
+    const item = `svc_filler_${++this.fillers}`;
+    for (let at = 0; at < clip.audio.length; at += 160) this.ledger.play(item, clip.audio.subarray(at, at + 160).toString('base64'));
+    this.ledger.said(item, 'agent', clip.text);
+    this.ledger.markSent();
   }
 
   /** The line has been silent (silence-watch.ts): the model is asked, as the system, to check once. */
@@ -548,6 +601,9 @@ export class RealtimeSession implements LineSession {
     this.keypad.close();
     const keys = this.calleeKeys.flush();
     if (keys) this.calleePressed(keys);
+    // A tool still working is given up, and its use recorded so, before the call's records are closed.
+    this.toolsStop.abort();
+    await Promise.all(this.running);
     // The failure is on the call before the carrier hears of the end, so the engine reads it with the turns.
     await this.failure;
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.

@@ -1,7 +1,9 @@
 // The tools an agent on a live line may call: each a name, what the model is told of it, its parameters as JSON
 // Schema, and what it does. An agent offers the registry's tools to its model and hands each call to the tool of
-// that name; a tool acts through what the call gives it (ToolContext), so a new tool is one entry here.
+// that name; a tool acts through what the call gives it (ToolContext), so a new tool is one entry here. A call
+// placed with tools of the client's own has them too (client-tools.ts): its registry is these and those.
 import type { Logger } from 'pino';
+import type { ToolCall } from '../generated/types.gen.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import type { PressOutcome } from './keypad.js';
 
@@ -28,12 +30,21 @@ export interface ToolContext {
   recordVoicemail?(): Promise<void>;
   /** Presses keys on the line after what the agent has said (keypad.ts); absent where the agent cannot. */
   pressKeys?(digits: string): Promise<PressOutcome>;
+  /** Records, durably, a use of a client tool (the record's toolCalls). */
+  recordToolCall?(call: ToolCall): Promise<void>;
+  /** Aborted when the session ends: a tool still working gives up. */
+  signal?: AbortSignal;
 }
 
 export interface Tool {
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonSchema;
+  /**
+   * The tool works away from the call (a client's tool, over the network) and may take a while: an agent fills a
+   * long wait with a word to the callee.
+   */
+  readonly remote?: boolean;
   /**
    * Does what the model asked. What it returns goes back to the model as the function's output and the model goes
    * on; nothing is returned when no answer is due (the call is ending).
@@ -54,13 +65,18 @@ export class ToolRegistry {
   /** The tools as the model is offered them, in order. */
   readonly offered: readonly OfferedTool[];
 
-  constructor(tools: readonly Tool[]) {
+  constructor(private readonly tools: readonly Tool[]) {
     this.byName = new Map(tools.map((t) => [t.name, t]));
     this.offered = tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: t.parameters }));
   }
 
   find(name: string): Tool | undefined {
     return this.byName.get(name);
+  }
+
+  /** These tools and `more` after them (a name already here keeps its tool). */
+  with(more: readonly Tool[]): ToolRegistry {
+    return more.length === 0 ? this : new ToolRegistry([...this.tools, ...more.filter((t) => !this.byName.has(t.name))]);
   }
 }
 

@@ -21,7 +21,7 @@ export type RequestFn = (options: https.RequestOptions, onResponse: (res: http.I
 export const defaultRequest: RequestFn = (options, onResponse) => (options.protocol === 'https:' ? https.request(options, onResponse) : http.request(options, onResponse));
 
 /** Answers every lookup with the checked address, in the shape the caller asked for (single or all). */
-function pinnedLookup(endpoint: CheckedEndpoint): LookupFunction {
+export function pinnedLookup(endpoint: CheckedEndpoint): LookupFunction {
   const { address, family } = endpoint.address;
   return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);

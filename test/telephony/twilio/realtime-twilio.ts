@@ -20,6 +20,7 @@ import { startEngineServer, type EngineServer } from '../../support/engine.js';
 import { FakeRealtime, type RealtimeStep } from '../../support/fake-realtime.js';
 import type { FakeTwilio } from '../../support/fake-twilio.js';
 import type { StoreKind } from '../../support/stores.js';
+import type { TestTenant } from '../../support/server.js';
 
 export const REALTIME_TEST_KEY = 'sk-realtime-key-never-logged-0123';
 
@@ -28,8 +29,10 @@ export interface RealtimeTwilio {
   realtime: FakeRealtime;
   /** Every line the bridge logged (debug and up). */
   logs: string[];
-  /** Places a call and lets the engine dial it: its id, call sid, and the stream URL and token of its TwiML. */
-  placeCall(): Promise<{ id: string; sid: string; url: string; token: string }>;
+  /** Places a call (with `extra` in its body) and lets the engine dial it: its id, call sid, and the stream URL and token of its TwiML. */
+  placeCall(extra?: Record<string, unknown>): Promise<{ id: string; sid: string; url: string; token: string }>;
+  /** The tenant the calls are placed for. */
+  tenant: TestTenant;
   /** The call is picked up by a person (in-progress, AMD human) 4 s later on the engine's clock: in_progress. */
   answer(sid: string, id: string): Promise<void>;
   close(): Promise<void>;
@@ -59,9 +62,15 @@ export async function startRealtimeTwilio(kind: StoreKind, twilio: FakeTwilio, s
     srv,
     realtime,
     logs,
-    async placeCall() {
+    tenant: alice,
+    async placeCall(extra = {}) {
       const res = await alice.api.post('/v1/agent/calls', {
-        body: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }] },
+        body: {
+          to: '+14155550123',
+          objective: 'Ask whether the shop is open on Sunday.',
+          fields: [{ name: 'open_sunday', type: 'boolean', description: 'whether the shop is open on Sunday' }],
+          ...extra,
+        },
       });
       expect(res.status).to.equal(202);
       await srv.engine.tick();

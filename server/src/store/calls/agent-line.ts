@@ -1,6 +1,6 @@
 // The columns of a call that the live agent's side of the line writes while the engine holds the call's lease:
 // each operation touches only its own columns, so it never overwrites what the engine writes as the call ends.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CallsTable, Database } from '../schema.js';
 
 /** When the call's line was opened to the agent and when its turns were all written; undefined for no such call. */
@@ -36,6 +36,24 @@ export async function readAgentFailure(db: Kysely<Database>, callId: string): Pr
 /** Records that the agent could not serve the call. */
 export async function markAgentUnavailable(db: Kysely<Database>, callId: string): Promise<void> {
   await db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
+}
+
+/**
+ * Writes the uses of client tools so far of several calls (each its JSON, the contract's ToolCall list) in one
+ * statement: one round trip and one commit however many calls' tools answered at once.
+ */
+export async function writeToolCalls(db: Kysely<Database>, uses: ReadonlyArray<readonly [callId: string, toolCallsJson: string]>): Promise<void> {
+  if (uses.length === 0) return;
+  const each = uses.map(([id, json]) => sql`when ${id} then ${json}`);
+  await db
+    .updateTable('calls')
+    .set({ tool_calls_json: sql<string>`case ${sql.ref('id')} ${sql.join(each, sql` `)} end` })
+    .where(
+      'id',
+      'in',
+      uses.map(([id]) => id),
+    )
+    .execute();
 }
 
 /** Writes the call's measured conversation latency (JSON). */

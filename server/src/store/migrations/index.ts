@@ -36,6 +36,7 @@ import { m031CallLatency } from './031-call-latency.js';
 import { m032CallerDisclosure } from './032-caller-disclosure.js';
 import { m033LiveLine } from './033-live-line.js';
 import { m034SendDigits } from './034-send-digits.js';
+import { m035ClientTools } from './035-client-tools.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '032_caller_disclosure': m032CallerDisclosure,
   '033_live_line': m033LiveLine,
   '034_send_digits': m034SendDigits,
+  '035_client_tools': m035ClientTools,
 };
 
 export const migrationProvider: MigrationProvider = {

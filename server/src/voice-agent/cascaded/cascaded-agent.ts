@@ -1,7 +1,8 @@
 // The cascaded agent (SVC_AGENT=cascaded): a live agent built of three providers — a speech recogniser, a chat model
 // and a voice (speech/, chat-model/) — and svc's own ears (voice activity, endpointing, barge-in: ears.ts). It joins
 // each answered call's line with a session (cascaded-session.ts) that writes the turns as they are heard, through
-// the same records as the realtime agent (line-records.ts), so the engine reads them back from any process.
+// the same records as the realtime agent (line-records.ts), so the engine reads them back from any process. Each
+// session is offered svc's tools and the call's own (client-tools.ts).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../../clock.js';
@@ -12,6 +13,7 @@ import type { LineAgent, LiveLine } from '../../telephony/live-line.js';
 import { apologyFor } from '../apology.js';
 import { LineRecords } from '../line-records.js';
 import { CALL_TOOLS, type ToolRegistry } from '../tools.js';
+import { ClientTools } from '../client-tools.js';
 import type { LatencyObserver } from '../turn-timing.js';
 import { CascadedSession, type CascadedProviders, type CascadedTiming } from './cascaded-session.js';
 import type { Ears } from './ears.js';
@@ -22,6 +24,8 @@ export interface CascadedAgentOptions {
   /** svc's ears for one line (voice activity, endpointing and barge-in with the configured bounds). */
   ears: () => Ears;
   tools?: ToolRegistry;
+  /** How the calls' own tools are reached (SVC_WEBHOOK_ALLOW_PRIVATE's address rule); the public-address rule unless told. */
+  clientTools?: ClientTools;
   observer?: LatencyObserver;
   clock?: Clock;
 }
@@ -30,12 +34,19 @@ export class CascadedAgent implements LiveAgent, LineAgent {
   readonly name = 'cascaded';
   readonly live = true as const;
   private readonly records: LineRecords;
+  private readonly clientTools: ClientTools;
 
   constructor(
     db: Kysely<Database>,
     private readonly options: CascadedAgentOptions,
   ) {
     this.records = new LineRecords(db, options.timing.lastWordsMs, options.observer ?? null);
+    this.clientTools = options.clientTools ?? new ClientTools(db, { allowPrivate: false });
+  }
+
+  /** Closes the connections kept to the calls' tools. */
+  close(): void {
+    this.clientTools.close();
   }
 
   turns(callId: string): Promise<TimedTurn[]> {
@@ -59,7 +70,7 @@ export class CascadedAgent implements LiveAgent, LineAgent {
       line,
       writes.ledger,
       this.options.ears(),
-      this.options.tools ?? CALL_TOOLS,
+      this.clientTools.registry(brief, this.options.tools ?? CALL_TOOLS),
       this.options.providers,
       this.options.timing,
       {
@@ -68,6 +79,7 @@ export class CascadedAgent implements LiveAgent, LineAgent {
         recordFailure: writes.recordFailure,
         apology: (language) => apologyFor(language),
         turnsWritten: writes.turnsWritten,
+        recordToolCall: writes.recordToolCall,
         sleep: (ms) => clock.sleep(ms),
       },
       logger,

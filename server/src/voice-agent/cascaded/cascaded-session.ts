@@ -2,7 +2,10 @@
 // svc's own ears (voice activity, endpointing, barge-in: ears.ts), each callee turn that ends goes to the chat model
 // with the conversation so far, and the reply is spoken as it is written: sentence by sentence to the voice
 // (chat-model/sentences.ts), the voice's audio to the line as it comes (the turn ledger marks it and keeps what was
-// heard). The model's tool calls go to the call's tools (tools.ts) and their answers back to the model.
+// heard). The model's tool calls go to the call's tools (tools.ts) and their answers back to the model; a client's
+// tool that takes a while has the callee hear a short filler in the agent's own voice (filler.ts). The model is
+// asked again only once every tool it called has answered, each answer placed right after the call that asked
+// for it, so the conversation stays one the chat-completions API takes even when the callee speaks meanwhile.
 //
 // Its lifecycle follows the realtime session's (docs/real-calls.md): the agent lets the callee speak first and
 // greets after a short silence, and holds its words while the carrier decides whether a machine answered; a
@@ -14,7 +17,8 @@
 // message (keypad.ts; docs/real-calls.md, "Keys").
 //
 // Every timing rule runs on call time (the callee's audio: a line sends a frame every 20 ms, silent or not), so a
-// session is deterministic under test and its timers never drift from what the callee heard.
+// session is deterministic under test and its timers never drift from what the callee heard; the filler's wait is
+// the one on the wall, as the tool it waits on is a network request.
 import type { Logger } from 'pino';
 import type { ChatDelta, ChatMessage, ChatModel, ToolCallRequest } from '../../chat-model/chat-model.js';
 import { chatTools } from '../../chat-model/chat-model.js';
@@ -25,6 +29,8 @@ import type { RecognitionStream, SpeechRecognizer } from '../../speech/recognize
 import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../../telephony/live-line.js';
 import type { Apology } from '../apology.js';
+import { FILLER_AFTER_MS, fillerText } from '../filler.js';
+import type { ToolCall } from '../../generated/types.gen.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye } from '../closing.js';
 import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from '../keypad.js';
 import { realtimeInstructions } from '../realtime-instructions.js';
@@ -77,6 +83,8 @@ export interface CascadedLifecycle {
   recordFailure(): Promise<void>;
   apology(language: string): Promise<Apology>;
   turnsWritten?(): Promise<void>;
+  /** Records, durably, a use of a client tool (the record's toolCalls). */
+  recordToolCall?(call: ToolCall): Promise<void>;
   /** Waits before a retry (the system clock's sleep unless a test moves time). */
   sleep(ms: number): Promise<void>;
 }
@@ -91,6 +99,8 @@ interface Spoken {
   sentBytes: number;
   /** Its message in the model's conversation, once the request is over. */
   message: ChatMessage | null;
+  /** svc's filler while a tool works: not the model's words, so never in its conversation. */
+  filler?: boolean;
 }
 
 /** One reply in progress: a model request, and another after each round of tool answers. */
@@ -135,6 +145,11 @@ export class CascadedSession implements LineSession {
   private keyTurns = 0;
   /** The callee's keys are in the conversation and no request of the model has held them yet. */
   private keysUnanswered = false;
+  /** The tools still working, and what stops them when the session ends. */
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly toolsStop = new AbortController();
+  /** Stops the filler playing, if one is. */
+  private fillerStop: AbortController | null = null;
 
   constructor(
     private readonly brief: LineBrief,
@@ -160,6 +175,8 @@ export class CascadedSession implements LineSession {
       recordOptOut: () => lifecycle.recordOptOut(),
       recordVoicemail: lifecycle.recordVoicemail,
       pressKeys: (digits) => this.keypad.press(digits),
+      recordToolCall: lifecycle.recordToolCall,
+      signal: this.toolsStop.signal,
     };
     this.goodbye = new Goodbye(
       { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
@@ -212,7 +229,8 @@ export class CascadedSession implements LineSession {
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
     const keys = this.calleeKeys.due(this.ledger.nowMs);
     if (keys) this.calleePressed(keys);
-    this.silence.heard(this.ledger.nowMs, this.ledger.playing);
+    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
     // A callee whose turn is still open (its end not yet decided) is answered when it ends, not greeted over.
     if (!this.greeted && !this.held && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
       this.greeted = true;
@@ -339,8 +357,9 @@ export class CascadedSession implements LineSession {
     if (cut) this.keypad.cleared();
     this.reply?.abort.abort();
     this.reply = null;
+    this.fillerStop?.abort();
     this.ears.agentSpeaking(false);
-    if (!cut || !spoken || cut.itemId !== spoken.itemId) return;
+    if (!cut || !spoken || cut.itemId !== spoken.itemId || spoken.filler) return;
     // The model is told what the callee actually heard of its turn, not what it wrote.
     const heard = heardText(spoken, cut.heardMs);
     const message = spoken.message as (ChatMessage & { role: 'assistant' }) | null;
@@ -498,16 +517,26 @@ export class CascadedSession implements LineSession {
   }
 
   /**
-   * Runs the tools the model called; true when any answered (the model is asked again with the answers). Each answer
-   * goes right after the message that called it: a message that came while a tool ran (the callee's keys) goes after
-   * the answers, as a chat model requires, and a reply begun meanwhile waits for them (`toolsRunning`).
+   * Runs the tools the model called, one after the other; true when any answered (the model is asked again with the
+   * answers). Each answer goes right after the message that called it: a message that came while a tool ran (the
+   * callee's words or keys) goes after the answers, as a chat model requires, and a reply begun meanwhile waits for
+   * them (`toolsRunning`). A remote tool still working after FILLER_AFTER_MS has the callee hear the filler.
    */
   private runTools(calls: readonly ToolCallRequest[], asked: ChatMessage | null): Promise<boolean> {
     const run = (async () => {
       let answered = false;
       for (const call of calls) {
         const tool = this.tools.find(call.name);
-        const output = tool ? await tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` };
+        const filler = tool?.remote ? setTimeout(() => void this.sayFiller(), FILLER_AFTER_MS) : null;
+        const work = Promise.resolve(tool ? tool.run(argumentsOf(call.arguments), this.tool) : { error: `no tool named ${call.name}` });
+        this.running.add(work);
+        let output: Awaited<typeof work>;
+        try {
+          output = await work;
+        } finally {
+          this.running.delete(work);
+          if (filler) clearTimeout(filler);
+        }
         if (output === undefined) continue;
         const answer: ChatMessage = { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) };
         let at = asked ? this.history.indexOf(asked) + 1 : 0;
@@ -525,6 +554,38 @@ export class CascadedSession implements LineSession {
       () => undefined,
     );
     return run;
+  }
+
+  /** A client's tool is taking long: the callee hears "one moment" in the agent's voice, unless the line is busy. */
+  private async sayFiller(): Promise<void> {
+    if (this.ending || this.goodbye.ending || this.lineEnded || this.ledger.playing || this.ears.speaking || this.fillerStop) return;
+    const stop = new AbortController();
+    this.fillerStop = stop;
+    const text = fillerText(this.brief.language);
+    const spoken: Spoken = { ...this.newSpoken(), text, filler: true };
+    const words = new TextQueue();
+    words.push(text);
+    words.end();
+    try {
+      const { voice, voiceName } = this.providers;
+      for await (const chunk of voice.speak(words, { callId: this.brief.callId, language: this.brief.language, voice: voiceName, logger: this.logger, signal: stop.signal })) {
+        if (stop.signal.aborted || this.ending) break;
+        if (spoken.sentBytes === 0) {
+          this.lastSpoken = spoken;
+          this.ears.agentSpeaking(true);
+        }
+        spoken.sentBytes += chunk.length;
+        this.ledger.play(spoken.itemId, chunk.toString('base64'));
+      }
+      spoken.synthesized = true;
+      if (spoken.sentBytes > 0) this.ledger.said(spoken.itemId, 'agent', text);
+    } catch (err) {
+      // The filler is a courtesy: a voice that fails here fails the reply when it next speaks, not now.
+      this.logger.warn({ callId: this.brief.callId, err: (err as Error).message }, 'the filler could not be said');
+    } finally {
+      this.ledger.markSent();
+      if (this.fillerStop === stop) this.fillerStop = null;
+    }
   }
 
   private verdictCame(verdict: AnswerVerdict): void {
@@ -555,6 +616,7 @@ export class CascadedSession implements LineSession {
     if (this.ending) return;
     this.ending = true;
     this.reply?.abort.abort();
+    this.fillerStop?.abort();
     this.goodbye.stop();
     this.logger.warn({ callId: this.brief.callId, why }, 'the cascaded agent cannot go on; apologising and hanging up');
     this.failure = this.lifecycle.recordFailure().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the agent failure'));
@@ -592,6 +654,10 @@ export class CascadedSession implements LineSession {
     this.keypad.close();
     const keys = this.calleeKeys.flush();
     if (keys) this.calleePressed(keys);
+    this.fillerStop?.abort();
+    // A tool still working is given up, and its use recorded so, before the call's records are closed.
+    this.toolsStop.abort();
+    await Promise.allSettled(this.running);
     const stream = this.stream;
     this.stream = null;
     await stream?.close(500).catch(() => undefined);

@@ -21,6 +21,7 @@ import type { Database } from '../../store/schema.js';
 import { ScriptedChatModel } from '../scripted-chat-model.js';
 import type { LatencyObserver } from '../turn-timing.js';
 import { CascadedAgent } from './cascaded-agent.js';
+import { ClientTools } from '../client-tools.js';
 import { LineEars } from './ears.js';
 import { loadFvad } from './voice-activity.js';
 import { sharedSynthesizer } from '../../recording/espeak-synthesizer.js';
@@ -73,5 +74,6 @@ export function configuredCascadedAgent(config: Config, db: Kysely<Database>, lo
     timing: { greetAfterMs: config.realtimeTurnTaking?.greetAfterMs ?? DEFAULT_TURN_TAKING.greetAfterMs },
     ears: () => new LineEars(fvad, { endpointing: { silenceMs: c.endpointSilenceMs }, bargeIn: { minSpeechMs: c.interruptAfterMs } }),
     observer,
+    clientTools: new ClientTools(db, { allowPrivate: config.webhookAllowPrivate }),
   });
 }
