@@ -40,9 +40,13 @@ export interface CalleeLine {
   audio: Buffer;
 }
 
-/** When the plain callee says its "Hello?" after picking up, and when the one that interrupts says it. */
+/**
+ * When the plain callee says its "Hello?" after picking up; the one that interrupts says it this far into the
+ * agent's greeting (or, should the agent never speak, this late after picking up).
+ */
 const HELLO_AT_MS = 400;
-const LATE_HELLO_AT_MS = 1600;
+const INTO_GREETING_MS = 600;
+const LATE_HELLO_AT_MS = 4000;
 /** How long the agent must have been silent before the callee answers it. */
 const ANSWER_GAP_MS = 600;
 /**
@@ -106,7 +110,8 @@ export class LineCallee {
 
   private dueToSpeak(atMs: number): boolean {
     if (this.next >= this.lines.length) return false;
-    if (this.next === 0) return atMs >= (this.manner === 'interrupts' ? LATE_HELLO_AT_MS : HELLO_AT_MS);
+    if (this.next === 0 && this.manner === 'interrupts') return this.agentSpokeAt !== null ? atMs - this.agentSpokeAt >= INTO_GREETING_MS : atMs >= LATE_HELLO_AT_MS;
+    if (this.next === 0) return atMs >= HELLO_AT_MS;
     if (this.agentSpokeAt === null) return false;
     // The callee who talks over the agent answers its second question while it is still being asked.
     if (this.manner === 'talks_over' && this.next === 3) return atMs - this.agentSpokeAt >= TALK_OVER_AFTER_MS;
