@@ -112,7 +112,8 @@ def service():
 
 @pytest.fixture
 def svc(service: Service) -> SvcClient:
-    return SvcClient(service.api_key, service.base_url)
+    # A first request of a kind may load much on a fresh service; on a busy machine that takes tens of seconds.
+    return SvcClient(service.api_key, service.base_url, timeout=120)
 
 
 class Delivery(NamedTuple):

@@ -54,6 +54,11 @@ def _js_utf8(text: str) -> bytes:
     return text.encode("utf-16-le", errors="surrogatepass").decode("utf-16-le", errors="replace").encode("utf-8")
 
 
+def _js_length(text: str) -> int:
+    """A string's length as JavaScript counts it, in UTF-16 code units."""
+    return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
+
+
 def _raw_bytes(body: object) -> bytes:
     if isinstance(body, str):
         return _js_utf8(body)
@@ -71,7 +76,7 @@ def _malformed(value: str) -> WebhookVerificationError:
     # The header itself is not secret, but keep the message short and free of its signatures.
     return WebhookVerificationError(
         "malformed_header",
-        f"The {SIGNATURE_HEADER} header is not of the form t=<unix seconds>,v1=<hex> (it is {len(value)} characters long). "
+        f"The {SIGNATURE_HEADER} header is not of the form t=<unix seconds>,v1=<hex> (it is {_js_length(value)} characters long). "
         "Pass the header exactly as received.",
     )
 
