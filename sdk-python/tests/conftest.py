@@ -1,12 +1,14 @@
 """The SDK's tests run against the real service: `server/src/main.ts` started once for the session, on a free
 loopback port, with its sandbox defaults (SQLite in a temporary folder, the sandbox carrier with its times scaled
 down, the dev key and webhook secret fixed), and a webhook receiver of the test's own on loopback."""
+import ctypes
 import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -30,6 +32,13 @@ def _stop_on_sigterm(signum: int, frame: object) -> None:
 
 
 signal.signal(signal.SIGTERM, _stop_on_sigterm)
+
+
+def _ended_with_this_process() -> None:
+    """In the service's process before it starts: on Linux, it gets SIGTERM when the tests' process dies, however
+    it dies, so no service outlives a killed run."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def free_port() -> int:
@@ -84,7 +93,9 @@ def service():
     }
     log = data / "service.log"
     with open(log, "wb") as out:
-        child = subprocess.Popen([node, "--import", "tsx", "server/src/main.ts"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        child = subprocess.Popen(
+            [node, "--import", "tsx", "server/src/main.ts"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=_ended_with_this_process
+        )
 
     def ready() -> bool:
         if child.poll() is not None:
@@ -166,3 +177,63 @@ def receiver():
     r = Receiver()
     yield r
     r.close()
+
+
+class Seen(NamedTuple):
+    method: str
+    path: str
+    headers: dict
+    body: bytes
+
+
+Answer = Callable[[BaseHTTPRequestHandler, Seen], None]
+
+
+class Scripted:
+    """A server on loopback that answers its requests in turn with the handlers given, and keeps what it was sent:
+    a stand-in for the service on its bad days (an answer lost, a 503, a stream cut)."""
+
+    def __init__(self, *answers: Answer) -> None:
+        self.seen: List[Seen] = []
+        self._answers = list(answers)
+        scripted = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _any(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                seen = Seen(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                scripted.seen.append(seen)
+                answer = scripted._answers.pop(0)
+                answer(self, seen)
+
+            do_GET = do_POST = _any
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def json_answer(status: int, body: object, headers: Optional[dict] = None) -> Answer:
+    def answer(handler: BaseHTTPRequestHandler, _: Seen) -> None:
+        data = json.dumps(body).encode()
+        handler.send_response(status)
+        for name, value in {"Content-Type": "application/json", "Content-Length": str(len(data)), **(headers or {})}.items():
+            handler.send_header(name, value)
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    return answer
+
+
+def hang_up(handler: BaseHTTPRequestHandler, _: Seen) -> None:
+    """Closes the connection without an answer."""
+    handler.close_connection = True
