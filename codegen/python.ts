@@ -15,7 +15,7 @@ const PY_KEYWORDS = new Set(
 
 type Schema = Record<string, any>;
 interface Doc {
-  paths: Record<string, Record<string, Schema>>;
+  paths: Record<string, Schema>;
   components: { schemas: Record<string, Schema>; parameters: Record<string, Schema>; responses: Record<string, Schema> };
 }
 
