@@ -13,14 +13,14 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from svc import SIGNATURE_HEADER, TERMINAL_STATUSES, SvcApiError, SvcClient, WebhookVerificationError, verify_webhook
+from svc import SIGNATURE_HEADER, TERMINAL_STATUSES, CallEvent, SvcApiError, SvcClient, WebhookVerificationError, verify_webhook
 
-api_key = os.environ.get("SVC_API_KEY")
-secret = os.environ.get("SVC_WEBHOOK_SECRET")
+api_key = os.environ.get("SVC_API_KEY", "")
+secret = os.environ.get("SVC_WEBHOOK_SECRET", "")
 if not api_key or not secret:
     sys.exit("Set SVC_API_KEY and SVC_WEBHOOK_SECRET (npm start prints the dev key and secret).")
 
-events: "queue.Queue[dict]" = queue.Queue()
+events: "queue.Queue[CallEvent]" = queue.Queue()
 seen = set()
 
 

@@ -165,7 +165,7 @@ class Receiver:
 
     def wait_for(self, path: str, count: int, timeout: float = 30.0) -> List[Delivery]:
         """The first `count` deliveries to `path`, once they have come."""
-        return until(f"{count} deliveries to {path}", lambda: len(self.received(path)) >= count and self.received(path)[:count], timeout)  # type: ignore[return-value]
+        return until(f"{count} deliveries to {path}", lambda: len(self.received(path)) >= count and self.received(path)[:count], timeout)
 
     def close(self) -> None:
         self._server.shutdown()

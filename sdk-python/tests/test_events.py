@@ -31,7 +31,7 @@ def test_redelivers_an_event_once_and_refuses_a_second_while_it_is_pending(servi
     path = f"/hooks/{uuid.uuid4()}"
     call_id = svc.place_call({"to": "+14155550111", "objective": OBJECTIVE, "webhookUrl": receiver.url + path})["callId"]
     [first] = receiver.wait_for(path, 1)
-    event = until("the event delivered", lambda: [e for e in svc.list_call_events(call_id)["events"] if e["state"] == "delivered"])[0]  # type: ignore[index]
+    event = until("the event delivered", lambda: [e for e in svc.list_call_events(call_id)["events"] if e["state"] == "delivered"])[0]
     assert event["event"] == "call.no_answer"
 
     queued = svc.redeliver_event(call_id, event["eventId"])
@@ -45,7 +45,7 @@ def test_redelivers_an_event_once_and_refuses_a_second_while_it_is_pending(servi
     assert second.body == first.body
     assert verify_webhook(second.body, second.signature, service.webhook_secret)["eventId"] == event["eventId"]
     log = until("the redelivery recorded", lambda: len(svc.list_call_events(call_id)["events"][0]["attempts"]) == 2 and svc.list_call_events(call_id)["events"][0])
-    assert [(a["attempt"], a["statusCode"], a["redelivery"]) for a in log["attempts"]] == [(1, 204, False), (2, 204, True)]  # type: ignore[index]
+    assert [(a["attempt"], a["statusCode"], a["redelivery"]) for a in log["attempts"]] == [(1, 204, False), (2, 204, True)]
 
 
 def test_refuses_to_redeliver_an_event_of_a_call_placed_without_a_webhook_url(svc: SvcClient) -> None:
@@ -67,9 +67,9 @@ def test_lists_and_redelivers_a_batchs_own_event(service, svc: SvcClient, receiv
     assert svc.wait_for_batch(batch_id, timeout=120, interval=0.2)["status"] == "completed"
     [delivery] = receiver.wait_for(path, 1)
     sent = verify_webhook(delivery.body, delivery.signature, service.webhook_secret)
-    assert (sent["event"], sent["batchId"]) == ("batch.completed", batch_id)  # type: ignore[typeddict-item]
+    assert (sent["event"], sent["batchId"]) == ("batch.completed", batch_id)
 
-    [event] = until("the batch event delivered", lambda: [e for e in svc.list_batch_events(batch_id)["events"] if e["state"] == "delivered"])  # type: ignore[misc]
+    [event] = until("the batch event delivered", lambda: [e for e in svc.list_batch_events(batch_id)["events"] if e["state"] == "delivered"])
     assert (event["event"], event["payload"]) == ("batch.completed", sent)
     assert svc.redeliver_batch_event(batch_id, event["eventId"])["state"] == "pending"
     assert receiver.wait_for(path, 2)[1].body == delivery.body

@@ -146,7 +146,7 @@ def test_a_lost_live_stream_is_resumed_after_its_last_event_and_its_retry_wait()
     )
     sleeps: List[float] = []
     try:
-        seen = [(e.event, e.id, e.data["status"]) for e in SvcClient("svc_ak_test", fake.url, sleep=sleeps.append).stream_call("c")]  # type: ignore[typeddict-item]
+        seen = [(e.event, e.id, e.data["status"]) for e in SvcClient("svc_ak_test", fake.url, sleep=sleeps.append).stream_call("c")]
     finally:
         fake.close()
     assert seen == [("status", "1.0", "queued"), ("status", "2.0", "dialing"), ("status", "3.0", "declined")]

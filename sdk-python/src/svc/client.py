@@ -9,7 +9,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, Literal, Mapping, NamedTuple, Optional
+from typing import Any, Callable, Dict, Literal, Mapping, NamedTuple, Optional, Tuple, cast
 
 from .download import Download
 from .errors import RateLimitInfo, SvcApiError, SvcNetworkError, rate_limit_info
@@ -72,31 +72,19 @@ class SvcClient(Operations):
         """Polls get_call until the call reaches a terminal status and returns its record. Waits `interval` seconds
         between polls, longer when the rate-limit window is spent; raises SvcTimeoutError after `timeout` seconds."""
         url = self._url("/v1/agent/calls/{id}", {"id": id}, {})
-        return wait_until_ended(
-            id,
-            lambda: self._send("GET", url, {}, None, "json", "other"),
-            lambda call: call["status"],
-            is_terminal,
-            timeout=timeout,
-            interval=interval,
-            sleep=self._sleep,
-            now=self._now,
-        )
+        record = wait_until_ended(id, lambda: self._poll(url), is_terminal, timeout=timeout, interval=interval, sleep=self._sleep, now=self._now)
+        return cast(CallRecord, record)
 
     def wait_for_batch(self, id: str, *, timeout: float = 600.0, interval: float = 2.0) -> Batch:
         """Polls get_batch until the batch has ended (completed, canceled or stopped), as wait_for_call polls a call."""
         url = self._url("/v1/agent/batches/{id}", {"id": id}, {})
-        return wait_until_ended(
-            id,
-            lambda: self._send("GET", url, {}, None, "json", "other"),
-            lambda batch: batch["status"],
-            lambda status: status in BATCH_ENDED_STATUSES,
-            timeout=timeout,
-            interval=interval,
-            sleep=self._sleep,
-            now=self._now,
-            what="Batch",
-        )
+        ended = lambda status: status in BATCH_ENDED_STATUSES  # noqa: E731
+        batch = wait_until_ended(id, lambda: self._poll(url), ended, timeout=timeout, interval=interval, sleep=self._sleep, now=self._now, what="Batch")
+        return cast(Batch, batch)
+
+    def _poll(self, url: str) -> Tuple[Any, RateLimitInfo]:
+        answer = self._send("GET", url, {}, None, "json", "other")
+        return answer.data, answer.rate_limit
 
     def _call(
         self,

@@ -1,9 +1,15 @@
 """The SDK's errors. Every failure of an API call is one of these, so callers can branch on the class and, for
 API errors, on the spec's `error` token (the tokens and their meanings are `svc.ERROR_TOKENS`)."""
 import re
-from typing import Any, List, Mapping, NamedTuple, Optional
+from typing import Any, List, NamedTuple, Optional, Protocol
 
 from .generated.models import BatchItemError
+
+
+class Headers(Protocol):
+    """A response's headers, read by name case-insensitively (http.client's, or a dict in tests)."""
+
+    def get(self, name: str) -> Optional[str]: ...
 
 
 class RateLimitInfo(NamedTuple):
@@ -21,15 +27,15 @@ class RateLimitInfo(NamedTuple):
     policy: Optional[str]
 
 
-def _int_header(headers: Mapping[str, str], name: str) -> Optional[int]:
+def _int_header(headers: Headers, name: str) -> Optional[int]:
     value = headers.get(name)
     if value is None or not re.fullmatch(r"[0-9]+", value.strip()):
         return None
     return int(value.strip())
 
 
-def rate_limit_info(headers: Mapping[str, str]) -> RateLimitInfo:
-    """Reads the rate-limit headers (names case-insensitively, as http.client's headers do)."""
+def rate_limit_info(headers: Headers) -> RateLimitInfo:
+    """Reads the rate-limit headers."""
     return RateLimitInfo(
         limit=_int_header(headers, "RateLimit-Limit"),
         remaining=_int_header(headers, "RateLimit-Remaining"),
@@ -65,12 +71,13 @@ class SvcApiError(Exception):
         return f"{self.status} {self.token}: {self.message}"
 
     @classmethod
-    def from_response(cls, status: int, reason: str, headers: Mapping[str, str], body: Any) -> "SvcApiError":
+    def from_response(cls, status: int, reason: str, headers: Headers, body: Any) -> "SvcApiError":
         """Builds the error from a non-2xx answer whose body has been parsed as JSON (or is None)."""
         parsed = body if isinstance(body, dict) else {}
-        token = parsed.get("error") if isinstance(parsed.get("error"), str) else f"http_{status}"
-        message = parsed.get("message") if isinstance(parsed.get("message"), str) else f"The service answered {status} {reason}".strip()
-        errors = parsed.get("errors") if isinstance(parsed.get("errors"), list) else None
+        error, text, errors = parsed.get("error"), parsed.get("message"), parsed.get("errors")
+        token = error if isinstance(error, str) else f"http_{status}"
+        message = text if isinstance(text, str) else f"The service answered {status} {reason}".strip()
+        errors = errors if isinstance(errors, list) else None
         return cls(status, token, message, rate_limit_info(headers), headers.get("X-Request-Id"), errors)
 
 

@@ -1,6 +1,6 @@
 """Polling a call (or a batch) until it ends. The poll, the clock and the sleep are passed in, so the loop can be
 tested without waiting."""
-from typing import Callable, Optional, Tuple, TypeVar
+from typing import Any, Callable, Optional, Tuple
 
 from .errors import RateLimitInfo, SvcApiError, SvcTimeoutError
 from .retry import is_transient
@@ -15,13 +15,9 @@ def is_terminal(status: str) -> bool:
     return status in TERMINAL_STATUSES
 
 
-T = TypeVar("T")
-
-
 def wait_until_ended(
     id: str,
-    poll: Callable[[], Tuple[T, RateLimitInfo]],
-    status_of: Callable[[T], str],
+    poll: Callable[[], Tuple[Any, RateLimitInfo]],
     ended: Callable[[str], bool],
     *,
     timeout: float,
@@ -29,16 +25,17 @@ def wait_until_ended(
     sleep: Callable[[float], None],
     now: Callable[[], float],
     what: str = "Call",
-) -> T:
+) -> Any:
+    """Polls until `ended` holds for the answer's `status` and returns the answer."""
     deadline = now() + timeout
     last_status: Optional[str] = None
     while True:
         wait = interval
         try:
             data, rate_limit = poll()
-            if ended(status_of(data)):
+            if ended(data["status"]):
                 return data
-            last_status = status_of(data)
+            last_status = data["status"]
             # A spent window means the next request would be refused: wait for it to reset instead.
             if rate_limit.remaining == 0 and rate_limit.reset_sec is not None:
                 wait = max(wait, float(rate_limit.reset_sec))
