@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
+__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
 
 
 CallStatus = Literal["queued", "dialing", "in_progress", "completed", "no_answer", "voicemail", "declined", "failed", "canceled"]
@@ -16,9 +16,9 @@ LanguageSource = Literal["explicit", "inferred", "auto"]
 LANGUAGE_SOURCE_VALUES: Tuple[LanguageSource, ...] = ("explicit", "inferred", "auto")
 
 
-ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
+ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
 """A machine-readable error token. The set may grow; clients must tolerate unknown values."""
-ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
+ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
 
 
 class _ApiErrorRequired(TypedDict):
@@ -428,6 +428,44 @@ class Batch(_BatchRequired, total=False):
 
 class BatchList(TypedDict):
     batches: List[Batch]
+
+
+BatchRowState = Literal["waiting", "released", "canceled", "skipped"]
+"""Where a batch's row stands: `waiting` until the batch releases it; `released` once its call is made;
+`canceled` when the batch was canceled before releasing it; `skipped` when the batch stopped (its `stopWhen`
+was met) before releasing it. The set may grow; clients must tolerate unknown values.
+"""
+BATCH_ROW_STATE_VALUES: Tuple[BatchRowState, ...] = ("waiting", "released", "canceled", "skipped")
+
+
+class BatchRowCallsItem(TypedDict):
+    id: str
+    status: CallStatus
+
+
+class BatchRow(TypedDict):
+    """One call of a batch's request, from the batch's creation on."""
+    #: The row's position in the request's `calls`, from 0 (as `errors` names a bad call).
+    index: int
+    #: The number the row calls, E.164.
+    to: str
+    #: The metadata its call is placed with (its own, or the batch's `defaults.metadata`); null for none.
+    metadata: Optional[CallMetadata]
+    state: BatchRowState
+    #: Why a row ended unreleased, `batch_canceled` (canceled) or the batch's `stopReason` (skipped); null for
+    #: a row waiting or released. The set may grow.
+    reason: Optional[str]
+    #: The call the row was released as (its record is getCall's); null until it is released.
+    callId: Optional[str]
+    #: The row's calls, each with its status as it stands, in the order they were made: the call it was
+    #: released as, then each redial of it. Empty until it is released.
+    calls: List[BatchRowCallsItem]
+
+
+class BatchRowList(TypedDict):
+    rows: List[BatchRow]
+    #: Pass as `after` for the next page; null on the last page.
+    nextAfter: Optional[int]
 
 
 class _DoNotCallEntryRequired(TypedDict):

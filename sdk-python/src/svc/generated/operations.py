@@ -6,7 +6,7 @@ from typing import Any, Iterator, Literal, Mapping, Optional, cast
 
 from ..download import Download
 from ..live_stream import LiveEvent
-from .models import PlaceCallRequest, PlaceCallResponse, PreflightResponse, DoNotCallRequest, CreateBatchRequest, CreateBatchResponse, Batch, BatchList, DoNotCallEntry, DoNotCallList, CallRecord, CallEventLogEntry, CallEventLog, BatchEventLogEntry, BatchEventLog, CallList
+from .models import PlaceCallRequest, PlaceCallResponse, PreflightResponse, DoNotCallRequest, CreateBatchRequest, CreateBatchResponse, Batch, BatchList, BatchRowList, DoNotCallEntry, DoNotCallList, CallRecord, CallEventLogEntry, CallEventLog, BatchEventLogEntry, BatchEventLog, CallList
 
 
 class Operations:
@@ -110,6 +110,20 @@ class Operations:
         `batch_already_ended`; another key's batch is 404 `not_found`. The request has no body.
         """
         return cast("Batch", self._call("cancelBatch", "POST", "/v1/agent/batches/{id}/cancel", {"id": id}, {}, {}, None, "json"))
+
+    def list_batch_rows(self, id: str, *, limit: Optional[int] = None, after: Optional[int] = None, state: Optional[Literal["waiting", "released", "canceled", "skipped"]] = None) -> BatchRowList:
+        """List a batch's rows
+
+        Every row of the batch, from its creation on, in index order, a page at a time: each call of the request's
+        `calls` as checked (its `index`, `to` and `metadata`) and where it stands. A row is `waiting` until the batch
+        releases it; `released` once it has, with the `callId` of its call and, in `calls`, that call and each redial
+        of it with its status; `canceled` (reason `batch_canceled`) or `skipped` (reason the batch's `stopReason`,
+        `condition_met`) when the batch ended before releasing it. The rows add up to the batch's `counts`: their
+        `calls` by status, with the waiting rows under `queued` and the canceled and skipped rows under `canceled`.
+        Pass a page's `nextAfter` as `after` for the next; `state` lists the rows in that state alone. Another
+        key's batch is 404 `not_found`.
+        """
+        return cast("BatchRowList", self._call("listBatchRows", "GET", "/v1/agent/batches/{id}/rows", {"id": id}, {"limit": limit, "after": after, "state": state}, {}, None, "json"))
 
     def list_do_not_call(self, *, limit: Optional[int] = None, after: Optional[str] = None) -> DoNotCallList:
         """List the account's do-not-call list
