@@ -239,7 +239,8 @@ export class FakeMediaPeer extends EventEmitter {
   }
 
   send(msg: Record<string, unknown>): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ ...msg, sequenceNumber: String(++this.seq) }));
+    // Keyed as Twilio writes its messages: event, sequenceNumber, then the message's own fields.
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ event: msg.event, sequenceNumber: String(++this.seq), ...msg }));
   }
 
   /** `connected`, then `start` for the call, as Twilio sends them when the <Stream> connects. */
@@ -265,7 +266,7 @@ export class FakeMediaPeer extends EventEmitter {
   speak(audio: Buffer): void {
     for (let at = 0; at < audio.length; at += FRAME_BYTES) {
       const frame = audio.subarray(at, at + FRAME_BYTES);
-      this.send({ event: 'media', streamSid: this.streamSid, media: { track: 'inbound', chunk: String(++this.chunk), timestamp: String(this.timestampMs), payload: frame.toString('base64') } });
+      this.send({ event: 'media', media: { track: 'inbound', chunk: String(++this.chunk), timestamp: String(this.timestampMs), payload: frame.toString('base64') }, streamSid: this.streamSid });
       this.timestampMs += frame.length / 8;
     }
   }

@@ -439,7 +439,9 @@ export class FakeRealtime extends EventEmitter {
     let inputMs = 0;
     const emit = (event: Record<string, unknown> & { type: string }) => {
       if (ws.readyState !== WebSocket.OPEN) return;
-      const sent = { event_id: `event_${++eventIds}`, ...event };
+      // Keyed as the server writes its events: type, event_id, then the event's own fields.
+      const { type, ...fields } = event;
+      const sent = { type, event_id: `event_${++eventIds}`, ...fields };
       seen.sent.push(sent);
       seen.sentAt.push(performance.now());
       ws.send(JSON.stringify(sent));

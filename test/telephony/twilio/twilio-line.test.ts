@@ -47,6 +47,24 @@ describe('the Twilio line', () => {
     expect(dtmf('7')).to.equal(null);
   });
 
+  it('reads a media message as Twilio writes it exactly as the same message in any other form', () => {
+    const payload = Buffer.alloc(160, 0x7e).toString('base64');
+    const asSent = (timestamp: string, p = payload) =>
+      `{"event":"media","sequenceNumber":"4","media":{"track":"inbound","chunk":"3","timestamp":"${timestamp}","payload":"${p}"},"streamSid":"${STREAM}"}`;
+    const reordered = (text: string) => {
+      const m = JSON.parse(text) as { media: Record<string, string> };
+      return JSON.stringify({ streamSid: STREAM, media: { payload: m.media.payload, timestamp: m.media.timestamp, track: 'inbound' }, event: 'media' });
+    };
+    for (const text of [asSent('60'), asSent('0'), asSent('007'), asSent('1e999'), asSent('9'.repeat(400)), asSent('60', ''), asSent('60', 'fw=='), asSent('60', 'a\\/b')]) {
+      expect(parseTwilioMessage(text), text).to.deep.equal(parseTwilioMessage(reordered(text)));
+    }
+    expect(parseTwilioMessage(asSent('60'))).to.deep.equal({ event: 'media', payload, timestampMs: 60 });
+    expect(parseTwilioMessage(asSent('007'))).to.deep.equal({ event: 'media', payload, timestampMs: 7 });
+    expect(parseTwilioMessage(asSent('60', 'a\\/b'))).to.deep.equal({ event: 'media', payload: 'a/b', timestampMs: 60 });
+    expect(parseTwilioMessage(asSent('60').replace('"inbound"', '"outbound"'))).to.equal(null);
+    expect(parseTwilioMessage(asSent('60').slice(0, -1))).to.equal(null);
+  });
+
   it("hands the stream's media, marks, key presses and stop to the listener, in order", () => {
     const { heard, listener } = recordingListener();
     const messages = [

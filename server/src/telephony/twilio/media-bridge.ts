@@ -18,6 +18,7 @@ import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from 
 import { deliver, TwilioLine } from './twilio-line.js';
 import { RELAY_HEADER, relayStream } from './media-relay.js';
 import { awaitsGreetingEnd, watchVerdict } from './amd-verdict.js';
+import { turnWrites } from '../turn-writes.js';
 
 export interface MediaBridgeDeps {
   db: Kysely<Database>;
@@ -69,7 +70,7 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
           log.warn({ callId, status: row?.status ?? null }, 'media stream refused: no such live call');
           return refuse(socket, 404);
         }
-        const serveHere = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, row));
+        const serveHere = () => wss.handleUpgrade(req, socket, head, (ws) => accept(ws, socket, row));
         const holder = row.agent_host;
         if (holder && deps.internalUrl && holder !== deps.internalUrl && !req.headers[RELAY_HEADER]) return relayStream(wss, req, socket, head, holder, callId, log, serveHere);
         serveHere();
@@ -81,12 +82,16 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
     );
   };
 
-  function accept(ws: WebSocket, row: CallRow): void {
+  /** `socket` is the stream's own (the one the upgrade came on), corked while an event sends on it. */
+  function accept(ws: WebSocket, socket: Duplex, row: CallRow): void {
     const callId = row.id;
     let session: LineSession | null = null;
     const startTimer = setTimeout(() => ws.close(POLICY_VIOLATION, 'no start'), deps.startTimeoutMs ?? 10_000);
+    const batch = turnWrites(socket);
     const send = (data: string) => {
-      if (ws.readyState === WebSocket.OPEN) ws.send(data);
+      if (ws.readyState !== WebSocket.OPEN) return;
+      batch();
+      ws.send(data);
     };
 
     ws.on('message', (data: RawData) => {
