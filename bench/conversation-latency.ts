@@ -136,7 +136,7 @@ interface Middle {
 }
 
 async function relay(model: FakeRealtime): Promise<Middle> {
-  const r = await startRelay(RELAY, model.url);
+  const r = await startRelay(RELAY, { SVC_REALTIME_URL: model.url });
   let opened = 0;
   return {
     pid: r.pid,
@@ -148,9 +148,9 @@ async function relay(model: FakeRealtime): Promise<Middle> {
 
 async function svc(model: FakeRealtime): Promise<Middle> {
   const service = await startTwilioService(
-    model.url,
     levels.reduce((a, b) => a + b, 0),
     {
+      SVC_REALTIME_URL: model.url,
       // svc's own share, without the two waits it makes on purpose: a second for the callee's "Hello?" before it
       // greets a silent line, and 400 ms of the callee's speech before it cuts the agent off (a cough is shorter).
       SVC_REALTIME_GREET_AFTER_MS: '0',

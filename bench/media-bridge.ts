@@ -52,7 +52,7 @@ interface Middle {
 }
 
 async function relay(fakes: MediaFakes): Promise<Middle> {
-  const r = await startRelay(RELAY, fakes.realtimeUrl);
+  const r = await startRelay(RELAY, { SVC_REALTIME_URL: fakes.realtimeUrl });
   let opened = 0;
   return {
     pid: r.pid,
@@ -64,7 +64,7 @@ async function relay(fakes: MediaFakes): Promise<Middle> {
 }
 
 async function svc(fakes: MediaFakes): Promise<Middle> {
-  const service = await startTwilioService(fakes.realtimeUrl, Math.max(...levels));
+  const service = await startTwilioService(Math.max(...levels), { SVC_REALTIME_URL: fakes.realtimeUrl });
   return {
     pid: service.pid,
     // Placed ten at a time; the engine dials each through the fake REST API; each answered, its stream opened.

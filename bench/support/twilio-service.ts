@@ -29,8 +29,11 @@ export interface TwilioService {
   stop(): Promise<void>;
 }
 
-/** svc on SQLite with the Twilio carrier and the realtime agent at `realtimeUrl`, for up to `total` calls. */
-export async function startTwilioService(realtimeUrl: string, total: number, env: Record<string, string> = {}): Promise<TwilioService> {
+/**
+ * svc on SQLite with the Twilio carrier, for up to `total` calls; `env` names the agent and where its providers
+ * are (SVC_REALTIME_URL for the realtime agent, the default; SVC_AGENT=cascaded and its providers' settings).
+ */
+export async function startTwilioService(total: number, env: Record<string, string>): Promise<TwilioService> {
   const twilio = await FakeTwilio.start();
   const seeded = await seed('sqlite');
   const port = await freePort();
@@ -38,7 +41,6 @@ export async function startTwilioService(realtimeUrl: string, total: number, env
     {
       ...twilio.env(),
       ...seeded.env,
-      SVC_REALTIME_URL: realtimeUrl,
       SVC_PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       // Production refuses a plain-http public address for Twilio; nothing else differs for these benches.
       NODE_ENV: 'development',
@@ -89,9 +91,9 @@ export async function startTwilioService(realtimeUrl: string, total: number, env
   };
 }
 
-/** A relay script (bench/support/*-relay.ts) as its own process, ready once it prints its port. */
-export async function startRelay(script: string, realtimeUrl: string): Promise<{ pid: number; port: number; stop(): Promise<void> }> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, SVC_REALTIME_URL: realtimeUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+/** A relay script (bench/support/*-relay.ts) as its own process, told where its providers are by `env`, ready once it prints its port. */
+export async function startRelay(script: string, env: Record<string, string>): Promise<{ pid: number; port: number; stop(): Promise<void> }> {
+  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     createInterface({ input: proc.stdout! }).on('line', (l) => /^ready (\d+)$/.test(l) && resolve(Number(/\d+/.exec(l)![0])));
     proc.once('exit', (code) => reject(new Error(`relay exited with ${code}`)));

@@ -82,6 +82,32 @@ describe('fake Deepgram', () => {
   });
 });
 
+describe('fake Deepgram with a late final', () => {
+  let fake: FakeDeepgram;
+  afterEach(() => fake?.close());
+  const query = 'encoding=mulaw&sample_rate=8000&channels=1&model=nova-3&interim_results=true';
+  const auth = { Authorization: `Token ${FAKE_DEEPGRAM_KEY}` };
+  const finals = (got: Json[]) => got.filter((m) => m.type === 'Results' && m.is_final).map((m) => [m.channel.alternatives[0].transcript, m.start, m.duration, m.speech_final]);
+
+  it('holds the words final while the stream goes on: the silence after them is answered first', async () => {
+    fake = await FakeDeepgram.start({ script: [{ afterBytes: 800, text: 'hello there' }], finalDelayMs: 60_000 });
+    const c = (await connect(`${fake.url}?${query}`, auth)) as { ws: WebSocket; got: Json[] };
+    c.ws.send(Buffer.alloc(800, 0xff));
+    c.ws.send(Buffer.alloc(16_000, 0xff));
+    await until('the silence answered', () => finals(c.got).length > 0);
+    expect(finals(c.got)).to.deep.equal([['', 0.1, 2, false]]);
+  });
+
+  it('sends the final once its delay has passed, timed to the words it ends', async () => {
+    fake = await FakeDeepgram.start({ script: [{ afterBytes: 800, text: 'hello there' }], finalDelayMs: 50 });
+    const c = (await connect(`${fake.url}?${query}`, auth)) as { ws: WebSocket; got: Json[] };
+    c.ws.send(Buffer.alloc(800, 0xff));
+    c.ws.send(Buffer.alloc(800, 0xff));
+    await until('the final', () => finals(c.got).length > 0);
+    expect(finals(c.got)).to.deep.equal([['hello there', 0, 0.1, true]]);
+  });
+});
+
 describe('fake OpenAI transcription server', () => {
   let fake: FakeOpenAiTranscription;
   afterEach(() => fake?.close());

@@ -33,6 +33,9 @@ export interface RecordedRequest {
   ended: boolean;
   /** The client closed the connection before the response ended (it aborted the request). */
   aborted: boolean;
+  /** When the request arrived, and when the last frame of its reply was written (performance.now()), for the benches' timings. */
+  at: number;
+  endedAt: number | null;
 }
 
 export interface PlannedCall {
@@ -88,6 +91,8 @@ export interface FakeChatStreamOptions {
   flavour: Flavour;
   /** When set, a request must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /** Answers each request no queued reply is left for (a bench's many calls); without it, such a request gets a 500. */
+  answer?: (body: any) => FakeReply;
 }
 
 const CREATED = 1_763_812_800;
@@ -115,7 +120,7 @@ export async function startFakeChatStream(options: FakeChatStreamOptions): Promi
       } catch {
         return refuse(res, flavour, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
       }
-      const record: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body, ended: false, aborted: false };
+      const record: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body, ended: false, aborted: false, at: performance.now(), endedAt: null };
       requests.push(record);
       res.on('finish', () => (record.ended = true));
       res.on('close', () => (record.aborted = !record.ended));
@@ -125,7 +130,7 @@ export async function startFakeChatStream(options: FakeChatStreamOptions): Promi
       }
       const invalid = checkRequest(body);
       if (invalid) return refuse(res, flavour, 400, invalid, 'invalid_request_error');
-      const queued = queue.shift() ?? { status: 500 };
+      const queued = queue.shift() ?? options.answer?.(body) ?? { status: 500 };
       const plan = typeof queued === 'function' ? queued(body) : queued;
       if ('status' in plan) {
         const headers: Record<string, string> = plan.retryAfter === undefined ? {} : { 'retry-after': plan.retryAfter };
@@ -133,7 +138,7 @@ export async function startFakeChatStream(options: FakeChatStreamOptions): Promi
         return refuse(res, flavour, plan.status, message, plan.status === 429 ? 'requests' : 'server_error', headers);
       }
       served += 1;
-      stream(res, flavour, frames(flavour, served, body, plan), plan, later);
+      stream(res, flavour, frames(flavour, served, body, plan), plan, later, () => (record.endedAt = performance.now()));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -290,7 +295,7 @@ function errorFrame(flavour: Flavour, shape: StreamPlan['errorShape']): string {
   return shape === 'flat' ? sse(error) : sse({ error });
 }
 
-function stream(res: ServerResponse, flavour: Flavour, out: string[], plan: StreamPlan, later: (ms: number, fn: () => void) => void): void {
+function stream(res: ServerResponse, flavour: Flavour, out: string[], plan: StreamPlan, later: (ms: number, fn: () => void) => void, written: () => void): void {
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
   const pace = plan.paceMs ?? 0;
@@ -330,6 +335,7 @@ function stream(res: ServerResponse, flavour: Flavour, out: string[], plan: Stre
     }
     if (i === out.length) return void res.end();
     write(out[i], () => {
+      if (i === out.length - 1) written();
       const wait = i === 0 && plan.firstTokenDelayMs ? plan.firstTokenDelayMs : pace;
       if (wait > 0) later(wait, () => step(i + 1));
       else step(i + 1);

@@ -20,6 +20,8 @@
 //   keeps answering while audio flows; the adapter's stall detection relies on that.
 // - Finalize sends the words heard of the current step as a final with from_finalize true; CloseStream does the
 //   same, then sends Metadata and closes 1000 (`closeDelayMs` delays all three).
+// - `finalDelayMs` sends a text step's final that long (wall time) after the audio that completes its words came,
+//   as a recogniser's final trails the end of speech; the stream's own clock goes on meanwhile.
 // - No audio and no KeepAlive for `idleMs` (10 s, as Deepgram's bound; a test shortens it) closes the socket 1011
 //   with NET-0001.
 // Bad days, as script steps: `drop` closes 1011 (or cuts the socket: 'abnormal'); `stall` sends nothing more at
@@ -65,6 +67,8 @@ export interface FakeDeepgramStreamOptions {
   handshakeDelayMs?: number;
   /** How long Finalize's and CloseStream's answers take. */
   closeDelayMs?: number;
+  /** How long after the audio that completes a text step's words its final is sent (0: at once). */
+  finalDelayMs?: number;
 }
 
 export interface FakeDeepgramOptions extends FakeDeepgramStreamOptions {
@@ -310,12 +314,21 @@ export class FakeDeepgram extends EventEmitter {
           }
           if (into < step.afterBytes || step.end === 'held') break;
           steps.shift();
+          const from = stepStart;
           const end = stepStart + step.afterBytes;
           const speechFinal = (step.end ?? 'speech_final') === 'speech_final';
-          results(words, stepStart, end, { is_final: true, speech_final: speechFinal });
+          const final = () => {
+            results(words, from, end, { is_final: true, speech_final: speechFinal });
+            // The stale one: a hypothesis for these words, shorter than their final, sent after it.
+            if (step.staleInterim) results(words.length > 1 ? words.slice(0, -1) : words, from, end - Math.floor(step.afterBytes / 4), { is_final: false, speech_final: false });
+          };
+          if (options.finalDelayMs) {
+            this.later(options.finalDelayMs, () => {
+              final();
+              this.emit('change');
+            });
+          } else final();
           speaking = !speechFinal;
-          // The stale one: a hypothesis for these words, shorter than their final, sent after it.
-          if (step.staleInterim) results(words.length > 1 ? words.slice(0, -1) : words, stepStart, end - Math.floor(step.afterBytes / 4), { is_final: false, speech_final: false });
           ended(end);
           continue;
         }

@@ -14,7 +14,9 @@
 // Bad days are queued per request (`play`): an error status (429 with Retry-After, 429 insufficient_quota, 5xx),
 // a socket destroyed after some body bytes, a body that stalls after some bytes (the socket stays open), or a body
 // held after some bytes until the test releases it (to see what the client does while a sentence is still coming).
-// Every request is recorded with its headers and body, and `events` lists what happened in order.
+// Every request is recorded with its headers, body and arrival time, and `events` lists what happened in order.
+// `firstAudioDelayMs` holds every answer's first audio that long after its head, as the service's time to first
+// audio.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -50,6 +52,8 @@ export interface RecordedSpeechRequest {
   ended: boolean;
   /** The client closed the connection before the response ended. */
   aborted: boolean;
+  /** When the request arrived (performance.now()), for the benches' timings. */
+  at: number;
 }
 
 export interface FakeOpenAiSpeechOptions {
@@ -61,6 +65,8 @@ export interface FakeOpenAiSpeechOptions {
   chunkBytes?: number;
   /** Pause between chunks; 5 ms by default. */
   intervalMs?: number;
+  /** Pause between the head and the first chunk of audio; none by default. */
+  firstAudioDelayMs?: number;
 }
 
 export interface FakeOpenAiSpeech {
@@ -82,6 +88,7 @@ export async function startFakeOpenAiSpeech(options: FakeOpenAiSpeechOptions): P
   const msPerChar = options.msPerChar ?? 50;
   const chunkBytes = options.chunkBytes ?? 4800;
   const intervalMs = options.intervalMs ?? 5;
+  const firstAudioDelayMs = options.firstAudioDelayMs ?? 0;
   const requests: RecordedSpeechRequest[] = [];
   const events: string[] = [];
   const queue: SpeechPlay[] = [];
@@ -119,6 +126,7 @@ export async function startFakeOpenAiSpeech(options: FakeOpenAiSpeechOptions): P
     });
     // The head goes out at once, as the real service sends it before the first audio.
     res.flushHeaders();
+    if (firstAudioDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, firstAudioDelayMs));
     while (!closed) {
       if (dropAt !== null && record.sent >= dropAt) {
         events.push(`dropped ${record.n}`);
@@ -158,7 +166,7 @@ export async function startFakeOpenAiSpeech(options: FakeOpenAiSpeechOptions): P
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {}
-      const record: RecordedSpeechRequest = { n: requests.length + 1, method: req.method, path: req.url, headers: req.headers, body, sent: 0, ended: false, aborted: false };
+      const record: RecordedSpeechRequest = { n: requests.length + 1, method: req.method, path: req.url, headers: req.headers, body, sent: 0, ended: false, aborted: false, at: performance.now() };
       requests.push(record);
       events.push(`request ${record.n}`);
       const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
