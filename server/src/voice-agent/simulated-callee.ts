@@ -72,6 +72,16 @@ export class SimulatedCallee {
     return this.rng.pick(this.lexicon.callee.optOut);
   }
 
+  /** Asks to speak to a person (the sandbox's 555-0128). */
+  asksForPerson(): string {
+    return this.rng.pick(this.lexicon.callee.asksForPerson);
+  }
+
+  /** Agrees to hold while the agent reaches someone. */
+  willHold(): string {
+    return this.rng.pick(this.lexicon.callee.willHold);
+  }
+
   goodbye(): string {
     return this.rng.pick(this.lexicon.callee.bye);
   }
