@@ -18,8 +18,8 @@ export type LineEnd = 'end_call' | 'silence' | 'agent_lost' | 'transferred' | 'l
 /** The endings where the agent is the one that hangs up. */
 export type AgentHangUp = Exclude<LineEnd, 'line_ended' | 'transferred'>;
 
-/** How long the person a warm transfer calls is let ring before nobody is taken to answer. */
-export const CONSULT_RING_MS = 20_000;
+/** How long the number a transfer reaches is let ring before nobody is taken to answer. */
+export const TRANSFER_RING_MS = 20_000;
 
 /** A warm transfer's call to the person: the number, and the briefing the carrier reads them in the call's language. */
 export interface ConsultRequest {

@@ -10,7 +10,9 @@
 // first). One attempt a call: a transfer nobody took is not tried again.
 import type { CallTransfer } from '../store/calls-repo.js';
 import type { ConsultOutcome, Consultation } from '../telephony/live-line.js';
-import type { Tool, ToolContext, ToolOutput, ToolRegistry } from './tools.js';
+import type { Logger } from 'pino';
+import type { Handover, Tool, ToolContext, ToolOutput, ToolRegistry } from './tools.js';
+import type { TurnLedger } from './turn-ledger.js';
 
 export const TRANSFER_TOOL = 'transfer_call';
 
@@ -126,4 +128,20 @@ async function refusal(transfer: CallTransfer, ctx: ToolContext): Promise<ToolOu
     return { error: 'The transfer number may not be called. Tell the callee you cannot put them through, and carry on.' };
   }
   return null;
+}
+
+/**
+ * The session's last act on a call it hands over (the agent's words have played): the line's move, noted in the
+ * turns; false, logged, when the carrier could not, and the session then hangs up as after a goodbye.
+ */
+export async function handOver(handover: Handover, ledger: Pick<TurnLedger, 'note' | 'nowMs'>, logger: Logger, callId: string): Promise<boolean> {
+  try {
+    await handover.move();
+  } catch (err) {
+    logger.error({ callId, err: (err as Error).message }, 'the line could not be handed over; hanging up');
+    return false;
+  }
+  ledger.note('svc_handover', 'agent', ledger.nowMs, ledger.nowMs, TRANSFER_NOTES.transferred);
+  logger.info({ callId }, 'the call was handed over to a person');
+  return true;
 }
