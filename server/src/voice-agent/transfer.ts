@@ -54,7 +54,7 @@ function coldTransfer(transfer: CallTransfer): Tool {
     async run(_args, ctx) {
       if (asked) return undefined;
       const refused = await refusal(transfer, ctx);
-      if (refused) return refused;
+      if (refused || ctx.signal?.aborted) return refused ?? undefined;
       asked = true;
       ctx.handOver!({ to: transfer.to, move: () => ctx.line.transfer(transfer.to), abandon: () => undefined });
       return undefined;
@@ -98,6 +98,8 @@ function warmTransfer(transfer: CallTransfer): Tool {
       if (briefing.length > MAX_BRIEFING_CHARS) return { error: `The briefing must be at most ${MAX_BRIEFING_CHARS} characters; make it shorter.` };
       const refused = await refusal(transfer, ctx);
       if (refused) return refused;
+      // The session ended while the list was read: nobody is called.
+      if (ctx.signal?.aborted) return undefined;
       state = 'calling';
       ctx.note?.(TRANSFER_NOTES.calling(briefing));
       const call = ctx.line.consult({ to: transfer.to, briefing, language: ctx.language ?? 'en-US' });
