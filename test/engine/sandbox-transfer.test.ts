@@ -59,7 +59,10 @@ forEachStore('transfers in the text sandbox', (kind) => {
     const row = await srv.drive(id);
     const r = await record(id);
     expect(r).to.deep.include({ status: 'completed', transferredTo: PERSON, transferredAt: r.endedAt, answeredBy: 'human' });
-    expect(r.transcript.split('\n').slice(3)).to.deep.equal([`Agent: ${lex.agent.transferring}`, `Agent: ${TRANSFER_NOTES.transferred}`]);
+    const lines = r.transcript.split('\n').slice(3);
+    expect(lines[0]).to.equal(`Agent: ${lex.agent.transferring}`);
+    expect(lex.callee.thankYou.map((l) => `Callee: ${l}`)).to.include(lines[1]);
+    expect(lines.slice(2)).to.deep.equal([`Agent: ${TRANSFER_NOTES.transferred}`]);
     expect(r.turns.at(-1)).to.deep.include({ speaker: 'agent', text: '[transferred the call]' });
     expect(r.turns.at(-1).endSec).to.equal(r.durationSec);
     expect(r.summary).to.include('The agent transferred the call to a person');
@@ -127,7 +130,8 @@ describe('the sandbox transfer lines', () => {
       const brief = (transfer: Record<string, string> | null) => ({ callId: `c-${language}`, to: ASKS_FOR_PERSON, objective: OBJECTIVE, context: null, fields: [], language, voice: 'alloy', transfer: transfer as never });
       const texts = (transfer: Record<string, string> | null) => scriptedConversation(brief(transfer)).map((t) => t.text);
       expect(texts(null)).to.satisfy((t: string[]) => t.some((x) => x.startsWith(l.agent.declineTransfer)));
-      expect(texts({ to: PERSON, mode: 'cold', when: 'x' }).slice(-2)).to.deep.equal([l.agent.transferring, TRANSFER_NOTES.transferred]);
+      const cold = texts({ to: PERSON, mode: 'cold', when: 'x' });
+      expect([cold.at(-3), l.callee.thankYou.includes(cold.at(-2)!), cold.at(-1)]).to.deep.equal([l.agent.transferring, true, TRANSFER_NOTES.transferred]);
       expect(texts({ to: PERSON, mode: 'warm', when: 'x' }).slice(3)).to.satisfy(
         (t: string[]) => t[0] === l.agent.holdForTransfer && l.callee.willHold.includes(t[1]!) && t[2] === TRANSFER_NOTES.calling(scriptedBriefing(brief(null))) && t.at(-2) === l.agent.connecting,
       );

@@ -35,6 +35,7 @@ export const DE: Lexicon = {
     optOut: ['Bitte rufen Sie mich nicht mehr an.', 'Nehmen Sie mich von Ihrer Liste, bitte. Rufen Sie diese Nummer nicht wieder an.', 'Hören Sie bitte auf, mich anzurufen.'],
     asksForPerson: ['Könnte ich bitte mit einem echten Menschen sprechen?', 'Ich würde lieber mit einer Person sprechen, wenn das geht.', 'Können Sie mich bitte mit jemandem verbinden?'],
     willHold: ['Gut, ich warte.', 'In Ordnung, ich bleibe dran.', 'Kein Problem, ich warte.'],
+    thankYou: ['Danke.', 'Prima, danke.', 'Vielen Dank.'],
     voicemailGreeting: 'Sie sind mit unserer Mailbox verbunden. Wir sind gerade nicht erreichbar; bitte hinterlassen Sie eine Nachricht nach dem Signalton.',
     dontKnow: ['Das weiß ich leider nicht.', 'Keine Ahnung, tut mir leid.', 'Da bin ich mir nicht sicher.', 'Das müsste ich nachsehen, tut mir leid.'],
     yes: ['Ja, genau.', 'Ja.', 'Natürlich.', 'Ja, sicher.', 'Klar.'],

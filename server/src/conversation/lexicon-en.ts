@@ -46,6 +46,7 @@ export const EN: Lexicon = {
     optOut: ["Please don't call me again.", "Take me off your list, please. Don't call this number again.", "I'm not interested. Please stop calling me."],
     asksForPerson: ['Could I speak to a real person, please?', "I'd rather talk to a person, if that's possible.", 'Can you put me through to someone, please?'],
     willHold: ["Sure, I'll hold.", 'Okay, I can wait.', "No problem, I'll wait."],
+    thankYou: ['Thank you.', 'Great, thanks.', 'Thanks a lot.'],
     voicemailGreeting: 'You have reached our voicemail. We cannot take your call right now; please leave a message after the tone.',
     dontKnow: ["I'm sorry, I don't know.", "I'm not sure, I'm afraid.", 'No idea, sorry.', "I couldn't tell you, I'm afraid.", "I'd have to check, sorry."],
     yes: ['Yes, we are.', 'Yep.', "Yeah, that's right.", 'Yes, we do.', 'Absolutely.', 'Sure, we do.'],

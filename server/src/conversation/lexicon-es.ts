@@ -35,6 +35,7 @@ export const ES: Lexicon = {
     optOut: ['Por favor, no me vuelva a llamar.', 'Quíteme de su lista, por favor. No me llame más.', 'Deje de llamarme, por favor.'],
     asksForPerson: ['¿Podría hablar con una persona de verdad, por favor?', 'Prefiero hablar con una persona, si es posible.', '¿Me puede pasar con alguien, por favor?'],
     willHold: ['Claro, espero.', 'Vale, puedo esperar.', 'No hay problema, espero.'],
+    thankYou: ['Gracias.', 'Perfecto, gracias.', 'Muchas gracias.'],
     voicemailGreeting: 'Ha llamado a nuestro buzón de voz. No podemos atenderle; por favor, deje un mensaje después de la señal.',
     dontKnow: ['No lo sé, lo siento.', 'Ni idea, perdone.', 'No estoy seguro.', 'Tendría que comprobarlo, lo siento.'],
     yes: ['Sí, así es.', 'Sí.', 'Claro que sí.', 'Por supuesto.', 'Sí, correcto.'],

@@ -35,6 +35,7 @@ export const FR: Lexicon = {
     optOut: ["Merci de ne plus m'appeler.", "Retirez-moi de votre liste, s'il vous plaît. Ne m'appelez plus.", "Arrêtez de m'appeler, s'il vous plaît."],
     asksForPerson: ["Est-ce que je pourrais parler à une vraie personne, s'il vous plaît ?", "Je préférerais parler à quelqu'un, si c'est possible.", "Vous pouvez me passer quelqu'un, s'il vous plaît ?"],
     willHold: ["D'accord, je patiente.", "Très bien, j'attends.", 'Pas de problème, je reste en ligne.'],
+    thankYou: ['Merci.', 'Parfait, merci.', 'Merci beaucoup.'],
     voicemailGreeting: 'Vous êtes bien sur notre messagerie. Nous ne pouvons pas vous répondre ; veuillez laisser un message après le bip.',
     dontKnow: ['Je ne sais pas, désolé.', 'Aucune idée, désolée.', 'Je ne suis pas sûr.', 'Il faudrait que je vérifie, désolé.'],
     yes: ['Oui, tout à fait.', 'Oui.', 'Bien sûr.', 'Absolument.', "Oui, c'est exact."],

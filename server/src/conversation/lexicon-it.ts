@@ -35,6 +35,7 @@ export const IT: Lexicon = {
     optOut: ['Per favore, non mi chiami più.', 'Mi tolga dalla vostra lista, per favore. Non chiamate più questo numero.', 'Smettete di chiamarmi, per favore.'],
     asksForPerson: ['Potrei parlare con una persona vera, per favore?', 'Preferirei parlare con una persona, se possibile.', 'Può passarmi qualcuno, per favore?'],
     willHold: ['Va bene, attendo.', "D'accordo, posso aspettare.", 'Nessun problema, aspetto.'],
+    thankYou: ['Grazie.', 'Perfetto, grazie.', 'Grazie mille.'],
     voicemailGreeting: 'Ha raggiunto la nostra segreteria. Non possiamo rispondere; la preghiamo di lasciare un messaggio dopo il segnale acustico.',
     dontKnow: ['Non lo so, mi dispiace.', 'Non ne ho idea, scusi.', 'Non sono sicura.', 'Dovrei controllare, mi scusi.'],
     yes: ['Sì, esatto.', 'Sì.', 'Certo.', 'Assolutamente sì.', 'Sì, certamente.'],

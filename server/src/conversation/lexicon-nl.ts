@@ -35,6 +35,7 @@ export const NL: Lexicon = {
     optOut: ['Bel me alstublieft niet meer.', 'Haal me van uw lijst, alstublieft. Bel dit nummer niet meer.', 'Wilt u stoppen met bellen, alstublieft.'],
     asksForPerson: ['Kan ik alstublieft een echt persoon spreken?', 'Ik spreek liever met een persoon, als dat kan.', 'Kunt u mij alstublieft met iemand doorverbinden?'],
     willHold: ['Goed, ik wacht.', 'Oké, ik kan wachten.', 'Geen probleem, ik blijf aan de lijn.'],
+    thankYou: ['Dank u.', 'Prima, bedankt.', 'Hartelijk dank.'],
     voicemailGreeting: 'U bent verbonden met onze voicemail. We kunnen nu niet opnemen; laat alstublieft een bericht achter na de toon.',
     dontKnow: ['Dat weet ik niet, sorry.', 'Geen idee, sorry.', 'Dat weet ik niet zeker.', 'Dat zou ik moeten nakijken, sorry.'],
     yes: ['Ja, klopt.', 'Ja.', 'Zeker.', 'Natuurlijk.', 'Ja, hoor.'],

@@ -35,6 +35,7 @@ export const PT: Lexicon = {
     optOut: ['Por favor, não me ligue mais.', 'Tire-me da sua lista, por favor. Não liguem mais para este número.', 'Parem de me ligar, por favor.'],
     asksForPerson: ['Posso falar com uma pessoa a sério, por favor?', 'Preferia falar com uma pessoa, se for possível.', 'Pode passar-me a alguém, por favor?'],
     willHold: ['Claro, eu aguardo.', 'Está bem, posso esperar.', 'Sem problema, eu espero.'],
+    thankYou: ['Obrigada.', 'Ótimo, obrigada.', 'Muito obrigada.'],
     voicemailGreeting: 'Você ligou para a nossa caixa postal. Não podemos atender agora; por favor, deixe uma mensagem após o sinal.',
     dontKnow: ['Não sei, desculpe.', 'Não faço ideia.', 'Não tenho a certeza.', 'Teria de verificar, desculpe.'],
     yes: ['Sim, é isso.', 'Sim.', 'Claro que sim.', 'Com certeza.', 'Exatamente.'],

@@ -62,6 +62,8 @@ export interface CalleeLines {
   asksForPerson: readonly string[];
   /** Agreeing to hold while the agent reaches someone. */
   willHold: readonly string[];
+  /** Thanking the agent that is putting them through. */
+  thankYou: readonly string[];
   /** An answering machine's greeting (the sandbox's voicemail number), asking for a message after the tone. */
   voicemailGreeting: string;
   dontKnow: readonly string[];

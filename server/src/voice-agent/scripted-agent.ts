@@ -74,7 +74,8 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
     const transfer = brief.transfer;
     const note = (text: string, handover = false): Turn => ({ speaker: 'agent', text, note: true, ...(handover ? { handover } : {}) });
     if (!transfer) reaction = lex.agent.declineTransfer;
-    else if (transfer.mode === 'cold') return [[...first, agent(lex.agent.transferring), note(TRANSFER_NOTES.transferred, true)]];
+    // The callee's thanks, as a goodbye, is not heard on a live line: the agent hands the line over first.
+    else if (transfer.mode === 'cold') return [[...first, agent(lex.agent.transferring), said(callee.thankYou()), note(TRANSFER_NOTES.transferred, true)]];
     else {
       first.push(agent(lex.agent.holdForTransfer), said(callee.willHold()), note(TRANSFER_NOTES.calling(scriptedBriefing(brief))));
       if (sandboxScenario(transfer.to) !== 'never_answers') {

@@ -82,6 +82,11 @@ export class SimulatedCallee {
     return this.rng.pick(this.lexicon.callee.willHold);
   }
 
+  /** Thanks the agent that is putting them through. */
+  thankYou(): string {
+    return this.rng.pick(this.lexicon.callee.thankYou);
+  }
+
   goodbye(): string {
     return this.rng.pick(this.lexicon.callee.bye);
   }

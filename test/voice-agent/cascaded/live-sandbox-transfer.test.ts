@@ -120,7 +120,8 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(call).to.include({ status: 'completed', transferredTo: PERSON, transferredAt: call.endedAt });
       expect(said(call, 'agent')).to.deep.equal(agent);
       expect(agent.slice(-2)).to.deep.equal([lex.agent.transferring, TRANSFER_NOTES.transferred]);
-      expect(said(call, 'callee')).to.deep.equal(callee);
+      // The callee's thanks comes after the handover: the line is the person's by then.
+      expect(said(call, 'callee')).to.deep.equal(callee.slice(0, -1));
       // The agent left once its words had played: the handover is the last turn.
       expect(call.turns!.at(-1)!.startSec).to.be.at.least(call.turns!.at(-2)!.endSec);
     });
@@ -152,8 +153,10 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(said(call, 'agent')).to.deep.equal(agent);
       expect(agent[3]).to.equal(TRANSFER_NOTES.outcome.no_answer);
       expect(agent[4]!.startsWith(lex.agent.transferFailed)).to.equal(true);
-      // The agent hangs up once its goodbye has played: the callee's own goodbye is never said.
-      expect(said(call, 'callee')).to.deep.equal(callee.slice(0, -1));
+      // The agent hangs up once its goodbye has played: the callee's own goodbye is said only if the hang-up is slow.
+      const heard = said(call, 'callee');
+      expect(heard).to.deep.equal(callee.slice(0, heard.length));
+      expect(heard.length).to.be.at.least(callee.length - 1);
       // The person's phone rang out: TRANSFER_RING_MS of the line's call time.
       const notes = call.turns!.filter((t) => t.text.startsWith('['));
       expect((notes[1]!.startSec - notes[0]!.startSec) * 1000).to.be.within(TRANSFER_RING_MS, TRANSFER_RING_MS + 200);
