@@ -8,7 +8,7 @@ import https from 'node:https';
 import { pino } from 'pino';
 import { lineBriefOf } from '../../server/src/conversation/conversation.js';
 import { openStore } from '../../server/src/store/open-store.js';
-import type { LineSession, LiveLine } from '../../server/src/telephony/live-line.js';
+import type { Consultation, LineSession, LiveLine } from '../../server/src/telephony/live-line.js';
 import { ClientTools } from '../../server/src/voice-agent/client-tools.js';
 import { RealtimeAgent } from '../../server/src/voice-agent/realtime-agent.js';
 import { GA_PROTOCOL } from '../../server/src/voice-agent/realtime-protocol.js';
@@ -37,6 +37,7 @@ function instantLine(): LiveLine & { session: LineSession | null } {
     sendDigits() {},
     hangUp: async () => undefined,
     transfer: async () => undefined,
+    consult: (): Consultation => ({ outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined }),
   };
   return line;
 }

@@ -21,6 +21,7 @@ const EXAMPLES: Record<string, string> = {
   startAt: '2026-12-01T09:30:00+01:00',
   onBehalfOf: "Tony's Pizzeria",
   sendDigits: '1234#',
+  transfer: '{ "to": "+14155550142", "mode": "warm", "when": "the callee asks to speak to a person" }',
 };
 
 class FormError extends Error {}

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { loadDocument } from '../../server/src/contract/openapi-document.js';
 import { CALL_TOOLS } from '../../server/src/voice-agent/tools.js';
+import { withTransfer } from '../../server/src/voice-agent/transfer.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 
@@ -147,5 +148,7 @@ describe('the names svc keeps for its own tools', () => {
     const doc = loadDocument() as unknown as { components: { schemas: { ClientTool: { properties: { name: { 'x-reserved-names': string[] } } } } } };
     const reserved = doc.components.schemas.ClientTool.properties.name['x-reserved-names'];
     for (const offered of CALL_TOOLS.offered) expect(reserved).to.include(offered.name);
+    // transfer_call, offered on a call placed with a transfer, in either mode.
+    for (const mode of ['cold', 'warm'] as const) for (const offered of withTransfer({ to: '+14155550142', mode, when: 'x' }, CALL_TOOLS).offered) expect(reserved).to.include(offered.name);
   });
 });

@@ -58,6 +58,9 @@ forEachStore('reading calls', (kind) => {
         latency: null,
         tools: null,
         toolCalls: [],
+        transfer: null,
+        transferredTo: null,
+        transferredAt: null,
       });
     });
 

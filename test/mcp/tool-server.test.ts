@@ -86,6 +86,17 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(listed.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([callId]);
     });
 
+    it("places a call with a transfer to a person, and reads that it was transferred; a bad transfer is the API's invalid_transfer", async () => {
+      const transfer = { to: '+14155550142', mode: 'warm', when: 'the callee asks for a person' };
+      const placed = await callTool(mcp, 'place_call', { ...ok, to: '+14155550128', transfer });
+      expect(placed.isError).to.equal(false);
+      await srv.drive(placed.value.callId);
+      const done = await callTool(mcp, 'wait_for_call', { id: placed.value.callId, timeoutSec: 5, intervalSec: 0.1 });
+      expect(done.value).to.deep.include({ status: 'completed', transfer, transferredTo: '+14155550142', transferredAt: done.value.endedAt });
+      const bad = await callTool(mcp, 'place_call', { ...ok, transfer: { to: '+14155550142', mode: 'hot' } });
+      expect(bad.value).to.include({ error: 'invalid_transfer', status: 400 });
+    });
+
     it('passes idempotencyKey on, so placing twice with it places one call', async () => {
       const before = (await rows()).length;
       const a = await callTool(mcp, 'place_call', { ...ok, idempotencyKey: `mcp-${transport}` });

@@ -203,6 +203,7 @@ forEachStore('minute usage counters', (kind) => {
       }
       await db.schema.alterTable('calls').dropColumn('send_digits').execute();
       for (const column of ['tools_json', 'tool_calls_json']) await db.schema.alterTable('calls').dropColumn(column).execute();
+      for (const column of ['transfer_json', 'transferred_to', 'transferred_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
       if (kind === 'postgres') {
         await db.schema.dropIndex('calls_claimable_at').execute();
         await db.schema.dropIndex('webhook_events_pending').execute();
@@ -239,6 +240,7 @@ forEachStore('minute usage counters', (kind) => {
         '033_live_line',
         '034_send_digits',
         '035_client_tools',
+        '037_transfers',
         '038_batch_rows',
       ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);

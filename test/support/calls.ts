@@ -35,6 +35,9 @@ const LATER_COLUMNS: Partial<CallRow> = {
   send_digits: null,
   tools_json: null,
   tool_calls_json: null,
+  transfer_json: null,
+  transferred_to: null,
+  transferred_at: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -99,6 +102,9 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     send_digits: null,
     tools_json: null,
     tool_calls_json: null,
+    transfer_json: null,
+    transferred_to: null,
+    transferred_at: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

@@ -24,6 +24,14 @@
 //   part a client can see and tune, and what the fake models.)
 // - A Create Call request's SendDigits outside Twilio's keys (0-9, A-D, *, #, w, W; at most 32) is refused 400 with
 //   error 21206 (https://www.twilio.com/docs/errors/21206), and no call is made.
+// - A call that has ended (completed, busy, no-answer, failed, canceled) cannot be given new TwiML: the update is
+//   refused 400 with error 21220 (Invalid call state: "Call is not in-progress. Cannot redirect."), and nothing
+//   changes. Ending it again (Status=completed) is answered as before.
+// - A call's recording in progress (Record=true) is stopped by POST .../Calls/{Sid}/Recordings/Twilio.CURRENT.json
+//   with Status=stopped; a call with none in progress (never recorded, stopped already, or ended) is 404 (20404).
+// - TwiML that waits on the caller's key (<Gather action>) or on a dialled number (<Dial action>) calls its action
+//   when the test says: `gather(sid, '1')` with Digits, `dialEnded(sid, 'no-answer')` with DialCallStatus, signed
+//   like every callback; the TwiML the service answers with becomes the call's.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -40,6 +48,10 @@ export interface FakeCall {
   /** Bodies of the updates the service sent (Status=completed to hang up). */
   updates: Record<string, string>[];
   status: string;
+  /** The TwiML the call runs now: the create's, an update's, or an action's answer. */
+  twiml: string;
+  /** Whether its recording (Record=true) was stopped. */
+  recordingStopped: boolean;
 }
 
 export interface CallbackResult {
@@ -49,6 +61,9 @@ export interface CallbackResult {
 
 /** An error answer: Twilio's status, code and message, and a Retry-After header when it sends one. */
 export type RestFailure = { status: number; code: number; message: string; retryAfter?: string };
+
+/** A call over by Twilio's statuses: no new TwiML may be given to it. */
+const ENDED = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 
 /** Twilio's throttling answer: the request was never processed and is safe to retry. */
 export const TOO_MANY_REQUESTS: RestFailure = { status: 429, code: 20429, message: 'Too Many Requests' };
@@ -224,6 +239,23 @@ export class FakeTwilio {
     return { ...verdict, callback: await this.amd(sid, verdict.answeredBy, verdict.atMs) };
   }
 
+  /** The person presses keys at the call's <Gather>: its action gets Digits, and the TwiML it answers runs next. */
+  async gather(sid: string, digits: string): Promise<CallbackResult> {
+    const call = this.call(sid);
+    return this.action(call, /<Gather\b[^>]*\baction="([^"]+)"/, { ...this.common(call), CallStatus: call.status, Digits: digits, FinishedOnKey: '' });
+  }
+
+  /** The call's <Dial> ends (`completed`, `busy`, `no-answer`, `failed`, `canceled`): its action gets DialCallStatus. */
+  async dialEnded(sid: string, dialCallStatus: string): Promise<CallbackResult> {
+    const call = this.call(sid);
+    return this.action(call, /<Dial\b[^>]*\baction="([^"]+)"/, {
+      ...this.common(call),
+      CallStatus: call.status,
+      DialCallStatus: dialCallStatus,
+      DialCallDuration: dialCallStatus === 'completed' ? '60' : '0',
+    });
+  }
+
   /** The last recording callback sent, to send again as Twilio may. */
   lastRecordingCallback: { url: string; params: Record<string, string> } | null = null;
 
@@ -270,6 +302,21 @@ export class FakeTwilio {
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** POSTs to the action URL the call's TwiML names (XML-unescaped); a 200 answer is the call's TwiML from then on. */
+  private async action(call: FakeCall, verb: RegExp, params: Record<string, string>): Promise<CallbackResult> {
+    const m = verb.exec(call.twiml);
+    if (!m) throw new Error(`the call's TwiML has no such action: ${call.twiml}`);
+    const url = m[1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+    const result = await this.send(url, params);
+    if (result.status === 200) call.twiml = result.body;
+    return result;
   }
 
   private statusParams(call: FakeCall, callStatus: string, extra: Record<string, string>): Record<string, string> {
@@ -320,6 +367,15 @@ export class FakeTwilio {
         first_page_uri: url.pathname + url.search,
       });
     }
+    const stopRecording = new RegExp(`^${root}/Calls/(CA[0-9a-f]{32})/Recordings/Twilio\\.CURRENT\\.json$`).exec(url.pathname);
+    if (req.method === 'POST' && stopRecording) {
+      const call = this.calls.find((c) => c.sid === stopRecording[1]);
+      if (call?.params.Record?.[0] !== 'true' || call.recordingStopped || ENDED.has(call.status) || form.get('Status') !== 'stopped') {
+        return error(res, { status: 404, code: 20404, message: `The requested resource ${url.pathname} was not found` });
+      }
+      call.recordingStopped = true;
+      return json(res, 200, { sid: `RE${randomBytes(16).toString('hex')}`, call_sid: call.sid, status: 'stopped', account_sid: this.accountSid });
+    }
     const update = new RegExp(`^${root}/Calls/(CA[0-9a-f]{32})\\.json$`).exec(url.pathname);
     if (req.method === 'POST' && update) {
       const call = this.calls.find((c) => c.sid === update[1]);
@@ -327,7 +383,10 @@ export class FakeTwilio {
       const failure = this.failNextUpdate ?? this.updateFailures.shift();
       this.failNextUpdate = null;
       if (failure) return error(res, failure);
+      const redirect = form.get('Twiml') ?? form.get('Url');
+      if (redirect !== null && ENDED.has(call.status)) return error(res, { status: 400, code: 21220, message: 'Call is not in-progress. Cannot redirect.' });
       call.updates.push(Object.fromEntries(form));
+      if (form.get('Twiml') !== null) call.twiml = form.get('Twiml')!;
       const wasAnswered = call.status === 'in-progress';
       if (form.get('Status') === 'completed') call.status = 'completed';
       json(res, 200, this.resource(call));
@@ -363,7 +422,7 @@ export class FakeTwilio {
     // SendDigits takes 0-9, A-D, * and #, w (half a second) and W (a second), at most 32 (error 21206).
     const digits = params.SendDigits;
     if (digits && (digits.length > 1 || !/^[0-9A-D*#wW]{1,32}$/.test(digits[0]!))) return error(res, { status: 400, code: 21206, message: 'Invalid SendDigits' });
-    const call: FakeCall = { sid: `CA${randomBytes(16).toString('hex')}`, params, updates: [], status: 'queued' };
+    const call: FakeCall = { sid: `CA${randomBytes(16).toString('hex')}`, params, updates: [], status: 'queued', twiml: params.Twiml?.[0] ?? '', recordingStopped: false };
     this.calls.push(call);
     json(res, 201, this.resource(call));
   }

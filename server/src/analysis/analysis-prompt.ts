@@ -23,6 +23,7 @@ const ENDED: Record<EndReason, string> = {
   max_duration: 'cut short at the maximum call duration',
   minute_cap: "cut short when the account's minute allowance ran out",
   canceled: 'ended early by the client, who canceled the call while it was live',
+  transferred: 'the agent handed the callee over to a person (a transfer) and left the call',
 };
 
 export function analysisMessages({ brief, transcript, endReason }: AnalysisInput): ChatMessage[] {

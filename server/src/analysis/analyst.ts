@@ -6,7 +6,7 @@ import type { CallBrief } from '../conversation/conversation.js';
  * Why the conversation ended: the agent hung up, the engine cut it at the maximum duration or minute cap, or the
  * client canceled the call (cancelCall) while it was live.
  */
-export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap' | 'canceled';
+export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap' | 'canceled' | 'transferred';
 
 export interface AnalysisInput {
   brief: CallBrief;

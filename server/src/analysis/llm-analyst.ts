@@ -32,6 +32,7 @@ const ENDINGS: Record<EndReason, string> = {
   max_duration: 'The call was cut short at the maximum call duration',
   minute_cap: "The call was cut short when the account's minute allowance ran out",
   canceled: 'The client ended the call early (canceled)',
+  transferred: 'The agent transferred the call to a person',
 };
 
 const UNAVAILABLE: Record<Failure['kind'], string> = {

@@ -184,5 +184,6 @@ function releasedCall(batch: BatchRow, index: number, call: PreparedCall, now: n
     recording_notice: call.recordingNotice === false ? 0 : 1,
     send_digits: call.sendDigits ?? null,
     tools_json: call.tools ? JSON.stringify(call.tools) : null,
+    transfer_json: call.transfer ? JSON.stringify(call.transfer) : null,
   };
 }

@@ -9,6 +9,7 @@ import type { AgentCatalogue } from '../placement/agent-catalogue.js';
 import type { IrsfList } from '../numbers/irsf.js';
 import { languageDetectorReady } from '../placement/language.js';
 import { checkCallerId, preparePlacement, type PreparedCall } from '../placement/prepare-placement.js';
+import { optedOutMessage } from '../placement/placement.js';
 import { ApiError } from '../errors/api-error.js';
 import type { ErrorToken, PlaceCallRequest } from '../generated/types.gen.js';
 import type { Kysely } from 'kysely';
@@ -84,7 +85,7 @@ export function checkBatchCalls(
 
 /**
  * The account's checks for the calls that passed checkBatchCalls, in placeCall's order: the do-not-call list
- * (destination_opted_out), then the caller id (caller_id_not_owned). Returns the calls, each with the caller id it
+ * (destination_opted_out: the number called, then the transfer's), then the caller id (caller_id_not_owned). Returns the calls, each with the caller id it
  * dials from, and the errors.
  */
 export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, checked: readonly CheckedCall[]): Promise<{ passed: CheckedCall[]; errors: BatchItemError[] }> {
@@ -94,7 +95,7 @@ export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, ch
     db,
     'do_not_call',
     key.account_id,
-    checked.map((c) => c.call.to),
+    checked.flatMap((c) => [c.call.to, ...(c.call.transfer ? [c.call.transfer.to] : [])]),
   );
   const owned = await within(
     db,
@@ -106,7 +107,11 @@ export async function checkBatchAccount(db: Kysely<Database>, key: ApiKeyRow, ch
   const errors: BatchItemError[] = [];
   for (const { index, call } of checked) {
     if (listed.has(call.to)) {
-      errors.push({ index, error: 'destination_opted_out', message: `${call.to} is on this account's do-not-call list; remove it from the list to call it.` });
+      errors.push({ index, error: 'destination_opted_out', message: optedOutMessage(call.to) });
+      continue;
+    }
+    if (call.transfer && listed.has(call.transfer.to)) {
+      errors.push({ index, error: 'destination_opted_out', message: `\`transfer.to\`: ${optedOutMessage(call.transfer.to)}` });
       continue;
     }
     try {

@@ -2,7 +2,7 @@
 // Times are milliseconds of call time from the answer; the sandbox's time scale speeds up the wall clock, never
 // these, so durationSec, billing and the recording's length agree at every scale.
 import type { CallMetadata, FieldDefinition, Turn as RecordTurn } from '../generated/types.gen.js';
-import { metadataOf, toolsOf, type CallRow, type StoredTool } from '../store/calls-repo.js';
+import { metadataOf, toolsOf, transferOf, type CallRow, type CallTransfer, type StoredTool } from '../store/calls-repo.js';
 import { calleeTime } from './callee-time.js';
 
 export type Speaker = 'agent' | 'callee';
@@ -10,6 +10,10 @@ export type Speaker = 'agent' | 'callee';
 export interface Turn {
   speaker: Speaker;
   text: string;
+  /** No speech: what the agent did on the line (`[…]`), a turn of the transcript that a rendered recording leaves silent. */
+  note?: boolean;
+  /** The agent hands the call over to a person here (a transfer): the call ends at this turn, the line left up. */
+  handover?: boolean;
 }
 
 export interface TimedTurn extends Turn {
@@ -29,6 +33,8 @@ export interface CallBrief {
   /** BCP-47, as resolved at placement. */
   language: string;
   voice: string;
+  /** The transfer to a person the agent may make; null or absent for none. */
+  transfer?: CallTransfer | null;
 }
 
 /** What a call's row tells its agent. */
@@ -41,6 +47,7 @@ export function briefOf(row: CallRow): CallBrief {
     fields: row.fields_json ? (JSON.parse(row.fields_json) as FieldDefinition[]) : [],
     language: row.language ?? 'en-US',
     voice: row.voice ?? 'alloy',
+    transfer: transferOf(row),
   };
 }
 

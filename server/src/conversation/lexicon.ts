@@ -37,6 +37,22 @@ export interface AgentLines {
   goodbye: string;
   /** The reply to a callee who asks not to be called again: acknowledges it, apologises and says goodbye. */
   optOutAck: string;
+  /** The reply to a callee who asks for a person on a call that has no transfer: declines, offers to help. */
+  declineTransfer: string;
+  /** Said before a cold transfer: the callee is transferred now. */
+  transferring: string;
+  /** Said before a warm transfer's call to the person: the callee is asked to hold. */
+  holdForTransfer: string;
+  /** Said once the person took the call, before the agent joins the two and leaves. */
+  connecting: string;
+  /** Said when nobody took the transfer. */
+  transferFailed: string;
+  /** The scripted agent's briefing to the person a warm transfer calls. */
+  briefing(objective: string): string;
+  /** What the carrier says to the person after the briefing: a key takes the call. */
+  takeCallPrompt: string;
+  /** What the carrier says to a callee whose cold transfer nobody took, before it hangs up. */
+  nobodyTook: string;
 }
 
 export interface CalleeLines {
@@ -47,6 +63,12 @@ export interface CalleeLines {
   bye: readonly string[];
   /** Asking not to be called again (the sandbox's opt-out number); each holds a phrase of vocabulary.optOut. */
   optOut: readonly string[];
+  /** Asking to speak to a person (the sandbox's 555-0128). */
+  asksForPerson: readonly string[];
+  /** Agreeing to hold while the agent reaches someone. */
+  willHold: readonly string[];
+  /** Thanking the agent that is putting them through. */
+  thankYou: readonly string[];
   /** An answering machine's greeting (the sandbox's voicemail number), asking for a message after the tone. */
   voicemailGreeting: string;
   dontKnow: readonly string[];

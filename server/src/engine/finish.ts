@@ -11,7 +11,7 @@ import { isLive } from '../conversation/agent.js';
 import { briefOf, formatTranscript, recordTurns, type TimedTurn } from '../conversation/conversation.js';
 import { settleTurns } from '../voice-agent/recorded-turns.js';
 import type { EngineEvent } from './call-state.js';
-import type { StepContext, Talk } from './step-context.js';
+import type { Commit, StepContext, Talk } from './step-context.js';
 
 /** The turns' rows settled to what was said, in the transaction that ends the call (voice-agent/recorded-turns.ts). */
 export const settled = (callId: string, said: readonly TimedTurn[], connectedMs: number) => (ex: Executor, written: CallRow) =>
@@ -21,7 +21,14 @@ export const settled = (callId: string, said: readonly TimedTurn[], connectedMs:
  * Ends an answered call: the transcript of what was said, what its recording is rendered from, and for a completed
  * call the analysis.
  */
-export async function finish(ctx: StepContext, row: CallRow, talk: Talk, ended: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>): Promise<void> {
+export async function finish(
+  ctx: StepContext,
+  row: CallRow,
+  talk: Talk,
+  ended: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' }>,
+  /** Columns written with the ending besides what was said (a handover's). */
+  also: Commit['set'] = {},
+): Promise<void> {
   const { agent, analyst, carrier } = ctx.deps;
   // A live agent whose model could not go on hung up itself: the call failed, whatever the line said after.
   const agentFailed = isLive(agent) && (await agent.failure?.(row.id)) === 'agent_unavailable';
@@ -31,7 +38,9 @@ export async function finish(ctx: StepContext, row: CallRow, talk: Talk, ended: 
   const transcript = said.length ? formatTranscript(said) : null;
   // A carrier that records the line stores its recording on the call itself; otherwise the call keeps what its
   // recording is rendered from when first asked for (recording/call-recordings.ts).
-  const recording = carrier.recordsCalls ? {} : { recording_request_json: recordingRequestJson({ turns: said, totalMs: e.connectedMs, language: row.language ?? 'en-US' }) };
+  // Notes (`[…]`, what the agent did on the line) are turns, but the line was silent for them.
+  const spoken = said.filter((t) => !t.note);
+  const recording = carrier.recordsCalls ? {} : { recording_request_json: recordingRequestJson({ turns: spoken, totalMs: e.connectedMs, language: row.language ?? 'en-US' }) };
   let summary: string | null = null;
   let extracted: string | null = null;
   let evidence: string | null = null;
@@ -52,7 +61,7 @@ export async function finish(ctx: StepContext, row: CallRow, talk: Talk, ended: 
   const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
   // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
   const listing: NewRow[] = optOut ? [optOutEntry(row, ctx.deps.clock.now())] : [];
-  const set = { transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
+  const set = { ...also, transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
   // What completes with the call (a batch's stop condition) is written in the transaction that completes it.
   const completed = e.type === 'conversation_over';
   const settle = settled(row.id, said, e.connectedMs);

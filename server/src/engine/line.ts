@@ -1,9 +1,11 @@
 // A dialled call's line: the carrier's news read and applied event by event (the answer, a machine's greeting,
 // the end), the conversation planned at the answer, and the line taken down where the conversation, a cancel, the
-// voicemail message or the watchdog ends it.
+// voicemail message or the watchdog ends it. A call the agent handed over to a person (a transfer) ends where the
+// agent left it, and its line is left up: it is the callee's and the person's now.
 import { accountAllowance, talkAllowanceMs } from '../accounts/minute-billing.js';
 import type { EndReason } from '../analysis/analyst.js';
-import type { CallRow } from '../store/calls-repo.js';
+import { transferOf, type CallRow } from '../store/calls-repo.js';
+import { readTransferred } from '../store/calls/agent-line.js';
 import type { LineEvent } from '../telephony/carrier.js';
 import { isLive } from '../conversation/agent.js';
 import { briefOf, timeTurns } from '../conversation/conversation.js';
@@ -29,9 +31,16 @@ export async function followLine(ctx: StepContext, row: CallRow): Promise<void> 
   for (const e of news.events) {
     if (state.talk && e.at >= state.talk.endsAt) break; // the conversation ended first; the engine hung up
     if (canceledAt !== null && e.at >= canceledAt) break; // the client canceled first; the engine hangs up
+    // The line a live agent handed over ends nothing more: the handover ended the call. Its record may have been
+    // written since this step read the call, so it is read again before the line's end is taken for the call's.
+    if ((e.kind === 'hung_up' || e.kind === 'dropped') && (current = await withHandover(ctx, current, state.talk)).transferred_to !== null) break;
     const done = await onLineEvent(ctx, current, state, e, lineBefore);
     if (done === 'terminal') return;
     current = done;
+  }
+  if (handedOver(current, state.talk)) {
+    await finishHandover(ctx, current, state, now);
+    return;
   }
   if (state.voicemail && current.status === 'dialing') {
     // Leaving a message: hung up when it is over, or where a cancel cut it (then it was not left).
@@ -53,12 +62,15 @@ export async function followLine(ctx: StepContext, row: CallRow): Promise<void> 
   if (canceledAt !== null && current.status === 'in_progress' && state.talk && canceledAt < state.talk.endsAt) {
     // Answered before the cancel: the conversation is cut where the cancel came, and ends as the client's.
     const talkMs = Math.max(0, Math.min(state.talk.talkMs, Math.round((canceledAt - state.talk.answeredAt) / carrier.timeScale)));
-    state.talk = { ...state.talk, talkMs, endsAt: canceledAt, reason: 'canceled' };
+    state.talk = { ...state.talk, talkMs, endsAt: canceledAt, reason: 'canceled', transferTo: undefined };
   }
   if (current.status === 'in_progress' && state.talk && now >= state.talk.endsAt) {
-    // The carrier ends the line, or keeps trying durably: a step that fails here is stepped again.
-    await carrier.hangUp(current.carrier_ref!, state.line, now);
-    await finish(ctx, current, state.talk, { type: 'conversation_over', at: now, connectedMs: state.talk.talkMs });
+    const transferTo = state.talk.transferTo;
+    // The carrier ends the line, or keeps trying durably: a step that fails here is stepped again. A scripted
+    // conversation that ends in a handover leaves it up.
+    if (transferTo === undefined) await carrier.hangUp(current.carrier_ref!, state.line, now);
+    const handover = transferTo === undefined ? {} : { transferred_to: transferTo, transferred_at: now };
+    await finish(ctx, current, state.talk, { type: 'conversation_over', at: now, connectedMs: state.talk.talkMs }, handover);
     return;
   }
   // A machine taking a message has answered: the carrier is not silent, and the message has its own end.
@@ -109,6 +121,29 @@ async function onLineEvent(ctx: StepContext, row: CallRow, state: EngineState, e
   return 'terminal';
 }
 
+/** Whether a live agent on the answered call has handed it over to a person. */
+const handedOver = (row: CallRow, talk: Talk | undefined): boolean => row.status === 'in_progress' && talk?.live === true && row.transferred_to !== null;
+
+/** The call with the handover its live agent has recorded since the step read it, if any. */
+async function withHandover(ctx: StepContext, row: CallRow, talk: Talk | undefined): Promise<CallRow> {
+  if (row.status !== 'in_progress' || !talk?.live || row.transferred_to !== null) return row;
+  const handover = await readTransferred(ctx.deps.store.db, row.id);
+  return handover?.transferred_to ? { ...row, ...handover } : row;
+}
+
+/**
+ * The live agent handed the call over to a person and left it: the call completes there, its line left up. The
+ * time is the agent's, kept within the call's answer and its end on this clock (another process's clock, or a
+ * test's, may run apart), and is the call's end and its transferredAt alike.
+ */
+async function finishHandover(ctx: StepContext, row: CallRow, state: EngineState, now: number): Promise<void> {
+  const talk = state.talk!;
+  const at = Math.max(talk.answeredAt, Math.min(Number(row.transferred_at ?? now), now, talk.endsAt));
+  const connectedMs = Math.max(0, Math.min(talk.talkMs, Math.round((at - talk.answeredAt) / ctx.deps.carrier.timeScale)));
+  const set = { engine_state: JSON.stringify(state), transferred_to: row.transferred_to, transferred_at: at };
+  await finish(ctx, row, { ...talk, talkMs: connectedMs, reason: 'transferred' }, { type: 'conversation_over', at, connectedMs }, set);
+}
+
 /**
  * At the answer: how long the call may talk — the maximum duration or the minute allowance left — and, for a
  * scripted agent, the whole conversation, which ends at the script's end or that limit.
@@ -124,5 +159,8 @@ async function planTalk(ctx: StepContext, row: CallRow, answeredAt: number): Pro
   const turns = timeTurns(await agent.converse(briefOf(row)));
   const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
   const talkMs = Math.min(scriptMs, limitMs);
-  return { answeredAt, turns, talkMs, reason: scriptMs <= limitMs ? 'hung_up' : limitReason, endsAt: endsAt(talkMs) };
+  // A script that ends in a handover (a transfer) ends it only when the call is not cut short first.
+  const transferTo = scriptMs <= limitMs && turns.at(-1)?.handover ? transferOf(row)?.to : undefined;
+  const reason: EndReason = scriptMs > limitMs ? limitReason : transferTo ? 'transferred' : 'hung_up';
+  return { answeredAt, turns, talkMs, reason, endsAt: endsAt(talkMs), ...(transferTo ? { transferTo } : {}) };
 }

@@ -65,6 +65,7 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     recording_notice: row.recording_notice,
     send_digits: row.send_digits,
     tools_json: row.tools_json,
+    transfer_json: row.transfer_json,
   };
   return { id, values };
 }

@@ -72,6 +72,8 @@ export interface Talk {
   /** Wall-clock ms the conversation ends (for a live agent: when the engine hangs up unless the line ends first). */
   endsAt: number;
   live?: boolean;
+  /** The scripted conversation ends with the agent handing the call over to this number: the line is left up. */
+  transferTo?: string;
 }
 
 /** A dial the carrier throttled: when the first was attempted, and how many were. */

@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -162,6 +162,19 @@ export type PlaceCallRequest = {
      *
      */
     tools?: Array<ClientTool> | null;
+    /**
+     * Lets the agent hand the call over to a person at another number, when the condition `when` is met: the
+     * agent says it is transferring and leaves the call. `cold`: the carrier connects the callee to `to` at once.
+     * `warm`: the agent first calls `to` while the callee holds, the person who answers hears a briefing the agent
+     * wrote (who is on the line, why, what was learnt) and presses 1 to take the call; the agent then tells the
+     * callee it is connecting them, joins the two and leaves. Nobody taking it (no answer, declined, failed): the
+     * agent tells the callee and carries on, or ends the call politely. `to` passes the same guardrails as the
+     * number called (countries, premium rate and IRSF, the do-not-call list) and is dialled from the call's
+     * caller id. A transferred call ends `completed` when the agent leaves; its record says to whom and when
+     * (`transferredTo`, `transferredAt`), and `durationSec`, the recording and billing end there.
+     *
+     */
+    transfer?: Transfer | null;
 };
 
 /**
@@ -190,6 +203,24 @@ export type ClientTool = {
      * How long svc waits for the whole answer, from 100 to 20000 ms; 5000 when absent.
      */
     timeoutMs?: number;
+};
+
+/**
+ * A transfer to a person the agent may make during the call (see `transfer`).
+ */
+export type Transfer = {
+    /**
+     * The person's number in E.164, dialled from the call's caller id; not the number called.
+     */
+    to: string;
+    /**
+     * `cold`: the callee is connected to `to` at once. `warm`: the agent calls `to` first and briefs the person, who takes the call before the callee is joined to them.
+     */
+    mode?: 'cold' | 'warm';
+    /**
+     * When the agent transfers, in words, as the agent is told it (`the callee agrees to the offer`). Default, when the callee asks to speak to a person.
+     */
+    when?: string;
 };
 
 /**
@@ -731,6 +762,18 @@ export type CallRecord = {
      * Each use of a client tool by the agent, in the order the model called them (the first 100 of a call), written as each is answered; empty when none was used. svc's own tools (hanging up, the opt-out) are not listed.
      */
     toolCalls?: Array<ToolCall>;
+    /**
+     * The transfer the call was placed with (`transfer`), its defaults filled in; null for none.
+     */
+    transfer?: Transfer | null;
+    /**
+     * The number the agent handed the call over to, once it did (the call then ended `completed` when the agent left); null otherwise.
+     */
+    transferredTo?: string | null;
+    /**
+     * When the agent handed the call over and left it (the call's `endedAt`); null when it did not.
+     */
+    transferredAt?: string | null;
 };
 
 /**
@@ -1100,6 +1143,14 @@ export type CallEventBase = {
      * On a terminal event, whether the callee asked in the call not to be called again (see the record's `optOut`); false otherwise.
      */
     optOut?: boolean;
+    /**
+     * Only on the `call.completed` of a call the agent handed over to a person (see the record's `transferredTo`); absent otherwise.
+     */
+    transferredTo?: string;
+    /**
+     * With `transferredTo`, when the agent handed the call over and left it.
+     */
+    transferredAt?: string;
 };
 
 export type CallInProgressEvent = CallEventBase & {
@@ -1269,7 +1320,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1354,7 +1405,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

@@ -16,7 +16,11 @@ export type SandboxScenario =
   | 'interrupts'
   | 'pauses'
   | 'talks_over'
-  | 'noisy';
+  | 'noisy'
+  /** Answered; after the agent's opening the callee asks to speak to a person (a transfer, when the call has one). */
+  | 'asks_for_person'
+  /** Nobody answers, as 555-0111: the transfer destination whose phone rings out. */
+  | 'never_answers';
 
 const BY_SUFFIX: Record<string, SandboxScenario> = {
   '11': 'no_answer',
@@ -31,6 +35,8 @@ const BY_SUFFIX: Record<string, SandboxScenario> = {
   '22': 'pauses',
   '23': 'talks_over',
   '24': 'noisy',
+  '28': 'asks_for_person',
+  '29': 'never_answers',
 };
 
 export function sandboxScenario(to: string): SandboxScenario {

@@ -4,7 +4,8 @@
 // 2. a key whose rate-limit window is full (as the gate read it) is 429 at once;
 // 3. validate the body, resolve the defaults and apply the guardrails (400s, see prepare-placement.ts);
 // 4. atomically: count the call against the window if it still has room (429 if not), then, on one read of the
-//    account, check the destination is not on its do-not-call list (400), the caller id is the account's (400)
+//    account, check the destination (and the transfer's number) is not on its do-not-call list (400), the caller
+//    id is the account's (400)
 //    and the minute cap (429), and insert the queued call
 //    with its idempotency record. A rejection here rolls the count back: only placed calls spend the window.
 // Validation and guardrail rejections are stored under the key and replayed like successes; 429s are not, and
@@ -151,13 +152,18 @@ export function answerFromRecord(record: IdempotencyRow | undefined, fingerprint
 /** The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call (429). */
 async function checkAccount(ex: Executor, key: ApiKeyRow, call: PreparedCall, now: number): Promise<{ callerId: string; allowance: Allowance }> {
   // One read: the plan and usage, the default caller id, whether the caller id is owned and the destination listed.
-  const state = await readPlacementState(ex, call.callerId, call.to, billingPeriod(now).start, key.account_id);
-  if (state?.listed) throw new ApiError(400, 'destination_opted_out', `${call.to} is on this account's do-not-call list; remove it from the list to call it.`);
+  const transferTo = call.transfer?.to ?? null;
+  const state = await readPlacementState(ex, call.callerId, call.to, transferTo, billingPeriod(now).start, key.account_id);
+  if (state?.listed) throw new ApiError(400, 'destination_opted_out', optedOutMessage(call.to));
+  if (state?.transfer_listed) throw new ApiError(400, 'destination_opted_out', `\`transfer.to\`: ${optedOutMessage(transferTo!)}`);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
   const allowance = usageOf(state);
   checkMinuteCap(allowance, now);
   return { callerId, allowance };
 }
+
+/** Why a number on the do-not-call list is refused: the same words for the number called and the transfer's. */
+export const optedOutMessage = (e164: string) => `${e164} is on this account's do-not-call list; remove it from the list to call it.`;
 
 /** Passes the account's checks (checkAccount), then inserts the call, queued. */
 async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall, idemKey: string | null, now: number): Promise<StoredResponse> {
@@ -193,6 +199,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     recording_notice: call.recordingNotice ? 1 : 0,
     send_digits: call.sendDigits,
     tools_json: call.tools ? JSON.stringify(call.tools) : null,
+    transfer_json: call.transfer ? JSON.stringify(call.transfer) : null,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);
   return stored;

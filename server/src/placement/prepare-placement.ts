@@ -1,11 +1,12 @@
 // Turns a schema-valid placement request into the call to create: resolves the defaults (caller id from the
 // request, the key, then the account; voice from the request, the key, then the platform; language explicit,
-// inferred or auto) and applies the guardrails, in the documented order: invalid_voice, invalid_language,
-// destination_blocked. The caller id is resolved and checked against the account's numbers with the minute cap,
-// in the placement's one read of the account (placement.ts): caller_id_not_owned comes last, before the cap.
+// inferred or auto) and applies the guardrails, in the documented order: a transfer to the number called
+// (invalid_transfer), invalid_voice, invalid_language, destination_blocked (`to`, then the transfer's). The caller
+// id is resolved and checked against the account's numbers with the minute cap, in the placement's one read of the
+// account (placement.ts), after the do-not-call list: caller_id_not_owned comes last, before the cap.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { CallingWindow, CallMetadata, ClientTool, FieldDefinition, LanguageSource, PlaceCallRequest } from '../generated/types.gen.js';
-import type { StoredTool } from '../store/calls-repo.js';
+import type { CallingWindow, CallMetadata, ClientTool, FieldDefinition, LanguageSource, PlaceCallRequest, Transfer } from '../generated/types.gen.js';
+import type { CallTransfer, StoredTool } from '../store/calls-repo.js';
 import { ApiError } from '../errors/api-error.js';
 import type { IrsfList } from '../numbers/irsf.js';
 import { applyWindow, type AppliedWindow } from '../schedule/calling-window.js';
@@ -46,6 +47,8 @@ export interface PreparedCall {
   sendDigits: string | null;
   /** The client's tools with their defaults resolved; null for none. (Absent on a batch's call stored before them.) */
   tools?: StoredTool[] | null;
+  /** The transfer to a person with its defaults filled in; null for none. (Absent on a batch's call stored before it.) */
+  transfer?: CallTransfer | null;
 }
 
 export interface RedialPolicy {
@@ -63,6 +66,8 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
   const start = scheduledAt(body.startAt, now);
   const destination = checkDestination(body.to, ports.irsf);
   if (!destination.ok && destination.token === 'invalid_number') throw new ApiError(400, 'invalid_number', destination.message);
+  const transfer = body.transfer ? callTransfer(body.transfer) : null;
+  if (transfer?.to === body.to) throw new ApiError(400, 'invalid_transfer', `\`transfer.to\` is the number called (${body.to}); a transfer goes to another number.`);
 
   const voice = resolveVoice(body.voice, key.default_voice, ports.catalogue.voices, ports.catalogue.defaultVoice);
   if (!voice.ok) throw new ApiError(400, voice.token, voice.message);
@@ -72,6 +77,9 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
   if (!language.ok) throw new ApiError(400, language.token, language.message);
 
   if (!destination.ok) throw new ApiError(400, destination.token, destination.message);
+  // The transfer's number passes the same guardrails as the number called (the schema has checked it is valid).
+  const handover = transfer === null ? null : checkDestination(transfer.to, ports.irsf);
+  if (handover && !handover.ok) throw new ApiError(400, handover.token, `\`transfer.to\` cannot be called: ${handover.message}`);
 
   // The window is read in the number's zones, so it is checked once the number is known to be callable.
   const windowSpec = body.callingWindow ?? keyWindow(key);
@@ -98,7 +106,16 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     recordingNotice: body.recordingNotice ?? key.recording_notice !== 0,
     sendDigits: body.sendDigits ?? null,
     tools: body.tools && body.tools.length > 0 ? body.tools.map(storedTool) : null,
+    transfer,
   };
+}
+
+/** What the agent is told when to transfer, when the placement does not say. */
+export const DEFAULT_TRANSFER_WHEN = 'the callee asks to speak to a person';
+
+/** A transfer as the call keeps it (the schema has checked it): cold unless told, on the default condition unless told. */
+function callTransfer(t: Transfer): CallTransfer {
+  return { to: t.to, mode: t.mode ?? 'cold', when: t.when ?? DEFAULT_TRANSFER_WHEN };
 }
 
 /** The parameters of a tool placed without any: it takes no arguments. */

@@ -13,6 +13,7 @@ import type {
   ExtractedValues,
   LanguageSource,
   ToolCall,
+  Transfer,
   Turn,
 } from '../generated/types.gen.js';
 import { singleZone, windowOnWire, type AppliedWindow } from '../schedule/calling-window.js';
@@ -24,6 +25,12 @@ export type CallRow = Selectable<CallsTable>;
 
 /** A client tool as the call keeps it: as placed, with its parameters and timeout resolved. */
 export type StoredTool = Required<Omit<ClientTool, 'parameters'>> & { parameters: Record<string, unknown> };
+
+/** A transfer as the call keeps it: as placed, its mode and condition filled in. */
+export type CallTransfer = Required<Transfer>;
+
+/** The call's transfer as placed; null for none. */
+export const transferOf = (row: Pick<CallRow, 'transfer_json'>): CallTransfer | null => (row.transfer_json === null ? null : (JSON.parse(row.transfer_json) as CallTransfer));
 
 /** The call's client tools as placed; empty for none. */
 export const toolsOf = (row: Pick<CallRow, 'tools_json'>): StoredTool[] => (row.tools_json === null ? [] : (JSON.parse(row.tools_json) as StoredTool[]));
@@ -55,6 +62,7 @@ export type QueuedCallRow = Pick<
   | 'on_behalf_of'
   | 'send_digits'
   | 'tools_json'
+  | 'transfer_json'
 > & { recording_notice: number };
 
 /** What a call not yet started holds of all that happens to a call: nothing (a placement's and a redial's new row). */
@@ -76,6 +84,8 @@ export const NOT_STARTED = {
   answered_by: null,
   voicemail_detected_at: null,
   tool_calls_json: null,
+  transferred_to: null,
+  transferred_at: null,
 } as const;
 
 const P = PARAM as never;
@@ -110,6 +120,7 @@ const insertQueued = statement((db) =>
     recording_notice: P,
     send_digits: P,
     tools_json: P,
+    transfer_json: P,
   }),
 );
 
@@ -136,6 +147,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
     c.recording_notice,
     c.send_digits,
     c.tools_json,
+    c.transfer_json,
   );
 }
 
@@ -235,6 +247,9 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     // The tools as the model was offered them; their urls, which may carry the receiver's own token, stay in.
     tools: row.tools_json === null ? null : toolsOf(row).map(({ name, description, parameters, timeoutMs }): CallTool => ({ name, description, parameters, timeoutMs })),
     toolCalls: row.tool_calls_json === null ? [] : (JSON.parse(row.tool_calls_json) as ToolCall[]),
+    transfer: transferOf(row),
+    transferredTo: row.transferred_to,
+    transferredAt: iso(row.transferred_at),
     ...windowFields(row.calling_window_json === null ? null : (JSON.parse(row.calling_window_json) as AppliedWindow)),
   };
 }

@@ -135,6 +135,12 @@ export interface CallsTable {
   tools_json: string | null;
   /** Each use the agent made of them (JSON, the contract's ToolCall[]), written as each is answered; null for none. */
   tool_calls_json: string | null;
+  /** The transfer the call was placed with (JSON, CallTransfer: to, mode, when); null for none. */
+  transfer_json: string | null;
+  /** The number the agent handed the call over to, once it did; null otherwise. */
+  transferred_to: string | null;
+  /** When it did (wall-clock ms; the engine ends the call there); null otherwise. */
+  transferred_at: number | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

@@ -1,7 +1,8 @@
 // The live line: what an agent sees of an answered call, whichever carrier carries it. Audio goes both ways as
 // 8 kHz mu-law, base64 in each payload (a phone line's own encoding, so nothing is transcoded on the way). The
 // line tells when the audio before a mark has played, drops what has not played yet when asked (the callee is
-// talking over the agent), carries key presses both ways, and is hung up or transferred by the agent.
+// talking over the agent), carries key presses both ways, and is hung up or handed over to a person by the agent:
+// at once (transfer), or after a call to the person, who hears the agent's briefing and takes the call (consult).
 //
 // A carrier's adapter (twilio/twilio-line.ts over Twilio's media stream) implements LiveLine and calls the
 // LineListener the agent gives it when it joins; an agent (voice-agent/) implements LineAgent. Neither side knows
@@ -11,11 +12,39 @@ import type { LineBrief } from '../conversation/conversation.js';
 
 /**
  * Why an agent's session on a line ended: the agent hung up (after its goodbye, or on a line silent too long), lost
- * its model, or the line ended under it.
+ * its model, handed the call over to a person and left, or the line ended under it.
  */
-export type LineEnd = 'end_call' | 'silence' | 'agent_lost' | 'line_ended';
+export type LineEnd = 'end_call' | 'silence' | 'agent_lost' | 'transferred' | 'line_ended';
 /** The endings where the agent is the one that hangs up. */
-export type AgentHangUp = Exclude<LineEnd, 'line_ended'>;
+export type AgentHangUp = Exclude<LineEnd, 'line_ended' | 'transferred'>;
+
+/** How long the number a transfer reaches is let ring before nobody is taken to answer. */
+export const TRANSFER_RING_MS = 20_000;
+
+/** A warm transfer's call to the person: the number, and the briefing the carrier reads them in the call's language. */
+export interface ConsultRequest {
+  to: string;
+  briefing: string;
+  /** BCP-47, the call's. */
+  language: string;
+}
+
+/**
+ * How the person's call went: they took it (heard the briefing and pressed 1), or nobody answered, they declined
+ * (hung up, busy, pressed nothing), or the call could not be made.
+ */
+export type ConsultOutcome = 'accepted' | 'no_answer' | 'declined' | 'failed';
+
+/** A warm transfer's second line, to the person, while the callee holds on the first. */
+export interface Consultation {
+  readonly outcome: Promise<ConsultOutcome>;
+  /** Whether the person who took the call is still on their line. */
+  stillThere(): Promise<boolean>;
+  /** Joins the callee to the person and leaves the call: the agent's part of it ends. */
+  join(): Promise<void>;
+  /** Hangs up the person's line: the transfer is not going ahead. */
+  release(): Promise<void>;
+}
 
 /** Who the carrier says answered: a person (or it could not tell), or a machine whose greeting has ended. */
 export type AnswerVerdict = 'person' | 'machine';
@@ -40,8 +69,10 @@ export interface LiveLine {
   sendDigits(digits: string): void;
   /** Ends the call on the carrier. */
   hangUp(reason: AgentHangUp): Promise<void>;
-  /** Hands the callee over to another number (E.164); the agent's part of the call ends. */
+  /** Hands the callee over to another number (E.164), dialled from the call's caller id; the agent's part of the call ends. */
   transfer(to: string): Promise<void>;
+  /** Calls a person on a second line, from the call's caller id, while the callee holds on this one (a warm transfer). */
+  consult(request: ConsultRequest): Consultation;
 }
 
 /** What the line tells the agent; the carrier's adapter calls it. */

@@ -1,13 +1,26 @@
 // What a live agent keeps of each line in the store, whichever kind of agent it is: the turns as they are heard, the
 // opt-out, the failure that ended its model, the latency measured, each use of the client's tools as it is
-// answered, and when the session joined the line and when it closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
+// answered, the handover to a person, and when the session joined the line and when it closed with every turn
+// written. The engine, which may run in another process, reads them back as the call ends;
 // a session still keeping the callee's last words is waited for (in this process, until it is done; in another,
 // until it records its line closed, bounded, as a process that died never does).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { TimedTurn } from '../conversation/conversation.js';
 import type { ToolCall } from '../generated/types.gen.js';
-import { markAgentUnavailable, markLineClosed, markLineOpened, markOptedOut, readAgentFailure, readLineMarks, readOptOut, writeCallLatency, writeToolCalls } from '../store/calls/agent-line.js';
+import {
+  markAgentUnavailable,
+  markLineClosed,
+  markLineOpened,
+  markOptedOut,
+  markTransferred,
+  readAgentFailure,
+  readLineMarks,
+  readOptOut,
+  writeCallLatency,
+  writeToolCalls,
+} from '../store/calls/agent-line.js';
+import { hasEntryForCall } from '../store/do-not-call/do-not-call.js';
 import type { Database } from '../store/schema.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import { recordVoicemailDetected } from '../telephony/machine-screen.js';
@@ -42,6 +55,10 @@ export interface LineWrites {
   recordToolCall(call: ToolCall): Promise<void>;
   /** Records the line closed once the session has written every turn (after the ledger closes) and every use of a tool. */
   turnsWritten(): Promise<void>;
+  /** Records that the agent handed the call over to `to` and left it (the engine ends the call there). */
+  recordTransfer(to: string): Promise<void>;
+  /** Whether the number is on the do-not-call list of the call's account now. */
+  listed(e164: string): Promise<boolean>;
 }
 
 export class LineRecords {
@@ -93,6 +110,8 @@ export class LineRecords {
         await toolCallsWritten;
         await markLineClosed(db, callId, Date.now());
       },
+      recordTransfer: (to) => markTransferred(db, callId, to, Date.now()),
+      listed: (e164) => hasEntryForCall(db, callId, e164),
     };
   }
 

@@ -6,7 +6,8 @@
 // While the phone rings the agent warms the call's session (prepare): the process that does so claims the call
 // (calls.agent_host, its internal URL), so the one stream that reaches another process is relayed to it (the
 // media bridge); a session that fails for good is recorded on the call (calls.agent_failure) for the engine.
-// Each call's session is offered svc's tools and the call's own (client-tools.ts), warm or not.
+// Each call's session is offered svc's tools (transfer_call too on a call placed with a transfer: transfer.ts) and
+// the call's own (client-tools.ts), warm or not.
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
@@ -23,6 +24,7 @@ import { realtimeProtocol } from './realtime-protocol.js';
 import { RealtimeSession, sessionUpdateFor, type RealtimeConnection } from './realtime-session.js';
 import { CALL_TOOLS, type ToolRegistry } from './tools.js';
 import { ClientTools } from './client-tools.js';
+import { withTransfer } from './transfer.js';
 import { fillerFor } from './filler.js';
 import type { LatencyObserver } from './turn-timing.js';
 import { WarmLinks } from './warm-links.js';
@@ -90,7 +92,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     const brief = lineBriefOf(row);
     const logger = this.options.logger!.child({ callId });
     logger.info('warming the realtime session while the phone rings');
-    const tools = this.clientTools.registry(brief, this.tools);
+    const tools = this.clientTools.registry(brief, withTransfer(brief.transfer, this.tools));
     warm.warm(callId, () => openConfirmedLink(this.connection, sessionUpdateFor(this.connection, brief, tools), logger));
   }
 
@@ -109,9 +111,10 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
   join(brief: LineBrief, line: LiveLine, logger: Logger): RealtimeSession {
     const { callId } = brief;
     const writes = this.records.open(callId, line, logger);
-    const tools = this.clientTools.registry(brief, this.tools);
+    const own = withTransfer(brief.transfer, this.tools);
+    const tools = this.clientTools.registry(brief, own);
     // The filler is rendered now, so a slow tool's first wait does not wait for it too.
-    if (tools !== this.tools) void fillerFor(brief.language).catch(() => undefined);
+    if (tools !== own) void fillerFor(brief.language).catch(() => undefined);
     const session = new RealtimeSession(brief, line, writes.ledger, tools, this.connection, logger, writes.recordOptOut, writes.recordVoicemail, {
       warm: this.warmLinks?.take(callId),
       clock: this.options.clock,
@@ -119,6 +122,8 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       apology: (language) => apologyFor(language),
       turnsWritten: writes.turnsWritten,
       recordToolCall: writes.recordToolCall,
+      recordTransfer: writes.recordTransfer,
+      listed: writes.listed,
       filler: (language) => fillerFor(language),
     });
     this.records.hold(callId, session);

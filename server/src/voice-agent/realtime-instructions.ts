@@ -1,11 +1,13 @@
 // What the realtime model is told to do on a call: its instructions (on whose behalf it calls, the objective, the
 // context and that it is private, the language, each requested field by name and meaning, what a caller must
 // know: the recording notice, that it is an AI, today's date and time where the callee is, the number to call
-// back, reading back what it notes, holding; and when to call its tools, tools.ts, keys included). How they are
-// sent is the interface's (realtime-protocol.ts).
+// back, reading back what it notes, holding; and when to call its tools, tools.ts, keys included, and when and how
+// to transfer the call to a person, or that it cannot: transfer.ts). How they are sent is the interface's
+// (realtime-protocol.ts).
 import type { LineBrief } from '../conversation/conversation.js';
 import { fieldLabel, fieldType, type FieldType } from '../conversation/field-label.js';
 import { END_CALL_TOOL, OPT_OUT_TOOL, PRESS_KEYS_TOOL } from './tools.js';
+import { TRANSFER_TOOL } from './transfer.js';
 
 const TYPE_HINT: Record<FieldType, string> = { boolean: 'yes or no', number: 'a number', string: 'a short answer' };
 
@@ -53,9 +55,20 @@ export function realtimeInstructions(brief: LineBrief): string {
     `When an automated menu asks you to press a key, or you need to dial an extension or type a number, call the ${PRESS_KEYS_TOOL} function with the keys and say nothing over them; then listen to what the menu says next.`,
     'Keys the person presses on their phone reach you as a note such as "[The callee pressed 1 2]".',
     `If the person asks not to be called again, call the ${OPT_OUT_TOOL} function at once, then apologise, confirm they will not be called again, say goodbye and call ${END_CALL_TOOL}; ask nothing more.`,
+    transferLine(brief, language),
     `When you have what you need, or the person cannot or will not help, thank them, say goodbye, and then call the ${END_CALL_TOOL} function to hang up.`,
   );
   return lines.join('\n');
+}
+
+/** When and how the agent transfers the call to a person, or, on a call without a transfer, that it cannot. */
+function transferLine(brief: LineBrief, language: string): string {
+  const t = brief.transfer;
+  if (!t) return 'If the person asks to speak to a person, say politely that you cannot transfer this call, and offer to help them yourself or to pass on a message.';
+  if (t.mode === 'cold') {
+    return `Transfer the call to a person when ${t.when}: tell them in one short sentence that you are transferring them now, then call the ${TRANSFER_TOOL} function; you leave the call once your words have played.`;
+  }
+  return `Transfer the call to a person when ${t.when}: ask them to hold while you reach someone, then call the ${TRANSFER_TOOL} function with a briefing in ${language} for the person who answers (who is on the line, why they called, and what you have learnt so far). You are told whether the person took the call: if they did, tell the callee you are connecting them and call ${TRANSFER_TOOL} again; if nobody did, tell the callee politely and carry on, or say goodbye and call ${END_CALL_TOOL}.`;
 }
 
 /** The transcriber's language hint (ISO 639-1), unless the callee's language is not known yet. */

@@ -18,7 +18,8 @@
 //
 // How it closes ("How a realtime call closes"): a silent line is prompted once and then hung up (silence-watch.ts);
 // the goodbye of the response that called end_call plays out before the hang-up, and the callee's last words are
-// committed and awaited when they hang up (closing.ts).
+// committed and awaited when they hang up (closing.ts). A transfer (transfer.ts) closes the same way, its words
+// played out, but the line is handed over to the person instead of hung up.
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../clock.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../telephony/live-line.js';
@@ -32,7 +33,8 @@ import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText }
 import { errorEventAction, responseDoneAction } from './realtime-failures.js';
 import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from './silence-watch.js';
-import type { ToolContext, ToolRegistry } from './tools.js';
+import type { Handover, ToolContext, ToolRegistry } from './tools.js';
+import { handOver } from './transfer.js';
 import type { TurnLedger } from './turn-ledger.js';
 import { DEFAULT_TURN_TAKING, type TurnTaking } from '../settings/turn-taking.js';
 
@@ -81,6 +83,10 @@ export interface SessionLifecycle {
   turnsWritten?(): Promise<void>;
   /** Records, durably, a use of a client tool (the record's toolCalls). */
   recordToolCall?(call: ToolCall): Promise<void>;
+  /** Records, durably, that the agent handed the call over to `to` and left it. */
+  recordTransfer?(to: string): Promise<void>;
+  /** Whether the number is on the call's account's do-not-call list now. */
+  listed?(e164: string): Promise<boolean>;
   /** svc's own "one moment" in the call's language, played while a client's tool takes long; none when absent. */
   filler?(language: string): Promise<Apology>;
   /**
@@ -153,6 +159,9 @@ export class RealtimeSession implements LineSession {
   private readonly keypad: KeyPad;
   private readonly calleeKeys = new CalleeKeys();
   private keyTurns = 0;
+  /** The agent leaves the call by handing it over (a transfer) once its words have played. */
+  private handover: Handover | null = null;
+  private notes = 0;
 
   constructor(
     private readonly brief: LineBrief,
@@ -173,15 +182,28 @@ export class RealtimeSession implements LineSession {
       callId: brief.callId,
       line,
       logger,
+      language: brief.language,
       endCall: () => this.goodbye.request(),
       recordOptOut,
       recordVoicemail,
       pressKeys: (digits) => this.keypad.press(digits),
       recordToolCall: lifecycle.recordToolCall,
+      handOver: (handover) => {
+        if (this.goodbye.ending) return;
+        this.handover = handover;
+        this.goodbye.request();
+      },
+      note: (text) => ledger.note(`svc_note_${++this.notes}`, 'agent', ledger.nowMs, ledger.nowMs, text),
+      listed: lifecycle.listed,
       signal: this.toolsStop.signal,
     };
     this.goodbye = new Goodbye(
-      { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
+      {
+        markSent: () => ledger.markSent(),
+        mark: (name) => line.mark(name),
+        unplayedMs: () => ledger.unplayedMs,
+        hangUp: () => void this.finish(this.handover ? 'transferred' : 'end_call'),
+      },
       conn.endGraceMs ?? DEFAULT_END_GRACE_MS,
     );
     this.silence = new SilenceWatch(conn.silence ?? DEFAULT_SILENCE, { prompt: () => this.promptSilence(), hangUp: () => this.silent() });
@@ -601,17 +623,22 @@ export class RealtimeSession implements LineSession {
     this.keypad.close();
     const keys = this.calleeKeys.flush();
     if (keys) this.calleePressed(keys);
+    if (reason !== 'transferred') this.handover?.abandon();
     // A tool still working is given up, and its use recorded so, before the call's records are closed.
     this.toolsStop.abort();
     await Promise.all(this.running);
+    const handedOver = reason === 'transferred' && (await handOver(this.handover!, this.ledger, this.logger, this.brief.callId));
     // The failure is on the call before the carrier hears of the end, so the engine reads it with the turns.
     await this.failure;
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
     await this.ledger.close();
     await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));
-    if (reason !== 'line_ended') {
-      await this.line.hangUp(reason).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'hang-up failed'));
+    const end: LineEnd = reason === 'transferred' && !handedOver ? 'end_call' : reason;
+    if (end === 'transferred') {
+      await this.lifecycle.recordTransfer?.(this.handover!.to).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the transfer'));
+    } else if (end !== 'line_ended') {
+      await this.line.hangUp(end).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'hang-up failed'));
     }
-    this.resolveDone(reason);
+    this.resolveDone(end);
   }
 }

@@ -1,17 +1,21 @@
 // The default agent: a fixed script spoken to the simulated callee. It opens with the objective in its own words
 // (conversation/objective.ts), asks for every requested field by its label, or, with none requested, asks the
-// objective's own question or has the callee confirm the message; it reacts to "don't know", and ends politely. A callee who asks not to be called
-// again (the sandbox's 555-0118) is answered with an apology and a goodbye, and nothing more is asked. The context only shapes the wording
-// (it is for the agent, not the recipient, so it is never read out).
+// objective's own question or has the callee confirm the message; it reacts to "don't know", and ends politely. A
+// callee who asks not to be called again (the sandbox's 555-0118) is answered with an apology and a goodbye, and
+// nothing more is asked. A callee who asks for a person (555-0128) is transferred on a call placed with a transfer
+// (cold: at once; warm: after the agent has called the person, who takes the call unless the number is 555-0129,
+// which nobody answers: then the agent says so and carries on), and is told politely that the agent cannot on any
+// other. The context only shapes the wording (it is for the agent, not the recipient, so it is never read out).
 import type { FieldDefinition } from '../generated/types.gen.js';
 import { sandboxScenario } from '../numbers/sandbox-numbers.js';
 import { timeTurns, type CallBrief, type Turn } from '../conversation/conversation.js';
 import type { Agent } from '../conversation/agent.js';
 import { fieldLabel, fieldType } from '../conversation/field-label.js';
-import type { Lexicon } from '../conversation/lexicon.js';
+import { lexiconFor, type Lexicon } from '../conversation/lexicon.js';
 import { objectiveOpening } from '../conversation/objective.js';
 import { seededRandom, type SeededRandom } from './seeded-random.js';
 import { SimulatedCallee } from './simulated-callee.js';
+import { TRANSFER_NOTES } from './transfer.js';
 
 /** Talk time of the sandbox's long call: 15 minutes, well past the default 600 s maximum duration. */
 export const LONG_CALL_TALK_MS = 15 * 60_000;
@@ -68,16 +72,34 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
   if (brief.to !== undefined && sandboxScenario(brief.to) === 'opts_out') {
     return [[said(callee.hello()), agent(opening.join(' ')), said(callee.optOut())], [agent(lex.agent.optOutAck)]];
   }
-  if (words.question) {
+  let reaction = '';
+  const stretches: Turn[][] = [];
+  if (brief.to !== undefined && sandboxScenario(brief.to) === 'asks_for_person') {
+    const first = [said(callee.hello()), agent(opening.join(' ')), said(callee.asksForPerson())];
+    const transfer = brief.transfer;
+    const note = (text: string, handover = false): Turn => ({ speaker: 'agent', text, note: true, ...(handover ? { handover } : {}) });
+    if (!transfer) reaction = lex.agent.declineTransfer;
+    // The callee's thanks, as a goodbye, is not heard on a live line: the agent hands the line over first.
+    else if (transfer.mode === 'cold') return [[...first, agent(lex.agent.transferring), said(callee.thankYou()), note(TRANSFER_NOTES.transferred, true)]];
+    else {
+      first.push(agent(lex.agent.holdForTransfer), said(callee.willHold()), note(TRANSFER_NOTES.calling(scriptedBriefing(brief))));
+      if (sandboxScenario(transfer.to) !== 'never_answers') {
+        return [[...first, note(TRANSFER_NOTES.outcome.accepted), agent(lex.agent.connecting), note(TRANSFER_NOTES.transferred, true)]];
+      }
+      first.push(note(TRANSFER_NOTES.outcome.no_answer));
+      reaction = lex.agent.transferFailed;
+    }
+    stretches.push(first);
+  } else if (words.question) {
     const reply = callee.answerObjective(words.question.text, words.question.yesNo);
     const thanks = rng.pick(reply.value === null ? lex.agent.noProblem : lex.agent.thanks);
     return [
       [said(callee.hello()), agent(opening.join(' ')), said(reply.text)],
       [agent([thanks, lex.agent.allDone, lex.agent.goodbye].join(' ')), said(callee.goodbye())],
     ];
+  } else {
+    stretches.push([said(callee.hello()), agent(opening.join(' ')), said(callee.replyToOpening(brief.fields.length > 0))]);
   }
-  const stretches: Turn[][] = [[said(callee.hello()), agent(opening.join(' ')), said(callee.replyToOpening(brief.fields.length > 0))]];
-  let reaction = '';
   brief.fields.forEach((field, i) => {
     const question = ask(lex, field, i);
     const reply = callee.answer(field.name);
@@ -87,6 +109,11 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
   const closing = [reaction, lex.agent.allDone, lex.agent.goodbye].filter(Boolean).join(' ');
   stretches.push([agent(closing), said(callee.goodbye())]);
   return stretches;
+}
+
+/** What the scripted agent tells the person a warm transfer calls. */
+export function scriptedBriefing(brief: Pick<CallBrief, 'objective' | 'language'>): string {
+  return lexiconFor(brief.language).agent.briefing(stripEnd(brief.objective));
 }
 
 function ask(lex: Lexicon, field: FieldDefinition, index: number): string {

@@ -7,12 +7,15 @@
 //
 // After the last line (the goodbye) it calls end_call. On the sandbox's opt-out number the callee asks not to be
 // called again; the answer to that is a record_opt_out call, and once the tool's result is back, the
-// acknowledgement and end_call. Everything follows from the brief and the messages: the same call gives the same
-// replies, whatever the clock says.
+// acknowledgement and end_call. A line the script follows with a transfer's note comes with transfer_call: with
+// the scripted briefing before the call to the person, without one before the handover (in place of end_call).
+// Everything follows from the brief and the messages: the same call gives the same replies, whatever the clock
+// says.
 import type { LineBrief } from '../conversation/conversation.js';
 import { sandboxScenario } from '../numbers/sandbox-numbers.js';
-import { scriptedConversation } from './scripted-agent.js';
+import { scriptedBriefing, scriptedConversation } from './scripted-agent.js';
 import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
+import { TRANSFER_TOOL } from './transfer.js';
 import type { ChatDelta, ChatMessage, ChatModel, ChatRequest } from '../chat-model/chat-model.js';
 
 /** Words in each text delta: a line streams as a model's would, in several pieces. */
@@ -46,7 +49,8 @@ export class ScriptedChatModel implements ChatModel {
   private plan({ brief, messages }: ChatRequest): ChatDelta[] {
     const last = messages.at(-1);
     if (last && (last.role === 'system' || last.role === 'user') && SILENCE_PROMPT.test(last.content)) return spoken(STILL_THERE);
-    const lines = agentLines(brief, this.minTalkMs);
+    const script = scriptedLines(brief, this.minTalkMs);
+    const lines = script.map((l) => l.text);
     const k = linesSaid(messages);
     if (k >= lines.length) return [endCall(k, 'the conversation is over')];
     const optsOut = brief.to !== undefined && sandboxScenario(brief.to) === 'opts_out';
@@ -56,15 +60,29 @@ export class ScriptedChatModel implements ChatModel {
       if (!answersOptOut(messages)) return [{ type: 'tool_call', call: { id: callId(OPT_OUT_TOOL, k), name: OPT_OUT_TOOL, arguments: '{}' } }];
       return [...spoken(lines[k]), endCall(k, 'the callee asked not to be called again')];
     }
+    const after = script[k].after;
+    if (after === 'consult') return [...spoken(lines[k]), transferCall(k, { briefing: scriptedBriefing(brief) })];
+    if (after === 'handover') return [...spoken(lines[k]), transferCall(k, {})];
     return lastLine ? [...spoken(lines[k]), endCall(k, 'the script is done')] : spoken(lines[k]);
   }
 }
 
 /** The agent's lines of the call's script, in order. */
 export function agentLines(brief: LineBrief, minTalkMs = 0): string[] {
-  return scriptedConversation(brief, minTalkMs)
-    .filter((t) => t.speaker === 'agent')
-    .map((t) => t.text);
+  return scriptedLines(brief, minTalkMs).map((l) => l.text);
+}
+
+/**
+ * The agent's lines, each with the transfer the script has it make with it: the agent's next turn being a note, the
+ * handover's (the agent leaves) or the call to the person's (what the callee says meanwhile comes between).
+ */
+function scriptedLines(brief: LineBrief, minTalkMs: number): Array<{ text: string; after: 'consult' | 'handover' | null }> {
+  const turns = scriptedConversation(brief, minTalkMs);
+  return turns.flatMap((t, i) => {
+    if (t.speaker !== 'agent' || t.note) return [];
+    const next = turns.slice(i + 1).find((u) => u.speaker === 'agent');
+    return [{ text: t.text, after: next?.handover ? 'handover' : next?.note ? 'consult' : null }];
+  });
 }
 
 /** How many script lines the agent has said: its messages with text, but for answers to a silence prompt. */
@@ -96,6 +114,10 @@ function spoken(line: string): ChatDelta[] {
 
 function endCall(k: number, reason: string): ChatDelta {
   return { type: 'tool_call', call: { id: callId(END_CALL_TOOL, k), name: END_CALL_TOOL, arguments: JSON.stringify({ reason }) } };
+}
+
+function transferCall(k: number, args: Record<string, string>): ChatDelta {
+  return { type: 'tool_call', call: { id: callId(TRANSFER_TOOL, k), name: TRANSFER_TOOL, arguments: JSON.stringify(args) } };
 }
 
 /** A tool call's id, the same for the same call at the same point of the script. */

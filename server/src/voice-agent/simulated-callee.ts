@@ -83,6 +83,21 @@ export class SimulatedCallee {
     return this.rng.pick(this.lexicon.callee.optOut);
   }
 
+  /** Asks to speak to a person (the sandbox's 555-0128). */
+  asksForPerson(): string {
+    return this.rng.pick(this.lexicon.callee.asksForPerson);
+  }
+
+  /** Agrees to hold while the agent reaches someone. */
+  willHold(): string {
+    return this.rng.pick(this.lexicon.callee.willHold);
+  }
+
+  /** Thanks the agent that is putting them through. */
+  thankYou(): string {
+    return this.rng.pick(this.lexicon.callee.thankYou);
+  }
+
   goodbye(): string {
     return this.rng.pick(this.lexicon.callee.bye);
   }

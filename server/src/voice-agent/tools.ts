@@ -17,11 +17,24 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 /** What a tool answers the model with: the function's output, as JSON. */
 export type ToolOutput = Record<string, unknown>;
 
+/**
+ * How the agent leaves a call it hands over to a person (transfer.ts): the line's move once the agent's words have
+ * played, and what undoes the way there when the move does not come (the line ended first).
+ */
+export interface Handover {
+  /** The number the call is handed over to. */
+  to: string;
+  move(): Promise<void>;
+  abandon(): void;
+}
+
 /** What a call gives the tool the model called. */
 export interface ToolContext {
   callId: string;
   line: LiveLine;
   logger: Logger;
+  /** The call's language (BCP-47). */
+  language?: string;
   /** Hangs up once what the agent said so far has been heard. */
   endCall(): void;
   /** Records, durably, that the callee asked not to be called again. */
@@ -32,6 +45,12 @@ export interface ToolContext {
   pressKeys?(digits: string): Promise<PressOutcome>;
   /** Records, durably, a use of a client tool (the record's toolCalls). */
   recordToolCall?(call: ToolCall): Promise<void>;
+  /** Leaves the call once what the agent has said has played, handing the line over instead of hanging up. */
+  handOver?(handover: Handover): void;
+  /** Writes a turn of the agent's that is no speech (`[…]`), at the call's time now. */
+  note?(text: string): void;
+  /** Whether the account's do-not-call list holds the number now. */
+  listed?(e164: string): Promise<boolean>;
   /** Aborted when the session ends: a tool still working gives up. */
   signal?: AbortSignal;
 }

@@ -29,5 +29,7 @@ export function buildEventPayload(call: CallRow, event: CallEventName, builtAt: 
     nextCallId: terminal ? call.next_call_id : null,
     batchId: call.batch_id,
     optOut: terminal && Number(call.opt_out) === 1,
+    // Only a call the agent handed over says so: every other event is as it was before transfers.
+    ...(event === 'call.completed' && call.transferred_to !== null ? { transferredTo: call.transferred_to, transferredAt: iso(call.transferred_at) } : {}),
   } as CallEvent;
 }

@@ -1,7 +1,8 @@
 // Twilio's media stream as a live line: inbound messages become the listener's calls (key presses included),
 // the line's calls become the stream's outbound messages, digits go out as their tones in 20 ms frames, and a
-// transfer replaces the call's TwiML with a <Dial> over REST.
+// transfer stops the call's recording and replaces its TwiML with a <Dial> from the call's caller id over REST.
 import { expect } from 'chai';
+import { pino } from 'pino';
 import type { Kysely } from 'kysely';
 import { dtmfTones } from '../../../server/src/telephony/dtmf-tones.js';
 import type { LineEnd, LineListener } from '../../../server/src/telephony/live-line.js';
@@ -33,6 +34,7 @@ function recordingLine() {
     send: (data) => void sent.push(JSON.parse(data) as Record<string, unknown>),
     hangUp: async (reason) => void calls.push(`hangUp ${reason}`),
     transfer: async (to) => void calls.push(`transfer ${to}`),
+    consult: () => ({ outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined }),
   });
   return { sent, calls, line };
 }
@@ -110,32 +112,60 @@ describe('the Twilio line', () => {
     let fake: FakeTwilio;
     let carrier: TwilioCarrier;
     let sid: string;
+    const logger = pino({ level: 'silent' });
+    const call = () => ({ callId: '0198a1b2-0000-7000-8000-000000000001', callSid: sid, callerId: '+14155550100' });
     beforeEach(async () => {
       fake = await FakeTwilio.start();
       const rest = new TwilioRest({ accountSid: fake.accountSid, authToken: FAKE_AUTH_TOKEN, baseUrl: fake.baseUrl });
-      // A transfer reads and writes nothing of the store.
+      // A cold transfer reads and writes nothing of the store.
       carrier = new TwilioCarrier({} as Kysely<Database>, { rest, publicBaseUrl: 'https://svc.example', mediaSecret: 's', timeLimitSec: 660, hangUp: async () => {} });
-      sid = (await rest.createCall({ To: '+14155550123', From: '+14155550100', Twiml: '<Response/>' })).sid;
+      sid = (await rest.createCall({ To: '+14155550123', From: '+14155550100', Twiml: '<Response/>', Record: 'true' })).sid;
+      // Answered: Twilio's status is the fake's to keep (no callback to send here).
+      fake.call(sid).status = 'in-progress';
     });
     afterEach(() => fake.close());
 
-    it('replaces the live call with a <Dial> to the number', async () => {
-      await carrier.transfer(sid, '+14155550199');
-      expect(fake.call(sid).updates).to.deep.equal([{ Twiml: '<?xml version="1.0" encoding="UTF-8"?><Response><Dial>+14155550199</Dial></Response>' }]);
+    it("stops the recording, then replaces the live call with a <Dial> to the number from the call's caller id, its end coming to the handover route, with Twilio's own time limit", async () => {
+      await carrier.transfer(call(), '+14155550199', logger);
+      expect(fake.call(sid).recordingStopped).to.equal(true);
+      expect(fake.requests.slice(-2).map((r) => r.line)).to.deep.equal([
+        `POST /2010-04-01/Accounts/${fake.accountSid}/Calls/${sid}/Recordings/Twilio.CURRENT.json`,
+        `POST /2010-04-01/Accounts/${fake.accountSid}/Calls/${sid}.json`,
+      ]);
+      expect(fake.call(sid).updates).to.deep.equal([
+        {
+          Twiml:
+            '<?xml version="1.0" encoding="UTF-8"?><Response><Dial callerId="+14155550100" timeout="20" action="https://svc.example/twilio/handover/0198a1b2-0000-7000-8000-000000000001" method="POST">+14155550199</Dial></Response>',
+          TimeLimit: '14400',
+        },
+      ]);
     });
 
     it('refuses a number that is not E.164, asking Twilio nothing', async () => {
       const before = fake.requests.length;
       let error: unknown;
-      await carrier.transfer(sid, 'sip:someone@example.com').catch((err: unknown) => (error = err));
+      await carrier.transfer(call(), 'sip:someone@example.com', logger).catch((err: unknown) => (error = err));
       expect(error).to.be.instanceOf(RangeError);
       expect(fake.requests.length).to.equal(before);
     });
 
-    it("fails with Twilio's error when the call is gone", async () => {
+    it("fails with Twilio's error when the call has ended meanwhile (no new TwiML for a call that is over)", async () => {
+      fake.call(sid).status = 'completed';
+      let error: Error | undefined;
+      await carrier.transfer(call(), '+14155550199', logger).catch((err: Error) => (error = err));
+      expect(error?.message).to.equal('Twilio answered 400 (code 21220): Call is not in-progress. Cannot redirect.');
+      expect(fake.call(sid).updates).to.deep.equal([]);
+    });
+
+    it("still hands over a call whose recording Twilio will not stop, and fails with Twilio's error when the call is gone", async () => {
+      const unrecorded = (
+        await new TwilioRest({ accountSid: fake.accountSid, authToken: FAKE_AUTH_TOKEN, baseUrl: fake.baseUrl }).createCall({ To: '+14155550123', From: '+14155550100', Twiml: '<Response/>' })
+      ).sid;
+      await carrier.transfer({ ...call(), callSid: unrecorded }, '+14155550199', logger);
+      expect(fake.call(unrecorded).updates).to.have.length(1);
       fake.failNextUpdate = { status: 404, code: 20404, message: 'The requested resource was not found' };
       let error: Error | undefined;
-      await carrier.transfer(sid, '+14155550199').catch((err: Error) => (error = err));
+      await carrier.transfer(call(), '+14155550199', logger).catch((err: Error) => (error = err));
       expect(error?.message).to.equal('Twilio answered 404 (code 20404): The requested resource was not found');
     });
   });

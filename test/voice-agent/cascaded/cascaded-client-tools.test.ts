@@ -12,7 +12,7 @@ import { OpenAiCompatibleChatModel } from '../../../server/src/chat-model/openai
 import { lineBriefOf } from '../../../server/src/conversation/conversation.js';
 import type { RecognitionStream, SpeechRecognizer } from '../../../server/src/speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../../server/src/speech/voice.js';
-import type { AgentHangUp, LineEnd, LiveLine } from '../../../server/src/telephony/live-line.js';
+import type { AgentHangUp, Consultation, LineEnd, LiveLine } from '../../../server/src/telephony/live-line.js';
 import { CascadedAgent } from '../../../server/src/voice-agent/cascaded/cascaded-agent.js';
 import type { CascadedSession } from '../../../server/src/voice-agent/cascaded/cascaded-session.js';
 import type { EarEvent, Ears } from '../../../server/src/voice-agent/cascaded/ears.js';
@@ -69,6 +69,9 @@ class InstantLine implements LiveLine {
     this.hungUp = reason;
   }
   async transfer(): Promise<void> {}
+  consult(): Consultation {
+    return { outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined };
+  }
 }
 
 const recognizer: SpeechRecognizer = {

@@ -9,7 +9,7 @@ import { OpenAiCompatibleChatModel } from '../../../server/src/chat-model/openai
 import type { LineBrief, TimedTurn } from '../../../server/src/conversation/conversation.js';
 import type { RecognitionStream, SpeechRecognizer } from '../../../server/src/speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../../server/src/speech/voice.js';
-import type { LiveLine } from '../../../server/src/telephony/live-line.js';
+import type { Consultation, LiveLine } from '../../../server/src/telephony/live-line.js';
 import { CascadedSession, type CascadedTiming } from '../../../server/src/voice-agent/cascaded/cascaded-session.js';
 import type { EarEvent, Ears } from '../../../server/src/voice-agent/cascaded/ears.js';
 import { CALL_TOOLS } from '../../../server/src/voice-agent/tools.js';
@@ -47,6 +47,9 @@ class TestLine implements LiveLine {
     this.events.push('hang up');
   }
   async transfer(): Promise<void> {}
+  consult(): Consultation {
+    return { outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined };
+  }
   release(name: string): void {
     this.heldMarks.splice(this.heldMarks.indexOf(name), 1);
     this.session?.marked(name);

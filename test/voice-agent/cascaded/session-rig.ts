@@ -18,7 +18,7 @@ import { DeepgramRecognizer, type DeepgramConfig } from '../../../server/src/spe
 import { ElevenLabsVoice } from '../../../server/src/speech/elevenlabs/elevenlabs-voice.js';
 import { OpenAiVoice, type OpenAiVoiceOptions } from '../../../server/src/speech/openai/openai-voice.js';
 import type { SpeechSynthesizer } from '../../../server/src/speech/voice.js';
-import type { AgentHangUp, AnswerVerdict, LineEnd, LineSession, LiveLine } from '../../../server/src/telephony/live-line.js';
+import type { AgentHangUp, AnswerVerdict, Consultation, LineEnd, LineSession, LiveLine } from '../../../server/src/telephony/live-line.js';
 import type { Apology } from '../../../server/src/voice-agent/apology.js';
 import { type CascadedProviders, CascadedSession, type CascadedTiming } from '../../../server/src/voice-agent/cascaded/cascaded-session.js';
 import { type EarEvent, type Ears, type EarSettings, LineEars } from '../../../server/src/voice-agent/cascaded/ears.js';
@@ -139,6 +139,10 @@ export class TestLine implements LiveLine {
 
   async transfer(_to: string): Promise<void> {
     this.stop();
+  }
+
+  consult(): Consultation {
+    return { outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined };
   }
 
   /** The callee hangs up: the frames stop and the session is told. */

@@ -27,6 +27,7 @@ ERROR_TOKENS: Dict[str, ErrorTokenInfo] = {
     "invalid_recording_notice": ErrorTokenInfo(400, "`recordingNotice` is not a boolean."),
     "invalid_send_digits": ErrorTokenInfo(400, "`sendDigits` is not 1 to 32 characters of `0`-`9`, `*`, `#`, `w` and `W`."),
     "invalid_tools": ErrorTokenInfo(400, "`tools` is not an array of at most 10 tools with different names, each `{ \"name\": 1 to 64 letters, digits, _ or - (not one of svc's own tools: end_call, record_opt_out, voicemail_detected, press_keys, transfer_call), \"description\": 1 to 1024 characters, \"parameters\"?: a JSON Schema of type object, at most 8 KiB, \"url\": as webhookUrl, \"timeoutMs\"?: 100 to 20000 }`."),
+    "invalid_transfer": ErrorTokenInfo(400, "`transfer` is not `{ \"to\": <an E.164 number valid for its country, not the number called>, \"mode\"?: \"cold\" or \"warm\", \"when\"?: 1 to 500 characters, not blank }`. A destination that is valid but blocked (its country, premium rate, IRSF, satellite) is `destination_blocked`, and one on the do-not-call list `destination_opted_out`, as for `to`."),
     "invalid_batch": ErrorTokenInfo(400, "One or more calls of a batch are bad; `errors` names each by its index with the error placeCall would give it. Nothing is created."),
     "invalid_calls": ErrorTokenInfo(400, "A batch's `calls` is not an array of 1 to 10,000 objects."),
     "invalid_defaults": ErrorTokenInfo(400, "A batch's `defaults` is not an object."),

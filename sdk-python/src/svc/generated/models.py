@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
+__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
 
 
 CallStatus = Literal["queued", "dialing", "in_progress", "completed", "no_answer", "voicemail", "declined", "failed", "canceled"]
@@ -16,9 +16,9 @@ LanguageSource = Literal["explicit", "inferred", "auto"]
 LANGUAGE_SOURCE_VALUES: Tuple[LanguageSource, ...] = ("explicit", "inferred", "auto")
 
 
-ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
+ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
 """A machine-readable error token. The set may grow; clients must tolerate unknown values."""
-ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
+ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
 
 
 class _ApiErrorRequired(TypedDict):
@@ -114,6 +114,21 @@ class ClientTool(_ClientToolRequired, total=False):
     timeoutMs: int
 
 
+class _TransferRequired(TypedDict):
+    #: The person's number in E.164, dialled from the call's caller id; not the number called.
+    to: str
+
+
+class Transfer(_TransferRequired, total=False):
+    """A transfer to a person the agent may make during the call (see `transfer`)."""
+    #: `cold`: the callee is connected to `to` at once. `warm`: the agent calls `to` first and briefs the
+    #: person, who takes the call before the callee is joined to them.
+    mode: Literal["cold", "warm"]
+    #: When the agent transfers, in words, as the agent is told it (`the callee agrees to the offer`).
+    #: Default, when the callee asks to speak to a person.
+    when: str
+
+
 class _PlaceCallRequestRequired(TypedDict):
     #: Destination in E.164 format, for example `+14155550123`; must be a valid number for its country.
     to: str
@@ -196,6 +211,17 @@ class PlaceCallRequest(_PlaceCallRequestRequired, total=False):
     #: "error": <why> }`, and the call goes on. Every use is on the record (`toolCalls`). Names must differ
     #: and must not be one of svc's own tools' names.
     tools: Optional[List[ClientTool]]
+    #: Lets the agent hand the call over to a person at another number, when the condition `when` is met: the
+    #: agent says it is transferring and leaves the call. `cold`: the carrier connects the callee to `to` at
+    #: once. `warm`: the agent first calls `to` while the callee holds, the person who answers hears a
+    #: briefing the agent wrote (who is on the line, why, what was learnt) and presses 1 to take the call; the
+    #: agent then tells the callee it is connecting them, joins the two and leaves. Nobody taking it (no
+    #: answer, declined, failed): the agent tells the callee and carries on, or ends the call politely. `to`
+    #: passes the same guardrails as the number called (countries, premium rate and IRSF, the do-not-call
+    #: list) and is dialled from the call's caller id. A transferred call ends `completed` when the agent
+    #: leaves; its record says to whom and when (`transferredTo`, `transferredAt`), and `durationSec`, the
+    #: recording and billing end there.
+    transfer: Optional[Transfer]
 
 
 class CallTool(TypedDict):
@@ -661,6 +687,13 @@ class CallRecord(_CallRecordRequired, total=False):
     #: written as each is answered; empty when none was used. svc's own tools (hanging up, the opt-out) are
     #: not listed.
     toolCalls: List[ToolCall]
+    #: The transfer the call was placed with (`transfer`), its defaults filled in; null for none.
+    transfer: Optional[Transfer]
+    #: The number the agent handed the call over to, once it did (the call then ended `completed` when the
+    #: agent left); null otherwise.
+    transferredTo: Optional[str]
+    #: When the agent handed the call over and left it (the call's `endedAt`); null when it did not.
+    transferredAt: Optional[str]
 
 
 DeliveryState = Literal["pending", "delivered", "failed", "gone", "refused", "none"]
@@ -719,6 +752,11 @@ class CallInProgressEvent(_CallInProgressEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 class _CallCompletedEventRequired(TypedDict):
@@ -752,6 +790,11 @@ class CallCompletedEvent(_CallCompletedEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 class _CallNoAnswerEventRequired(TypedDict):
@@ -785,6 +828,11 @@ class CallNoAnswerEvent(_CallNoAnswerEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 class _CallVoicemailEventRequired(TypedDict):
@@ -818,6 +866,11 @@ class CallVoicemailEvent(_CallVoicemailEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 class _CallDeclinedEventRequired(TypedDict):
@@ -851,6 +904,11 @@ class CallDeclinedEvent(_CallDeclinedEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 class _CallFailedEventRequired(TypedDict):
@@ -884,6 +942,11 @@ class CallFailedEvent(_CallFailedEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 class _CallCanceledEventRequired(TypedDict):
@@ -917,6 +980,11 @@ class CallCanceledEvent(_CallCanceledEventRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str
 
 
 CallEvent = Union[CallInProgressEvent, CallCompletedEvent, CallNoAnswerEvent, CallVoicemailEvent, CallDeclinedEvent, CallFailedEvent, CallCanceledEvent]
@@ -1094,3 +1162,8 @@ class CallEventBase(_CallEventBaseRequired, total=False):
     #: On a terminal event, whether the callee asked in the call not to be called again (see the record's
     #: `optOut`); false otherwise.
     optOut: bool
+    #: Only on the `call.completed` of a call the agent handed over to a person (see the record's
+    #: `transferredTo`); absent otherwise.
+    transferredTo: str
+    #: With `transferredTo`, when the agent handed the call over and left it.
+    transferredAt: str

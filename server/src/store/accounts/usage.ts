@@ -49,6 +49,7 @@ const accountState = statement((db) =>
         )
         .as('owned'),
       eb.exists(eb.selectFrom('do_not_call').select('do_not_call.e164').whereRef('do_not_call.account_id', '=', 'accounts.id').where('do_not_call.e164', '=', P)).as('listed'),
+      eb.exists(eb.selectFrom('do_not_call').select('do_not_call.e164').whereRef('do_not_call.account_id', '=', 'accounts.id').where('do_not_call.e164', '=', P)).as('transfer_listed'),
     ])
     .where('accounts.id', '=', P),
 );
@@ -59,14 +60,17 @@ export interface PlacementState extends UsageRow {
   owned: unknown;
   /** Whether the destination is on the account's do-not-call list. */
   listed: unknown;
+  /** Whether the transfer's number is on it (false for a call without one). */
+  transfer_listed: unknown;
 }
 
 /**
  * Everything a placement's last checks need, in one read: the plan, the minutes used and reserved in the period
  * starting at `periodStart`, the account's default caller id, whether the caller id (the call's, else that default)
- * is the account's, and whether the destination is on the account's do-not-call list. None for an unknown account.
+ * is the account's, and whether the destination (and the transfer's number, null for none) is on the account's
+ * do-not-call list. None for an unknown account.
  */
-export async function readPlacementState(ex: Executor, callerId: string | null, to: string, periodStart: number, accountId: string): Promise<PlacementState | undefined> {
-  const [row] = await accountState(ex, callerId, to, periodStart, accountId);
+export async function readPlacementState(ex: Executor, callerId: string | null, to: string, transferTo: string | null, periodStart: number, accountId: string): Promise<PlacementState | undefined> {
+  const [row] = await accountState(ex, callerId, to, transferTo, periodStart, accountId);
   return row as PlacementState | undefined;
 }

@@ -2,6 +2,7 @@
 // each operation touches only its own columns, so it never overwrites what the engine writes as the call ends.
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { CallsTable, Database } from '../schema.js';
+import { makeDueNow } from './call-due.js';
 
 /** When the call's line was opened to the agent and when its turns were all written; undefined for no such call. */
 export async function readLineMarks(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'line_opened_at' | 'line_closed_at'> | undefined> {
@@ -54,6 +55,19 @@ export async function writeToolCalls(db: Kysely<Database>, uses: ReadonlyArray<r
       uses.map(([id]) => id),
     )
     .execute();
+}
+
+/** Records that the agent handed the call over to `to` at `at` (wall-clock ms) and makes the call due at once, in one transaction. */
+export async function markTransferred(db: Kysely<Database>, callId: string, to: string, at: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('calls').set({ transferred_to: to, transferred_at: at }).where('id', '=', callId).execute();
+    await makeDueNow(trx, callId, at);
+  });
+}
+
+/** To whom and when the agent handed the call over; undefined for no such call. */
+export async function readTransferred(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'transferred_to' | 'transferred_at'> | undefined> {
+  return db.selectFrom('calls').select(['transferred_to', 'transferred_at']).where('id', '=', callId).executeTakeFirst();
 }
 
 /** Writes the call's measured conversation latency (JSON). */

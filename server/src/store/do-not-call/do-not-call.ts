@@ -36,6 +36,18 @@ export async function hasEntry(db: Kysely<Database>, accountId: string, e164: st
   return (await db.selectFrom('do_not_call').select('e164').where('account_id', '=', accountId).where('e164', '=', e164).executeTakeFirst()) !== undefined;
 }
 
+/** Whether the number is on the list of the account that placed the call (a live agent knows its call, not its account). */
+export async function hasEntryForCall(db: Kysely<Database>, callId: string, e164: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('do_not_call')
+    .innerJoin('calls', 'calls.account_id', 'do_not_call.account_id')
+    .select('do_not_call.e164')
+    .where('calls.id', '=', callId)
+    .where('do_not_call.e164', '=', e164)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Which of `e164s` are on the account's list (one statement: the caller keeps the list within the bound parameters). */
 export async function listedAmong(db: Kysely<Database>, accountId: string, e164s: readonly string[]): Promise<{ e164: string }[]> {
   return db.selectFrom('do_not_call').select('e164').where('account_id', '=', accountId).where('e164', 'in', e164s).execute();

@@ -11,6 +11,9 @@
 //   555-0117  silent           the network never reports anything; the engine's watchdog ends it (carrier_timeout)
 //   555-0118  opts out         answered; after the agent's opening the callee asks not to be called again, the agent
 //                              apologises and ends the call (completed, optOut: true, the number listed)
+//   555-0128  asks for person  answered; after the agent's opening the callee asks to speak to a person: a call
+//                              placed with `transfer` is transferred (completed, transferredTo), any other declined
+//   555-0129  never answers    rings 30 s, nobody picks up; as a transfer's number, nobody takes the transfer
 //   anything else              rings 4 s, answered, completes
 //
 // Ring and talk times are real-world lengths; SVC_SANDBOX_TIME_SCALE multiplies the wall-clock time they take
@@ -40,6 +43,8 @@ const RING_MS: Record<SandboxScenario, number> = {
   pauses: 4000,
   talks_over: 4000,
   noisy: 4000,
+  asks_for_person: 4000,
+  never_answers: 30_000,
 };
 export const SANDBOX_DROP_AFTER_MS = 20_000;
 /** The answering machine's beep: this long after its greeting, lasting this long; the message may start after it. */
@@ -122,6 +127,8 @@ export class SandboxCarrier implements Carrier {
       case 'no_answer':
       case 'declined':
         return [{ kind: 'ended', at: at(ring), outcome: s.scenario }];
+      case 'never_answers':
+        return [{ kind: 'ended', at: at(ring), outcome: 'no_answer' }];
       case 'failed':
         return [{ kind: 'ended', at: at(ring), outcome: 'failed', error: 'carrier_unreachable' }];
       case 'drops':

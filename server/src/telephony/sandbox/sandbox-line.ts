@@ -9,7 +9,10 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { decodeMuLaw } from '../../speech/audio.js';
 import { dtmfTones } from '../dtmf-tones.js';
-import type { AgentHangUp, LineSession, LiveLine } from '../live-line.js';
+import { speechMs } from '../../conversation/conversation.js';
+import { lexiconFor } from '../../conversation/lexicon.js';
+import { sandboxScenario } from '../../numbers/sandbox-numbers.js';
+import { type AgentHangUp, TRANSFER_RING_MS, type Consultation, type ConsultOutcome, type ConsultRequest, type LineSession, type LiveLine } from '../live-line.js';
 import { FRAME_BYTES, FRAME_MS, type LineCallee, SILENCE_BYTE } from './line-callee.js';
 
 /** The line's ending as the carrier reports it: the callee or the agent hung up, or the line dropped. */
@@ -17,6 +20,18 @@ export type SandboxLineEnd = { by: 'agent' | 'callee' | 'carrier'; atMs: number 
 
 /** The longest a line runs, whatever happens: a call's maximum duration is the engine's to enforce, this only stops a leak. */
 const MAX_LINE_MS = 4 * 60 * 60_000;
+/** The person a warm transfer calls picks up after the sandbox's ring, and presses 1 this long after the prompt. */
+const PERSON_RINGS_MS = 4000;
+const PERSON_PRESSES_AFTER_MS = 1000;
+
+/** A warm transfer's call to the person, decided at `decideAtMs` of the line's call time. */
+interface SandboxConsult {
+  decideAtMs: number;
+  outcome: ConsultOutcome;
+  decided: boolean;
+  released: boolean;
+  resolve(outcome: ConsultOutcome): void;
+}
 
 export interface SandboxLineOptions {
   /** Wall ms per call-time ms (the sandbox's time scale). */
@@ -40,6 +55,7 @@ export class SandboxLine implements LiveLine {
   private over = false;
   private readonly calleeLeg: Buffer[] = [];
   private readonly agentLeg: Buffer[] = [];
+  private consultation: SandboxConsult | null = null;
   readonly ended: Promise<SandboxLineEnd>;
   private resolveEnded!: (end: SandboxLineEnd) => void;
 
@@ -91,9 +107,38 @@ export class SandboxLine implements LiveLine {
     this.end('agent');
   }
 
-  /** The sandbox's line does not reach another number; a transfer ends the agent's part as the carrier's would. */
+  /** The agent's part of the line ends: the callee is with the person now. */
   async transfer(_to: string): Promise<void> {
     this.end('agent');
+  }
+
+  consult(request: ConsultRequest): Consultation {
+    const answers = sandboxScenario(request.to) !== 'never_answers';
+    const readMs = speechMs(`${request.briefing} ${lexiconFor(request.language).agent.takeCallPrompt}`);
+    let resolve!: (outcome: ConsultOutcome) => void;
+    const outcome = new Promise<ConsultOutcome>((r) => (resolve = r));
+    const c: SandboxConsult = {
+      decideAtMs: this.callMs + (answers ? PERSON_RINGS_MS + readMs + PERSON_PRESSES_AFTER_MS : TRANSFER_RING_MS),
+      outcome: answers ? 'accepted' : 'no_answer',
+      decided: false,
+      released: false,
+      resolve,
+    };
+    this.consultation = c;
+    const settle = (o: ConsultOutcome) => {
+      if (c.decided) return;
+      c.decided = true;
+      c.resolve(o);
+    };
+    return {
+      outcome,
+      stillThere: async () => c.decided && c.outcome === 'accepted' && !c.released && !this.over,
+      join: async () => this.end('agent'),
+      release: async () => {
+        c.released = true;
+        settle('declined');
+      },
+    };
   }
 
   /** The engine hung up (the call's limit, a cancel): the line ends under the agent. */
@@ -140,7 +185,18 @@ export class SandboxLine implements LiveLine {
     this.callMs += FRAME_MS;
     this.session?.heard(heard.toString('base64'), at);
     this.releaseMarks();
-    if (this.callee.hangsUp(this.callMs)) this.end('callee');
+    const c = this.consultation;
+    if (c && !c.decided && this.callMs >= c.decideAtMs) {
+      c.decided = true;
+      c.resolve(c.outcome);
+    }
+    if (!this.holding() && this.callee.hangsUp(this.callMs)) this.end('callee');
+  }
+
+  /** The callee holds while the person is called, and while the person who took the call waits to be joined. */
+  private holding(): boolean {
+    const c = this.consultation;
+    return c !== null && !c.released && (!c.decided || c.outcome === 'accepted');
   }
 
   /** The next 20 ms of the agent's audio, padded with silence; null when none is queued. */
@@ -177,6 +233,11 @@ export class SandboxLine implements LiveLine {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.resolveEnded({ by, atMs: this.callMs });
+    // A call to the person still ringing goes nowhere now.
+    if (this.consultation && !this.consultation.decided) {
+      this.consultation.decided = true;
+      this.consultation.resolve('failed');
+    }
     if (by !== 'agent') void this.session?.ended();
   }
 }

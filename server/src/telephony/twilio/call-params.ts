@@ -5,7 +5,8 @@ import { connectStreamTwiml } from './media-stream.js';
 import type { CallParams } from './twilio-rest.js';
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+/** Text as XML character data or an attribute's value. */
+export const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
 
 /**
  * The voicemail message as TwiML: said by Twilio's text-to-speech in the call's language (its default voice for
@@ -13,11 +14,6 @@ const xml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
  */
 export function voicemailTwiml(text: string, language: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Response><Say language="${xml(language)}">${xml(text)}</Say><Hangup/></Response>`;
-}
-
-/** A transfer as TwiML: the callee is dialled through to `to` (E.164), from the call's own caller id. */
-export function transferTwiml(to: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?><Response><Dial>${xml(to)}</Dial></Response>`;
 }
 
 /** The service's callback addresses for one call, under the public base URL. */

@@ -8,8 +8,8 @@ import { readInbox } from '../carrier-inbox.js';
 
 export type TwilioParams = Record<string, string>;
 
-/** Which callback a stored event came from; kept in the inbox row's payload. */
-export type TwilioSource = 'status' | 'amd';
+/** Which callback a stored event came from (`handover`: a transfer's person pressed 1); kept in the inbox row's payload. */
+export type TwilioSource = 'status' | 'amd' | 'handover';
 
 export interface TwilioLineEvent {
   source: TwilioSource;
@@ -74,7 +74,7 @@ export function amdLineEvent(params: TwilioParams, at: number): LineEvent | null
 
 /** What the inbox keeps of a callback: where it came from and the fields that decided it (no credentials). */
 export function callbackPayload(source: TwilioSource, params: TwilioParams) {
-  const keep = ['CallSid', 'CallStatus', 'SequenceNumber', 'AnsweredBy', 'MachineDetectionDuration', 'CallDuration', 'SipResponseCode', 'ErrorCode'];
+  const keep = ['CallSid', 'CallStatus', 'SequenceNumber', 'AnsweredBy', 'MachineDetectionDuration', 'CallDuration', 'SipResponseCode', 'ErrorCode', 'Digits'];
   return { source, params: Object.fromEntries(keep.filter((k) => params[k] !== undefined).map((k) => [k, params[k]])) };
 }
 

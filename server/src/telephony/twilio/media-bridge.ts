@@ -12,7 +12,8 @@ import { lineBriefOf } from '../../conversation/conversation.js';
 import type { Database } from '../../store/schema.js';
 import type { CallRow } from '../../store/calls-repo.js';
 import { findCall } from '../../store/calls/call-by-id.js';
-import type { AgentHangUp, LineAgent, LineSession } from '../live-line.js';
+import type { AgentHangUp, Consultation, ConsultRequest, LineAgent, LineSession } from '../live-line.js';
+import type { HandoverCall } from './handover.js';
 import { parseTwilioMessage } from './media-messages.js';
 import { MEDIA_STREAM_PATH, MEDIA_TOKEN_PARAMETER, validMediaStreamToken } from './media-stream.js';
 import { deliver, TwilioLine } from './twilio-line.js';
@@ -28,7 +29,9 @@ export interface MediaBridgeDeps {
   /** Ends the call on the carrier (the agent said goodbye, or lost its model). */
   hangUp(call: { callId: string; callSid: string; reason: AgentHangUp }): Promise<void>;
   /** Hands the call over to another number on the carrier; without it, a transfer fails. */
-  transfer?(call: { callId: string; callSid: string; to: string }): Promise<void>;
+  transfer?(call: HandoverCall, to: string): Promise<void>;
+  /** Calls a warm transfer's person on the carrier; without it, nobody is reached. */
+  consult?(call: HandoverCall, request: ConsultRequest): Consultation;
   logger: Logger;
   /** How long an accepted socket may wait for a valid `start` before it is closed. */
   startTimeoutMs?: number;
@@ -111,12 +114,14 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
         const streamSid = msg.streamSid;
         const callSid = msg.callSid;
         const watch = awaitsGreetingEnd(row) ? watchVerdict(deps.db, callSid, { pollMs: deps.verdictPollMs }) : null;
+        const handoverCall: HandoverCall = { callId, callSid, callerId: row.caller_id };
         const line = new TwilioLine({
           streamSid,
           send,
           ...(watch ? { verdict: watch.verdict } : {}),
           hangUp: (reason) => deps.hangUp({ callId, callSid, reason }),
-          transfer: (to) => (deps.transfer ? deps.transfer({ callId, callSid, to }) : Promise.reject(new Error('this line cannot transfer'))),
+          transfer: (to) => (deps.transfer ? deps.transfer(handoverCall, to) : Promise.reject(new Error('this line cannot transfer'))),
+          consult: (request) => (deps.consult ? deps.consult(handoverCall, request) : unreachable()),
         });
         const s = deps.agent.join(lineBriefOf(row), line, log.child({ callId }));
         session = s;
@@ -152,6 +157,11 @@ export function attachMediaBridge(server: Server, deps: MediaBridgeDeps): MediaB
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** A line whose carrier cannot call a transfer's person: nobody is reached. */
+function unreachable(): Consultation {
+  return { outcome: Promise.resolve('failed'), stillThere: async () => false, join: () => Promise.reject(new Error('this line cannot transfer')), release: async () => undefined };
 }
 
 function refuse(socket: Duplex, status: 404 | 503): void {

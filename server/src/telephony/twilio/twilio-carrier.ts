@@ -16,7 +16,10 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import { CarrierRefused, CarrierThrottled, type AnsweredBy, type Carrier, type DialRequest, type Dialled, type LineEvent, type LineNews } from '../carrier.js';
-import { createCallParams, transferTwiml, voicemailTwiml } from './call-params.js';
+import { createCallParams, voicemailTwiml } from './call-params.js';
+import type { Logger } from 'pino';
+import type { Consultation, ConsultRequest } from '../live-line.js';
+import { coldTransferTwiml, conferenceTwiml, consultOnTwilio, HANDED_OVER_TIME_LIMIT_SEC, handoverUrls, type HandoverCall } from './handover.js';
 import { screenEvidence } from '../machine-screen.js';
 import { readTwilioEvents } from './line-events.js';
 import { type TwilioRest, TwilioRestError } from './twilio-rest.js';
@@ -176,8 +179,24 @@ export class TwilioCarrier implements Carrier {
   }
 
   /** Hands the live call over to `to` (E.164): a <Dial> replaces the media stream, so the agent's part ends. */
-  async transfer(ref: string, to: string): Promise<void> {
+  async transfer(call: HandoverCall, to: string, logger: Logger): Promise<void> {
     if (!E164.test(to)) throw new RangeError('a transfer goes to an E.164 number');
-    await this.options.rest.updateTwiml(ref, transferTwiml(to));
+    await this.handOver(call, coldTransferTwiml(to, call.callerId, handoverUrls(this.options.publicBaseUrl, call.callId).handover), logger);
+  }
+
+  /** Calls the person of a warm transfer while the callee holds; joining them moves the call into its conference. */
+  consult(call: HandoverCall, request: ConsultRequest, logger: Logger, pollMs?: number): Consultation {
+    const { rest, publicBaseUrl } = this.options;
+    return consultOnTwilio(call, request, { db: this.db, rest, publicBaseUrl, logger, pollMs, join: () => this.handOver(call, conferenceTwiml(call.callId), logger) });
+  }
+
+  /**
+   * The call leaves the agent: its recording stops (a refusal, logged, leaves it running), then `twiml` replaces
+   * the media stream, with Twilio's own time limit in place of the agent's.
+   */
+  private async handOver(call: HandoverCall, twiml: string, logger: Logger): Promise<void> {
+    const { rest } = this.options;
+    await rest.stopRecording(call.callSid).catch((err: Error) => logger.warn({ callId: call.callId, err: err.message }, 'could not stop the recording at the handover'));
+    await rest.updateCall(call.callSid, { Twiml: twiml, TimeLimit: String(HANDED_OVER_TIME_LIMIT_SEC) });
   }
 }

@@ -1,8 +1,9 @@
 // Twilio's bidirectional media stream as a live line: the port's calls become the stream's outbound messages
 // (media, mark, clear), and the stream's inbound messages become the listener's calls. The stream carries no key
-// presses outbound, so digits are played as their tones (in-band DTMF); a transfer and a hang-up go over REST.
+// presses outbound, so digits are played as their tones (in-band DTMF); a transfer, the call to a transfer's person
+// and a hang-up go over REST.
 import { dtmfTones } from '../dtmf-tones.js';
-import type { AgentHangUp, AnswerVerdict, LineListener, LiveLine } from '../live-line.js';
+import type { AgentHangUp, AnswerVerdict, Consultation, ConsultRequest, LineListener, LiveLine } from '../live-line.js';
 import { twilioClear, twilioMark, twilioMedia, type TwilioInbound } from './media-messages.js';
 
 /** 20 ms of 8 kHz mu-law: the frame Twilio itself streams in. */
@@ -16,6 +17,8 @@ export interface TwilioLineOptions {
   hangUp(reason: AgentHangUp): Promise<void>;
   /** Replaces the call's TwiML with a <Dial> over REST. */
   transfer(to: string): Promise<void>;
+  /** Calls a warm transfer's person over REST (handover.ts). */
+  consult(request: ConsultRequest): Consultation;
   /** The answering-machine verdict, on a call whose agent waits for it (amd-verdict.ts). */
   verdict?: Promise<AnswerVerdict>;
 }
@@ -50,6 +53,10 @@ export class TwilioLine implements LiveLine {
 
   transfer(to: string): Promise<void> {
     return this.options.transfer(to);
+  }
+
+  consult(request: ConsultRequest): Consultation {
+    return this.options.consult(request);
   }
 }
 

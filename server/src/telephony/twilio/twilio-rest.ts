@@ -1,4 +1,5 @@
-// The slice of Twilio's REST API (2010-04-01) the carrier uses: create a call, end it, fetch a recording. A small
+// The slice of Twilio's REST API (2010-04-01) the carrier uses: create a call, update or end it, stop its recording,
+// fetch a recording. A small
 // fetch client rather than the `twilio` package's, whose REST base URL cannot be pointed at a local fake.
 // Errors carry Twilio's status, code and message, never the credentials.
 import { parseRetryAfter } from '../../jobs/backoff.js';
@@ -68,7 +69,17 @@ export class TwilioRest {
 
   /** Replaces what the live call is doing with these TwiML instructions (the Call resource's Twiml parameter). */
   async updateTwiml(sid: string, twiml: string): Promise<void> {
-    await this.post(`Calls/${encodeURIComponent(sid)}.json`, { Twiml: twiml });
+    await this.updateCall(sid, { Twiml: twiml });
+  }
+
+  /** Updates the live call (Twiml, TimeLimit, …); Twilio refuses one that is no longer in progress (a 4xx). */
+  async updateCall(sid: string, params: CallParams): Promise<void> {
+    await this.post(`Calls/${encodeURIComponent(sid)}.json`, params);
+  }
+
+  /** Stops the call's recording in progress (Twilio.CURRENT names it); a 4xx when none is. */
+  async stopRecording(sid: string): Promise<void> {
+    await this.post(`Calls/${encodeURIComponent(sid)}/Recordings/Twilio.CURRENT.json`, { Status: 'stopped' });
   }
 
   /** True when `url` is on this API, so sending it the account's credentials is safe. */

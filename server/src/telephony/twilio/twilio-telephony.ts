@@ -43,13 +43,15 @@ export function twilioTelephony(deps: TelephonyDeps): Telephony {
       if (config.agent === 'scripted') return null;
       const { agent } = deps;
       if (!agent || !joinsLines(agent)) throw new Error('the media bridge needs the live agent the composition root built (TelephonyDeps.agent)');
+      const media = logger.child({ part: 'media' });
       return attachMediaBridge(server, {
         db: store.db,
         agent,
         streamSecret: secret,
         hangUp: ({ callId, callSid }) => hangUpDurably(jobDeps, callId, callSid),
-        transfer: ({ callSid, to }) => carrier.transfer(callSid, to),
-        logger: logger.child({ part: 'media' }),
+        transfer: (call, to) => carrier.transfer(call, to, media),
+        consult: (call, request) => carrier.consult(call, request, media),
+        logger: media,
         internalUrl: config.internalUrl,
       });
     },

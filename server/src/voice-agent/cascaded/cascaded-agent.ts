@@ -2,7 +2,8 @@
 // and a voice (speech/, chat-model/) — and svc's own ears (voice activity, endpointing, barge-in: ears.ts). It joins
 // each answered call's line with a session (cascaded-session.ts) that writes the turns as they are heard, through
 // the same records as the realtime agent (line-records.ts), so the engine reads them back from any process. Each
-// session is offered svc's tools and the call's own (client-tools.ts).
+// session is offered svc's tools (transfer_call too on a call placed with a transfer: transfer.ts) and the call's
+// own (client-tools.ts).
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../../clock.js';
@@ -14,6 +15,7 @@ import { apologyFor } from '../apology.js';
 import { LineRecords } from '../line-records.js';
 import { CALL_TOOLS, type ToolRegistry } from '../tools.js';
 import { ClientTools } from '../client-tools.js';
+import { withTransfer } from '../transfer.js';
 import type { LatencyObserver } from '../turn-timing.js';
 import { CascadedSession, type CascadedProviders, type CascadedTiming } from './cascaded-session.js';
 import type { Ears } from './ears.js';
@@ -70,7 +72,7 @@ export class CascadedAgent implements LiveAgent, LineAgent {
       line,
       writes.ledger,
       this.options.ears(),
-      this.clientTools.registry(brief, this.options.tools ?? CALL_TOOLS),
+      this.clientTools.registry(brief, withTransfer(brief.transfer, this.options.tools ?? CALL_TOOLS)),
       this.options.providers,
       this.options.timing,
       {
@@ -80,6 +82,8 @@ export class CascadedAgent implements LiveAgent, LineAgent {
         apology: (language) => apologyFor(language),
         turnsWritten: writes.turnsWritten,
         recordToolCall: writes.recordToolCall,
+        recordTransfer: writes.recordTransfer,
+        listed: writes.listed,
         sleep: (ms) => clock.sleep(ms),
       },
       logger,

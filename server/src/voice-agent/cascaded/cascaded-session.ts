@@ -11,8 +11,9 @@
 // greets after a short silence, and holds its words while the carrier decides whether a machine answered; a
 // provider that fails is tried once more where that is safe (nothing of the reply played yet), else the callee
 // hears the apology, the failure is recorded (the call ends `agent_unavailable`) and the line is hung up. A silent
-// line is prompted once, then hung up; the goodbye plays out before the hang-up; when the callee hangs up, their
-// last words are recognised (bounded) before the session closes. The model presses keys with press_keys, answered
+// line is prompted once, then hung up; the goodbye plays out before the hang-up (and a transfer's words before the
+// line is handed over to the person instead: transfer.ts); when the callee hangs up, their last words are recognised
+// (bounded) before the session closes. The model presses keys with press_keys, answered
 // once their tones have played; keys the callee presses are grouped into one turn and given to the model as a user
 // message (keypad.ts; docs/real-calls.md, "Keys").
 //
@@ -35,7 +36,8 @@ import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye } from '../closing
 import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from '../keypad.js';
 import { realtimeInstructions } from '../realtime-instructions.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from '../silence-watch.js';
-import type { ToolContext, ToolRegistry } from '../tools.js';
+import type { Handover, ToolContext, ToolRegistry } from '../tools.js';
+import { handOver } from '../transfer.js';
 import type { TurnLedger } from '../turn-ledger.js';
 import type { StageMarks } from '../turn-timing.js';
 import { hasWords } from './barge-in-detector.js';
@@ -85,6 +87,10 @@ export interface CascadedLifecycle {
   turnsWritten?(): Promise<void>;
   /** Records, durably, a use of a client tool (the record's toolCalls). */
   recordToolCall?(call: ToolCall): Promise<void>;
+  /** Records, durably, that the agent handed the call over to `to` and left it. */
+  recordTransfer?(to: string): Promise<void>;
+  /** Whether the number is on the call's account's do-not-call list now. */
+  listed?(e164: string): Promise<boolean>;
   /** Waits before a retry (the system clock's sleep unless a test moves time). */
   sleep(ms: number): Promise<void>;
 }
@@ -150,6 +156,9 @@ export class CascadedSession implements LineSession {
   private readonly toolsStop = new AbortController();
   /** Stops the filler playing, if one is. */
   private fillerStop: AbortController | null = null;
+  /** The agent leaves the call by handing it over (a transfer) once its words have played. */
+  private handover: Handover | null = null;
+  private notes = 0;
 
   constructor(
     private readonly brief: LineBrief,
@@ -171,15 +180,28 @@ export class CascadedSession implements LineSession {
       callId: brief.callId,
       line,
       logger,
+      language: brief.language,
       endCall: () => this.goodbye.request(),
       recordOptOut: () => lifecycle.recordOptOut(),
       recordVoicemail: lifecycle.recordVoicemail,
       pressKeys: (digits) => this.keypad.press(digits),
       recordToolCall: lifecycle.recordToolCall,
+      handOver: (handover) => {
+        if (this.goodbye.ending) return;
+        this.handover = handover;
+        this.goodbye.request();
+      },
+      note: (text) => ledger.note(`svc_note_${++this.notes}`, 'agent', ledger.nowMs, ledger.nowMs, text),
+      listed: lifecycle.listed,
       signal: this.toolsStop.signal,
     };
     this.goodbye = new Goodbye(
-      { markSent: () => ledger.markSent(), mark: (name) => line.mark(name), unplayedMs: () => ledger.unplayedMs, hangUp: () => void this.finish('end_call') },
+      {
+        markSent: () => ledger.markSent(),
+        mark: (name) => line.mark(name),
+        unplayedMs: () => ledger.unplayedMs,
+        hangUp: () => void this.finish(this.handover ? 'transferred' : 'end_call'),
+      },
       timing.endGraceMs ?? DEFAULT_END_GRACE_MS,
     );
     this.silence = new SilenceWatch(timing.silence ?? DEFAULT_SILENCE, { prompt: () => this.promptSilence(), hangUp: () => this.silent() });
@@ -655,19 +677,24 @@ export class CascadedSession implements LineSession {
     const keys = this.calleeKeys.flush();
     if (keys) this.calleePressed(keys);
     this.fillerStop?.abort();
+    if (reason !== 'transferred') this.handover?.abandon();
     // A tool still working is given up, and its use recorded so, before the call's records are closed.
     this.toolsStop.abort();
     await Promise.allSettled(this.running);
+    const handedOver = reason === 'transferred' && (await handOver(this.handover!, this.ledger, this.logger, this.brief.callId));
     const stream = this.stream;
     this.stream = null;
     await stream?.close(500).catch(() => undefined);
     await this.failure;
     await this.ledger.close();
     await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));
-    if (reason !== 'line_ended') {
-      await this.line.hangUp(reason).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'hang-up failed'));
+    const end: LineEnd = reason === 'transferred' && !handedOver ? 'end_call' : reason;
+    if (end === 'transferred') {
+      await this.lifecycle.recordTransfer?.(this.handover!.to).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the transfer'));
+    } else if (end !== 'line_ended') {
+      await this.line.hangUp(end).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'hang-up failed'));
     }
-    this.resolveDone(reason);
+    this.resolveDone(end);
   }
 }
 
