@@ -26,7 +26,7 @@ async function start(env: Record<string, string>): Promise<Started> {
   proc.stderr!.on('data', (c) => (out += c));
   const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const deadline = Date.now() + 30_000;
-  while (!/Place a sandbox call:[\s\S]*-d '/.test(out)) {
+  while (!/Place a sandbox call[^\n]*:\n[\s\S]*-d '/.test(out)) {
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
