@@ -1,14 +1,15 @@
-// Derives everything from openapi.yaml: the SDK's typed fetch client, the server's types and the server's
-// operation table. `npm run codegen` writes into the repo; `npm run codegen:check` writes into a temporary
+// Derives everything from openapi.yaml: the SDK's typed fetch client, the server's types, the server's
+// operation table and the Python SDK's models and operations. `npm run codegen` writes into the repo; `npm run codegen:check` writes into a temporary
 // folder and fails when the committed files differ (the drift gate).
 import { createClient } from '@hey-api/openapi-ts';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { generatePython } from './python.js';
 
 export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
-export const GENERATED_DIRS = ['sdk/src/generated', 'server/src/generated'] as const;
+export const GENERATED_DIRS = ['sdk/src/generated', 'server/src/generated', 'sdk-python/src/svc/generated'] as const;
 const HEADER = '// DO NOT EDIT. Generated from openapi.yaml by `npm run codegen`.';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
@@ -31,6 +32,7 @@ export async function generate(outRoot: string = ROOT): Promise<void> {
     },
   ]);
   writeFileSync(join(outRoot, 'server/src/generated/operations.gen.ts'), operationTable(input));
+  generatePython(parse(readFileSync(input, 'utf8')), join(outRoot, 'sdk-python/src/svc/generated'));
 }
 
 /** The route table: one row per operation, in document order, and the union of operation ids. */

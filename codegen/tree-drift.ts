@@ -6,6 +6,8 @@ import { join, relative } from 'node:path';
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
+    // Python's bytecode caches appear beside the generated Python wherever it was imported; they are not output.
+    if (name === '__pycache__') return [];
     const p = join(dir, name);
     return statSync(p).isDirectory() ? files(p) : [p];
   });

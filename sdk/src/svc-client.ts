@@ -10,6 +10,7 @@ import {
   getCall,
   getCallRecording,
   listBatchEvents,
+  listBatchRows,
   listBatches,
   listCallEvents,
   listCalls,
@@ -25,6 +26,8 @@ import type {
   BatchEventLog,
   BatchEventLogEntry,
   BatchList,
+  BatchRowList,
+  BatchRowState,
   CallEventLog,
   CallEventLogEntry,
   CallList,
@@ -203,6 +206,17 @@ export class SvcClient {
     const { signal, limit } = options;
     const query = limit === undefined ? undefined : { limit };
     return (await this.send<BatchList>(() => listBatches({ client: this.client, query, signal }), signal, 'other')).data;
+  }
+
+  /**
+   * One page of a batch's rows in index order, from its creation on: each call asked for, `waiting`, `released`
+   * (with its `callId` and its calls' statuses), `canceled` or `skipped`; pass `nextAfter` as `after` for the next
+   * page, and `state` for the rows in one state alone.
+   */
+  async listBatchRows(id: string, options: RequestOptions & { limit?: number; after?: number; state?: BatchRowState } = {}): Promise<BatchRowList> {
+    const { signal, limit, after, state } = options;
+    const query = { ...(limit === undefined ? {} : { limit }), ...(after === undefined ? {} : { after }), ...(state === undefined ? {} : { state }) };
+    return (await this.send<BatchRowList>(() => listBatchRows({ client: this.client, path: { id }, query, signal }), signal, 'other')).data;
   }
 
   /** Cancels a batch: no more calls are released, those not yet dialled end canceled, live ones finish. */

@@ -45,6 +45,7 @@ for (const transport of ['http', 'stdio'] as const) {
         'redeliver_event',
         'list_batch_events',
         'redeliver_batch_event',
+        'list_batch_rows',
       ]);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
@@ -111,7 +112,16 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(created.value).to.include({ status: 'queued', total: 2 });
       const id = (created.value as { batchId: string }).batchId;
       expect((await callTool(mcp, 'get_batch', { id })).value).to.include({ id, status: 'queued', total: 2 });
+      expect((await callTool(mcp, 'list_batch_rows', { id, limit: 1 })).value).to.deep.equal({
+        rows: [{ index: 0, to: '+14155552000', metadata: null, state: 'waiting', reason: null, callId: null, calls: [] }],
+        nextAfter: 0,
+      });
       expect((await callTool(mcp, 'cancel_batch', { id })).value).to.include({ id, status: 'canceled' });
+      expect((await callTool(mcp, 'list_batch_rows', { id, state: 'canceled' })).value.rows.map((r: { index: number; reason: string }) => [r.index, r.reason])).to.deep.equal([
+        [0, 'batch_canceled'],
+        [1, 'batch_canceled'],
+      ]);
+      expect((await callTool(mcp, 'list_batch_rows', { id, after: -1 })).value).to.include({ error: 'invalid_after', status: 400 });
       const bad = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '12345' }] });
       expect(bad.isError).to.equal(true);
       expect(bad.value).to.deep.include({

@@ -1,6 +1,6 @@
 // The SDK's batch methods against a running service on both stores: createBatch (with its Idempotency-Key),
-// getBatch, listBatches, listCalls by batchId, cancelBatch, the invalid_batch rejection with its errors, and
-// waitForBatch polling until the batch ends while the runner and the engine do their work between polls.
+// getBatch, listBatches, listCalls by batchId, listBatchRows, cancelBatch, the invalid_batch rejection with its
+// errors, and waitForBatch polling until the batch ends while the runner and the engine do their work between polls.
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { SvcApiError, SvcClient } from '../../sdk/src/index.js';
@@ -40,6 +40,30 @@ forEachStore('the SDK on batches', (kind) => {
     expect((await svc.listBatches()).batches.map((b) => b.id)).to.deep.equal([created.batchId]);
     const calls = await svc.listCalls({ batchId: created.batchId });
     expect(calls.calls.map((c) => c.to).sort()).to.deep.equal(numbers(3).map((c) => c.to));
+  });
+
+  it("lists a batch's rows a page at a time, in one state alone, and rejects a bad state with SvcApiError invalid_state", async () => {
+    const { batchId } = await svc.createBatch({ defaults: { objective }, calls: numbers(3), maxConcurrency: 1 });
+    await runner.tick();
+    const first = await svc.listBatchRows(batchId, { limit: 2 });
+    expect(first.rows.map((r) => [r.index, r.to, r.state])).to.deep.equal([
+      [0, '+14155552000', 'released'],
+      [1, '+14155552001', 'waiting'],
+    ]);
+    expect(first.nextAfter).to.equal(1);
+    const [call] = (await svc.listCalls({ batchId })).calls;
+    expect(first.rows[0]!.calls).to.deep.equal([{ id: call!.id, status: 'queued' }]);
+    expect(await svc.listBatchRows(batchId, { limit: 2, after: first.nextAfter! })).to.deep.equal({
+      rows: [{ index: 2, to: '+14155552002', metadata: null, state: 'waiting', reason: null, callId: null, calls: [] }],
+      nextAfter: null,
+    });
+    await svc.cancelBatch(batchId);
+    expect((await svc.listBatchRows(batchId, { state: 'canceled' })).rows.map((r) => [r.index, r.reason])).to.deep.equal([
+      [1, 'batch_canceled'],
+      [2, 'batch_canceled'],
+    ]);
+    const bad = await svc.listBatchRows(batchId, { state: 'done' as 'waiting' }).catch((e: unknown) => e);
+    expect([(bad as SvcApiError).status, (bad as SvcApiError).token]).to.deep.equal([400, 'invalid_state']);
   });
 
   it('rejects a bad batch with SvcApiError invalid_batch, its errors in the body; cancels one and waits on it', async () => {

@@ -34,8 +34,9 @@ forEachStore('call indexes', (kind) => {
     }
   });
 
-  // calls_by_batch (batch_id, status) serves a batch's count of its live calls and listCalls' batchId; it is not
-  // by account: a call placed on its own has no batch_id.
+  // calls_by_batch (batch_id, status) serves a batch's count of its live calls and listCalls' batchId, and
+  // calls_by_batch_row (batch_id, batch_index) a page of its rows' calls; neither is by account, and a call placed
+  // on its own, with no batch_id, is in neither.
   it('keeps no index by account and status', async () => {
     const names =
       kind === 'sqlite'
@@ -44,6 +45,7 @@ forEachStore('call indexes', (kind) => {
     const postgresOnly = kind === 'postgres' ? ['calls_claimable_at'] : [];
     expect(names.rows.map((r) => r.name).filter((n) => !/^(sqlite_autoindex_calls_1|calls_pkey)$/.test(n))).to.deep.equal([
       'calls_by_batch',
+      'calls_by_batch_row',
       'calls_by_key_recent',
       'calls_by_lease',
       ...postgresOnly,

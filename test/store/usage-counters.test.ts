@@ -174,6 +174,8 @@ forEachStore('minute usage counters', (kind) => {
       await db.schema.alterTable('calls').dropColumn('voicemail_left').execute();
       await db.schema.alterTable('calls').dropColumn('scheduled_at').execute();
       await db.schema.dropTable('do_not_call').execute();
+      await db.schema.dropIndex('calls_by_batch_row').execute();
+      await db.schema.alterTable('calls').dropColumn('batch_index').execute();
       await db.schema.dropIndex('calls_by_batch').execute();
       await db.schema.dropTable('batch_items').execute();
       await db.schema.dropTable('batches').execute();
@@ -237,6 +239,7 @@ forEachStore('minute usage counters', (kind) => {
         '033_live_line',
         '034_send_digits',
         '035_client_tools',
+        '038_batch_rows',
       ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();

@@ -33,7 +33,14 @@ export interface FakeChatCompletions {
   close(): Promise<void>;
 }
 
-export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
+export interface FakeChatCompletionsOptions {
+  /** The key GET /models wants as its bearer token; any is taken when unset. */
+  apiKey?: string;
+  /** The models GET /models lists. */
+  models?: string[];
+}
+
+export async function startFakeChatCompletions(options: FakeChatCompletionsOptions = {}): Promise<FakeChatCompletions> {
   const requests: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   let served = 0;
@@ -46,6 +53,21 @@ export async function startFakeChatCompletions(): Promise<FakeChatCompletions> {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
+      if (req.method === 'GET' && req.url === '/v1/models') {
+        // As OpenAI answers a wrong key: 401, the key quoted but for its ends.
+        const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        if (options.apiKey !== undefined && token !== options.apiKey) {
+          return send(401, {
+            error: {
+              message: `Incorrect API key provided: ${token.slice(0, 3)}*****${token.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+              type: 'invalid_request_error',
+              param: null,
+              code: 'invalid_api_key',
+            },
+          });
+        }
+        return send(200, { object: 'list', data: (options.models ?? ['gpt-4o-mini']).map((id) => ({ id, object: 'model', created: 1_721_172_741, owned_by: 'system' })) });
+      }
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(404, { error: { message: 'Not found', type: 'invalid_request_error', param: null, code: null } });
       const body = JSON.parse(text);
       requests.push({ method: req.method, path: req.url, headers: req.headers, body });

@@ -75,6 +75,8 @@ export interface FakeElevenLabsOptions {
   intervalMs?: number;
   /** No client message for this long closes the socket; 20 s by default. */
   inactivityMs?: number;
+  /** The voices GET /v1/voices/{voice_id} knows, id to name; Rachel's by default. */
+  voices?: Record<string, string>;
 }
 
 export interface FakeElevenLabs {
@@ -123,8 +125,17 @@ export async function startFakeElevenLabs(options: FakeElevenLabsOptions): Promi
   };
 
   const wss = new WebSocketServer({ noServer: true });
-  const server = createServer((_req, res) => {
-    res.writeHead(426).end();
+  const server = createServer((req, res) => {
+    // GET /v1/voices/{voice_id}, as the REST API answers it: the key in xi-api-key, 401 for a wrong one, and
+    // 400 voice_not_found for a voice the account cannot use.
+    const voice = req.method === 'GET' ? /^\/v1\/voices\/([^/?]+)$/.exec(new URL(req.url ?? '/', 'http://fake').pathname) : null;
+    if (!voice) return void res.writeHead(426).end();
+    const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.headers['xi-api-key'] !== options.apiKey) return send(401, { detail: { status: 'invalid_api_key', message: 'Invalid API key' } });
+    const id = decodeURIComponent(voice[1]!);
+    const name = (options.voices ?? { '21m00Tcm4TlvDq8ikWAM': 'Rachel' })[id];
+    if (!name) return send(400, { detail: { status: 'voice_not_found', message: `A voice with the voice_id ${id} was not found.` } });
+    send(200, { voice_id: id, name, category: 'premade', labels: {}, settings: null });
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://fake');

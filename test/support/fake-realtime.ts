@@ -149,6 +149,11 @@ export interface FakeRealtimeOptions {
   maxSessionMs?: number;
   /** How long the upgrade waits before it is answered. */
   handshakeDelayMs?: number;
+  /**
+   * The key the server wants. As OpenAI's does, a handshake without Authorization is refused 401; one with a wrong
+   * key is accepted, answered with an `invalid_api_key` error and closed 3000.
+   */
+  apiKey?: string;
   /** How long after the upgrade session.created is sent. */
   sessionCreatedDelayMs?: number;
   /** The error every session.update is answered with instead of being applied. */
@@ -350,12 +355,23 @@ export class FakeRealtime extends EventEmitter {
     const wss = new WebSocketServer({
       host: '127.0.0.1',
       port: 0,
-      verifyClient: delay > 0 ? (_info, done) => fake?.later(delay, () => done(true)) : undefined,
+      verifyClient: (info, done) => {
+        const decide = () => (options.apiKey !== undefined && !info.req.headers.authorization ? done(false, 401, 'Unauthorized') : done(true));
+        if (delay > 0) fake?.later(delay, decide);
+        else decide();
+      },
     });
     await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
     fake = new FakeRealtime(wss, `ws://127.0.0.1:${(wss.address() as AddressInfo).port}/v1/realtime`);
     const server = fake;
     wss.on('connection', (ws, req) => {
+      if (options.apiKey !== undefined && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+        const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+        const message = `Incorrect API key provided: ${key.slice(0, 3)}*****${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+        ws.send(JSON.stringify({ type: 'error', event_id: 'event_auth', error: { type: 'invalid_request_error', code: 'invalid_api_key', message, param: null, event_id: null } }));
+        ws.close(3000, 'invalid_request_error.invalid_api_key');
+        return;
+      }
       const protocol = options.protocol ?? 'ga';
       const model = new URL(req.url ?? '/', 'ws://x').searchParams.get('model') ?? (protocol === 'ga' ? 'gpt-realtime' : 'gpt-4o-realtime-preview');
       const own = { ...options, ...options.connections?.[server.connections.length] };

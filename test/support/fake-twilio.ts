@@ -143,6 +143,11 @@ export class FakeTwilio {
   recordingFailures: (RestFailure | null)[] = [];
   /** As Twilio does, follow the hang-up of an answered call with its `completed` status callback. */
   completeOnHangUp = false;
+  /** The account as GET /Accounts/{Sid}.json describes it. */
+  account: { status: 'active' | 'suspended' | 'closed'; type: 'Trial' | 'Full' } = { status: 'active', type: 'Full' };
+  /** Numbers the account owns (IncomingPhoneNumbers) and caller ids it verified (OutgoingCallerIds), E.164. */
+  readonly ownedNumbers = new Set<string>(['+14155550100']);
+  readonly verifiedCallerIds = new Set<string>();
   private readonly inFlight = new Set<Promise<unknown>>();
   private hangUpWaiters: Array<() => void> = [];
   private readonly recordings = new Map<string, { call: FakeCall; mono: Buffer; dual: Buffer }>();
@@ -293,6 +298,28 @@ export class FakeTwilio {
     const root = `/2010-04-01/Accounts/${this.accountSid}`;
     if (!authorized) return error(res, { status: 401, code: 20003, message: 'Authenticate' });
     if (req.method === 'POST' && url.pathname === `${root}/Calls.json`) return this.create(form, res);
+    if (req.method === 'GET' && url.pathname === `${root}.json`) {
+      return json(res, 200, { sid: this.accountSid, friendly_name: 'My first Twilio account', status: this.account.status, type: this.account.type, uri: `${root}.json` });
+    }
+    const numbers = req.method === 'GET' && /^\/(IncomingPhoneNumbers|OutgoingCallerIds)\.json$/.exec(url.pathname.slice(root.length));
+    if (numbers) {
+      // A list filtered by PhoneNumber, paged as Twilio pages every list; an unfiltered read lists them all.
+      const wanted = url.searchParams.get('PhoneNumber');
+      const owned = numbers[1] === 'IncomingPhoneNumbers';
+      const found = [...(owned ? this.ownedNumbers : this.verifiedCallerIds)].filter((n) => wanted === null || n === wanted);
+      const items = found.map((n, i) => ({ sid: `${owned ? 'PN' : 'PN'}${String(i).padStart(32, '0')}`, account_sid: this.accountSid, phone_number: n, friendly_name: n }));
+      return json(res, 200, {
+        [owned ? 'incoming_phone_numbers' : 'outgoing_caller_ids']: items,
+        page: 0,
+        page_size: 50,
+        start: 0,
+        end: Math.max(0, items.length - 1),
+        uri: url.pathname + url.search,
+        next_page_uri: null,
+        previous_page_uri: null,
+        first_page_uri: url.pathname + url.search,
+      });
+    }
     const update = new RegExp(`^${root}/Calls/(CA[0-9a-f]{32})\\.json$`).exec(url.pathname);
     if (req.method === 'POST' && update) {
       const call = this.calls.find((c) => c.sid === update[1]);

@@ -33,7 +33,7 @@ describe('scripted agent', () => {
     expect(turns[0].speaker).to.equal('callee');
     expect(EN.callee.hello).to.include(turns[0].text);
     expect(turns[1].speaker).to.equal('agent');
-    expect(turns[1].text).to.match(/^Hello, this is an AI assistant calling on behalf of a client\. The reason for my call: Ask whether the bakery is open on Sunday\. /);
+    expect(turns[1].text).to.match(/^Hello, this is an AI assistant calling on behalf of a client\. I'm calling to ask whether the bakery is open on Sunday\. /);
     expect(turns[2].speaker).to.equal('callee');
     expect(EN.callee.goAhead).to.include(turns[2].text);
   });
@@ -41,7 +41,7 @@ describe('scripted agent', () => {
   it('asks for every field, by its description when given and else by its humanised name', async () => {
     const lines = agentLines(await talk(brief()));
     expect(lines[1]).to.equal('Could you tell me the closing time on Sunday?');
-    expect(lines[2]).to.match(/ Quick yes-or-no question: open on Sunday\?$/);
+    expect(lines[2]).to.match(/ Are you open on Sunday\?$/);
     expect(lines[3]).to.match(/ And could you tell me the staff count\?$/);
     expect(lines[4]).to.match(/ What about the manager name\?$/);
     expect(lines).to.have.length(6);
@@ -80,12 +80,110 @@ describe('scripted agent', () => {
     expect(EN.callee.bye).to.include(turns.at(-1)!.text);
   });
 
-  it('with no fields, states the objective, hears an acknowledgement and says goodbye without asking anything', async () => {
+  it('with no fields, asks the question the objective asks and takes the answer', async () => {
     const turns = await talk(brief({ fields: [] }));
     expect(turns.map((t) => t.speaker)).to.deep.equal(['callee', 'agent', 'callee', 'agent', 'callee']);
+    expect(turns[1].text).to.equal('Hello, this is an AI assistant calling on behalf of a client. I have a quick question: could you tell me whether the bakery is open on Sunday?');
+    expect([...EN.callee.yes, ...EN.callee.no]).to.include(turns[2].text);
+    expect(turns[3].text).to.match(/ That's all I needed\. Thank you, goodbye\.$/);
+  });
+
+  it('with no fields, asks an open question when the objective asks what, when or where, and hears a value', async () => {
+    const turns = await talk(brief({ fields: [], objective: 'Find out when the shop closes on Saturday' }));
+    expect(turns[1].text).to.equal('Hello, this is an AI assistant calling on behalf of a client. I have a quick question: could you tell me when the shop closes on Saturday?');
+    expect([...EN.callee.yes, ...EN.callee.no, ...EN.callee.dontKnow]).to.not.include(turns[2].text);
+  });
+
+  it('with no fields and an objective that asks nothing, says it in its own words and has the callee confirm it', async () => {
+    const turns = await talk(brief({ fields: [], objective: 'Remind the callee of their dentist appointment on Tuesday at 3 pm.' }));
+    expect(turns[1].text).to.equal(
+      "Hello, this is an AI assistant calling on behalf of a client. I'm calling to remind you of your dentist appointment on Tuesday at 3 pm. Could you confirm you've got that?",
+    );
     expect(EN.callee.noted).to.include(turns[2].text);
     expect(turns[3].text).to.equal("That's all I needed. Thank you, goodbye.");
-    expect(agentLines(turns).filter((l) => l.endsWith('?'))).to.deep.equal([]);
+  });
+
+  it('says what the call is about when the objective is not an action', async () => {
+    const turns = await talk(brief({ objective: 'Sunday opening hours' }));
+    expect(turns[1].text).to.match(/^Hello, this is an AI assistant calling on behalf of a client\. I'm calling about Sunday opening hours\. /);
+  });
+
+  it('speaks to the callee, not about them: the client\'s "them" and "their" become "you" and "your"', async () => {
+    const turns = await talk(brief({ fields: [], objective: 'Ask them whether they deliver to Leeds' }));
+    expect(turns[1].text).to.match(/ could you tell me whether you deliver to Leeds\?$/);
+  });
+
+  it('asks a yes-or-no field by its bare name as a person would', () => {
+    const asked = (name: string) => EN.agent.ask(name.replace(/_/g, ' '), 'boolean', 0);
+    expect(asked('open_sunday')).to.equal('Are you open on Sunday?');
+    expect(asked('is_wheelchair_accessible')).to.equal('Are you wheelchair accessible?');
+    expect(asked('has_parking')).to.equal('Do you have parking?');
+    expect(asked('accepts_cards')).to.equal('Do you accept cards?');
+    expect(asked('parking_available')).to.equal('Is parking available?');
+    expect(asked('wheelchair_access')).to.equal('Do you have wheelchair access?');
+    expect(EN.agent.ask('closing time sunday', 'string', 0)).to.equal('Could you tell me the closing time on Sunday?');
+    expect(EN.agent.ask('Is the shop open on Sundays', 'boolean', 0)).to.equal('Is the shop open on Sundays?');
+    expect(EN.agent.ask('Whether the shop delivers', 'boolean', 0)).to.equal('Could you tell me whether the shop delivers?');
+  });
+
+  it('in every language it speaks, puts a question objective as its own question and an action as what it would like to do', async () => {
+    const cases: [string, string, string, string][] = [
+      [
+        'de-DE',
+        'Fragen, ob die Bäckerei am Sonntag geöffnet hat',
+        'Ich habe eine kurze Frage: Können Sie mir sagen, ob die Bäckerei am Sonntag geöffnet hat?',
+        'Einen Termin für Dienstag vereinbaren|Ich möchte einen Termin für Dienstag vereinbaren.',
+      ],
+      [
+        'es-ES',
+        'Preguntar si la panadería abre el domingo',
+        'Tengo una pregunta rápida: ¿podría decirme si la panadería abre el domingo?',
+        'Reservar una mesa para dos|Le llamo para reservar una mesa para dos.',
+      ],
+      [
+        'fr-FR',
+        'Demander si la boulangerie est ouverte le dimanche',
+        "J'ai une petite question : pourriez-vous me dire si la boulangerie est ouverte le dimanche ?",
+        'Réserver une table pour deux|Je vous appelle pour réserver une table pour deux.',
+      ],
+      [
+        'it-IT',
+        'Chiedere se il panificio è aperto la domenica',
+        'Ho una domanda veloce: potrebbe dirmi se il panificio è aperto la domenica?',
+        'Prenotare un tavolo per due|La chiamo per prenotare un tavolo per due.',
+      ],
+      [
+        'pt-PT',
+        'Perguntar se a padaria abre ao domingo',
+        'Tenho uma pergunta rápida: pode dizer-me se a padaria abre ao domingo?',
+        'Reservar uma mesa para dois|Estou a ligar para reservar uma mesa para dois.',
+      ],
+      [
+        'nl-NL',
+        'Vragen of de bakkerij op zondag open is',
+        'Ik heb een korte vraag: kunt u mij vertellen of de bakkerij op zondag open is?',
+        'Een afspraak maken voor dinsdag|Ik wil graag een afspraak maken voor dinsdag.',
+      ],
+      ['he-IL', 'לשאול אם המאפייה פתוחה ביום ראשון', 'יש לי שאלה קצרה: תוכלו לומר לי אם המאפייה פתוחה ביום ראשון?', 'לקבוע תור ליום שלישי|אני מתקשר כדי לקבוע תור ליום שלישי.'],
+      [
+        'en-GB',
+        'Ask whether the bakery is open on Sunday',
+        'I have a quick question: could you tell me whether the bakery is open on Sunday?',
+        "Book a table for two|I'm calling to book a table for two.",
+      ],
+    ];
+    for (const [language, question, asked, action] of cases) {
+      const lex = lexiconFor(language);
+      const q = await talk(brief({ language, objective: question, fields: [] }));
+      expect(q[1].text, language).to.equal(`${lex.agent.hello} ${asked}`);
+      expect([...lex.callee.yes, ...lex.callee.no], language).to.include(q[2].text);
+      const [objective, said] = action.split('|');
+      const a = await talk(brief({ language, objective, fields: [] }));
+      expect(a[1].text, language).to.equal(`${lex.agent.hello} ${said} ${lex.agent.objective.confirm}`);
+      expect(lex.callee.noted, language).to.include(a[2].text);
+      const withFields = await talk(brief({ language, objective }));
+      expect(withFields[1].text.startsWith(`${lex.agent.hello} ${said} `), language).to.equal(true);
+    }
   });
 
   it('gives a transcript of one turn per line, each with its speaker', async () => {

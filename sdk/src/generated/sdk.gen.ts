@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListBatchRowsData, ListBatchRowsErrors, ListBatchRowsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -147,6 +147,25 @@ export const getBatch = <ThrowOnError extends boolean = false>(options: Options<
 export const cancelBatch = <ThrowOnError extends boolean = false>(options: Options<CancelBatchData, ThrowOnError>) => (options.client ?? client).post<CancelBatchResponses, CancelBatchErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/batches/{id}/cancel',
+    ...options
+});
+
+/**
+ * List a batch's rows
+ *
+ * Every row of the batch, from its creation on, in index order, a page at a time: each call of the request's
+ * `calls` as checked (its `index`, `to` and `metadata`) and where it stands. A row is `waiting` until the batch
+ * releases it; `released` once it has, with the `callId` of its call and, in `calls`, that call and each redial
+ * of it with its status; `canceled` (reason `batch_canceled`) or `skipped` (reason the batch's `stopReason`,
+ * `condition_met`) when the batch ended before releasing it. The rows add up to the batch's `counts`: their
+ * `calls` by status, with the waiting rows under `queued` and the canceled and skipped rows under `canceled`.
+ * Pass a page's `nextAfter` as `after` for the next; `state` lists the rows in that state alone. Another
+ * key's batch is 404 `not_found`.
+ *
+ */
+export const listBatchRows = <ThrowOnError extends boolean = false>(options: Options<ListBatchRowsData, ThrowOnError>) => (options.client ?? client).get<ListBatchRowsResponses, ListBatchRowsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches/{id}/rows',
     ...options
 });
 

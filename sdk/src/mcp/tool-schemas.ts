@@ -167,5 +167,15 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       description: summary(doc, 'redeliverBatchEvent'),
       inputSchema: { type: 'object', properties: { id: batchId, eventId: parameter(doc, 'redeliverBatchEvent', 'eventId') }, required: ['id', 'eventId'], additionalProperties: false },
     },
+    {
+      name: 'list_batch_rows',
+      description: `${summary(doc, 'listBatchRows')} Use it to answer which of a batch's calls were made, which wait, and which never will, and why.`,
+      inputSchema: {
+        type: 'object',
+        properties: { id: batchId, limit: parameter(doc, 'listBatchRows', 'limit'), after: parameter(doc, 'listBatchRows', 'after'), state: parameter(doc, 'listBatchRows', 'state') },
+        required: ['id'],
+        additionalProperties: false,
+      },
+    },
   ];
 }

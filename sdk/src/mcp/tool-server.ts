@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SvcApiError, SvcNetworkError, SvcTimeoutError } from '../errors.js';
-import type { CreateBatchRequest, PlaceCallRequest } from '../generated/types.gen.js';
+import type { BatchRowState, CreateBatchRequest, PlaceCallRequest } from '../generated/types.gen.js';
 import type { SvcClient } from '../svc-client.js';
 import { toolDefinitions, WAIT_DEFAULT_TIMEOUT_SEC, WAIT_MAX_TIMEOUT_SEC, type ToolDefinition } from './tool-schemas.js';
 
@@ -82,10 +82,20 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       return result({ events: await client.listBatchEvents(stringArg(args, 'id', true)!, { signal }) });
     case 'redeliver_batch_event':
       return result(await client.redeliverBatchEvent(stringArg(args, 'id', true)!, stringArg(args, 'eventId', true)!, { signal }));
+    case 'list_batch_rows':
+      // limit, after and state go to the API as given: its validation, and its error tokens, are the API's own.
+      return result(
+        await client.listBatchRows(stringArg(args, 'id', true)!, {
+          limit: args.limit as number | undefined,
+          after: args.after as number | undefined,
+          state: args.state as BatchRowState | undefined,
+          signal,
+        }),
+      );
     default:
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events and redeliver_batch_event.`,
+        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events, redeliver_batch_event and list_batch_rows.`,
       );
   }
 }

@@ -59,7 +59,7 @@ function asksInScriptedWords(line: string, field: FieldDefinition, lexicon: Lexi
 
 /**
  * The agent's first line is its introduction ("… Is now a good time?"), never a question for a field. Each later
- * agent line goes to a field whose label it ends with, preferring the scripted agent's exact phrasing, then the
+ * agent line goes to a field it asks in the scripted agent's exact phrasing, else to one whose label it ends with; then to the
  * longest label (so "closing time" beats "time"), then the first such field not yet asked. A field's answer is
  * the callee's next line.
  */
@@ -71,7 +71,8 @@ export function findExchanges(transcript: string, fields: readonly FieldDefiniti
   lines.forEach((line, i) => {
     if (line.speaker !== 'agent' || i === opening) return;
     const asking = fields.filter((f) => asksFor(line.text, labels.get(f.name)!));
-    const exact = asking.filter((f) => asksInScriptedWords(line.text, f, lexicon));
+    // The scripted agent asks a bare name as a person would ("Are you open on Sunday?"), not ending with the label.
+    const exact = fields.filter((f) => asksInScriptedWords(line.text, f, lexicon));
     const matching = exact.length > 0 ? exact : asking;
     const longest = Math.max(...matching.map((f) => labels.get(f.name)!.length));
     // A repeated question goes to a same-label field not yet asked, never to a field with a shorter label.

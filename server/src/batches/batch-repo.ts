@@ -7,6 +7,7 @@ import { countBatchCallsByStatus } from '../store/calls/batch-calls.js';
 import type { Executor } from '../store/store.js';
 import type { BatchRow } from './batch-runner.js';
 import { batchCounts } from './batch-events.js';
+import { unreleasedRows } from './batch-rows.js';
 import type { CheckedCall } from './check-batch.js';
 import { batchIdForKey, batchRowsForKey, insertBatchWithItems } from '../store/batches/batches.js';
 
@@ -72,8 +73,7 @@ async function batchesForKey(db: Kysely<Database>, apiKeyId: string, select: { i
 }
 
 function toBatch(row: BatchRow, counts: { status: string; n: number | string }[]): Batch {
-  const endedEarly = row.status === 'canceled' || row.status === 'stopped';
-  const byStatus = batchCounts(counts, row.total - row.released, endedEarly ? 'canceled' : 'queued');
+  const byStatus = batchCounts(counts, row.total - row.released, unreleasedRows(row).countedAs);
   return {
     id: row.id,
     status: row.status as BatchStatus,

@@ -131,7 +131,7 @@ export class BatchRunner {
       return;
     }
     const items = await batchItemsBetween(store.db, batch.id, batch.released, batch.released + n);
-    const calls: NewRow[] = items.map((item) => ({ into: 'calls', values: releasedCall(batch, JSON.parse(item.call_json) as PreparedCall, now) }));
+    const calls: NewRow[] = items.map((item) => ({ into: 'calls', values: releasedCall(batch, item.idx, JSON.parse(item.call_json) as PreparedCall, now) }));
     await this.queue.commit(batch, {
       set: { ...started, status: 'running', stop_reason: null, released: batch.released + items.length, updated_at: now, next_run_at: now + BATCH_POLL_MS },
       insert: () => calls,
@@ -146,10 +146,10 @@ export async function liveCalls(store: Store, batchId: string): Promise<number> 
 }
 
 /**
- * A batch's call as released: queued, due now (or at its calling window's next opening, read now: the window was
- * checked when the batch was created, and time has passed since).
+ * A batch's call as released for its row `index`: queued, due now (or at its calling window's next opening, read
+ * now: the window was checked when the batch was created, and time has passed since).
  */
-function releasedCall(batch: BatchRow, call: PreparedCall, now: number): Insertable<CallsTable> {
+function releasedCall(batch: BatchRow, index: number, call: PreparedCall, now: number): Insertable<CallsTable> {
   const at = call.callingWindow === null ? now : (nextOpening(call.callingWindow, now) ?? now);
   return {
     id: uuidv7(),
@@ -177,6 +177,7 @@ function releasedCall(batch: BatchRow, call: PreparedCall, now: number): Inserta
     previous_call_id: null,
     calling_window_json: call.callingWindow === null ? null : JSON.stringify(call.callingWindow),
     batch_id: batch.id,
+    batch_index: index,
     machine_detection: call.machineDetection,
     // A call stored before these two existed says nothing of them: no one named, and the notice.
     on_behalf_of: call.onBehalfOf ?? null,

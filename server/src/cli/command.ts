@@ -27,5 +27,6 @@ export interface Command {
   options: CommandOptions;
   /** Names of the positional arguments, all required. */
   positionals?: string[];
-  run(ctx: CommandContext, values: OptionValues, positionals: string[]): Promise<void>;
+  /** Resolves with the exit code when it is not 0 and nothing was thrown (a report whose checks failed). */
+  run(ctx: CommandContext, values: OptionValues, positionals: string[]): Promise<void | number>;
 }

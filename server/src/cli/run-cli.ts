@@ -12,6 +12,7 @@ import { accountCommands } from './commands/account-commands.js';
 import { keyCommands } from './commands/key-commands.js';
 import { numberCommands } from './commands/number-commands.js';
 import { dncCommands } from './commands/dnc-commands.js';
+import { doctorCommands } from './commands/doctor-command.js';
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
@@ -26,7 +27,7 @@ export interface CliIo {
   mcp(): Promise<number>;
 }
 
-const COMMANDS: Command[] = [...accountCommands, ...keyCommands, ...numberCommands, ...dncCommands];
+const COMMANDS: Command[] = [...accountCommands, ...keyCommands, ...numberCommands, ...dncCommands, ...doctorCommands];
 const ROLES = ['api', 'worker', 'both'];
 const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
@@ -133,7 +134,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const store = storeFor(config, { poolSize: 1 });
     try {
       await migrate(store);
-      await command.run(
+      const code = await command.run(
         {
           store,
           config,
@@ -144,10 +145,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         values,
         positionals,
       );
+      return code ?? 0;
     } finally {
       await store.close();
     }
-    return 0;
   } catch (err) {
     if (err instanceof UsageError) return fail(err, 2, `Run "${io.program} ${name} --help" for usage.`);
     if (err instanceof ConfigError) return fail(err, 2);

@@ -1,13 +1,32 @@
 // German lines and answer vocabulary for the sandbox conversation.
 import type { Lexicon } from './lexicon.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['Können Sie mir sagen: {l}?', 'Darf ich fragen: {l}?', 'Und können Sie mir sagen: {l}?'];
+
+/** Words an objective may start with that are not nouns, so German's capital at the start can go. */
+const LEADING_LOWER = /^(einen|eine|einem|einer|ein|den|die|das|dem|der|mit|zu|bei|nach|für|um|über|von|im|am)\b/i;
+/** An infinitive first ("Fragen, ob …") or last ("Einen Termin vereinbaren"); German nouns keep their capital. */
+const FIRST_INFINITIVE = /^\p{L}+(?:en|ern|eln)(?:,|\s+(?:ob|wann|wo|wie|was|welche[rsmn]?|wer|warum)\s)/iu;
+const LAST_INFINITIVE = /\s(\p{Ll}\p{L}*(?:en|ern|eln))$/u;
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => FIRST_INFINITIVE.test(o) || LAST_INFINITIVE.test(o.split(',')[0]),
+  action: (o) => (FIRST_INFINITIVE.test(o) || LEADING_LOWER.test(o) ? o[0].toLowerCase() + o.slice(1) : o),
+  callingTo: (action) => `Ich möchte ${action}.`,
+  callingAbout: (topic) => `Es geht um Folgendes: ${topic}.`,
+  asks: /^(?:fragen|erfragen|nachfragen|herausfinden|klären|wissen|prüfen|überprüfen|bestätigen),?\s+(ob|wann|wo|wie viele|wie viel|wieviel|wie|was|welche[rsmn]?|wer|warum|wieso|weshalb)(\s.*)$/iu,
+  yesNo: /^ob$/i,
+  question: (q) => `Ich habe eine kurze Frage: Können Sie mir sagen, ${q}?`,
+  confirm: 'Können Sie mir das kurz bestätigen?',
+  toCallee: (text) => text,
+};
 
 export const DE: Lexicon = {
   language: 'de',
   agent: {
     hello: 'Guten Tag, hier spricht ein KI-Assistent im Auftrag eines Kunden.',
-    purpose: (objective) => `Der Grund meines Anrufs: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'Ich habe schon einige Informationen, es geht also schnell.',
     urgent: 'Es ist etwas dringend, ich fasse mich kurz.',
     moment: ['Haben Sie einen Moment?', 'Könnten Sie mir helfen?', 'Passt es gerade?'],

@@ -1,24 +1,89 @@
 // English lines and answer vocabulary for the sandbox conversation.
 import { lowerFirst } from './field-label.js';
 import type { Lexicon } from './lexicon.js';
+import type { ObjectiveWords } from './objective.js';
 
 /** Labels that already read as a noun phrase or an indirect question take no article. */
 const NO_ARTICLE = /^(the|a|an|any|your|their|its|our|whether|if|how|what|when|where|which|who|whom|whose|why)\b/i;
 const WH_LEAD = /^(whether|if|how|what|when|where|which|who|whom|whose|why)\b/i;
+/** A label that is already a direct question ("is the shop open on Sundays"). */
+const AUX_LEAD = /^(is|are|was|were|do|does|did|can|could|will|would|has|have|should|may)\s+(the|a|an|any|there|it|this|that|your|their|its|our|they|you|we)\b/i;
 const ASK = ['Could you tell me {p}?', 'May I ask {p}?', 'And could you tell me {p}?', 'What about {p}?'];
+const DAYS = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b/gi;
+/** Words after which a day needs no "on". */
+const BEFORE_DAY = /\b(on|at|by|until|till|from|every|this|next|last|per|each|and|or|to)\s+$/i;
+/** Verbs a yes-or-no field's name starts with, as the callee would do them ("accepts cards" → "Do you accept cards?"). */
+const DO_VERBS =
+  /^(accepts?|offers?|sells?|delivers?|takes?|ships?|allows?|provides?|supports?|serves?|needs?|wants?|uses?|requires?|opens?|closes?|works?|includes?|stocks?|repairs?|installs?|charges?)\b\s*(.*)$/i;
+const STATES = /^(.+?)\s+(available|allowed|required|included|needed|possible|accepted|free|open|closed|accessible|welcome|necessary)$/i;
+/** A finite verb inside a description makes it a clause ("the shop delivers to Leeds"), asked with "whether". */
+const FINITE = /\b(is|are|was|were|has|have|does|do|can|will|delivers|opens|closes|accepts|offers|takes|ships|allows|sells|serves|provides|works|includes|needs)\b/i;
+
+/** Day names capitalised, with "on" before one that follows a word ("closing time sunday" → "closing time on Sunday"). */
+function withDays(label: string): string {
+  return label.replace(DAYS, (day, _name, offset: number, whole: string) => {
+    const cased = day[0].toUpperCase() + day.slice(1).toLowerCase();
+    const before = whole.slice(0, offset);
+    return before.trim() === '' || BEFORE_DAY.test(before) ? cased : `on ${cased}`;
+  });
+}
+
+/** A yes-or-no field asked as a person would: "open sunday" → "Are you open on Sunday?". */
+function yesNo(l: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^(is|are)\s+(.+)$/i.exec(l))) return `Are you ${m[2]}?`;
+  if ((m = /^(has|have)\s+(.+)$/i.exec(l))) return `Do you have ${m[2]}?`;
+  if ((m = /^(can|could)\s+(.+)$/i.exec(l))) return `Can you ${m[2]}?`;
+  if ((m = /^(does|do)\s+(.+)$/i.exec(l))) return `Do you ${m[2]}?`;
+  if ((m = /^(will|would)\s+(.+)$/i.exec(l))) return `Will you ${m[2]}?`;
+  if (/^(open|closed)\b/i.test(l)) return `Are you ${l}?`;
+  if ((m = DO_VERBS.exec(l))) return `Do you ${m[1].replace(/s$/i, '').toLowerCase()}${m[2] ? ` ${m[2]}` : ''}?`;
+  if ((m = STATES.exec(l))) return `Is ${m[1]} ${m[2]}?`;
+  if (FINITE.test(l)) return `Could you tell me whether ${l}?`;
+  return `Do you have ${l}?`;
+}
 
 function ask(label: string, type: string, variant: number): string {
-  const l = lowerFirst(label);
-  if (type === 'boolean' && !WH_LEAD.test(l)) return `Quick yes-or-no question: ${l}?`;
+  const l = lowerFirst(withDays(label));
+  if (AUX_LEAD.test(l)) return `${l[0].toUpperCase()}${l.slice(1)}?`;
+  if (type === 'boolean' && !WH_LEAD.test(l)) return yesNo(l);
   const phrase = NO_ARTICLE.test(l) ? l : `the ${l}`;
   return ASK[variant % ASK.length].replace('{p}', phrase);
 }
+
+/** Verbs an objective written as an instruction starts with. */
+const ACTION =
+  /^(ask|find out|check|double-check|confirm|verify|book|schedule|reschedule|cancel|remind|tell|inform|let|get|collect|gather|learn|request|arrange|make|order|see|offer|invite|follow up|update|discuss|notify|reach|speak|talk|introduce|survey|obtain|understand|determine|establish|clarify|inquire|enquire|reserve|renew|set up|sign up|thank|apologi[sz]e|share|explain|pass on|leave|give|query|review|pitch|promote|sell|recruit|welcome|congratulate|wish|say)\b/i;
+/** Who the client's words call the callee, turned to "you". */
+const THIRD_PERSON: [RegExp, string][] = [
+  [/\b(the callee|the recipient|the person you call|the person you are calling)\b/gi, 'you'],
+  [/\bthey're\b/gi, "you're"],
+  [/\bthey've\b/gi, "you've"],
+  [/\bthey'll\b/gi, "you'll"],
+  [/\bthemselves\b/gi, 'yourself'],
+  [/\bthey\b/gi, 'you'],
+  [/\bthem\b/gi, 'you'],
+  [/\btheirs\b/gi, 'yours'],
+  [/\btheir\b/gi, 'your'],
+];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^to\s/i.test(o) || ACTION.test(o),
+  action: (o) => withDays(lowerFirst(o.replace(/^to\s+/i, ''))),
+  callingTo: (action) => `I'm calling to ${action}.`,
+  callingAbout: (topic) => `I'm calling about ${withDays(lowerFirst(topic))}.`,
+  asks: /^(?:to\s+)?(?:ask(?:\s+(?!whether|if|what|when|where|which|who|whom|whose|why|how)[\w'-]+){0,3}|find out|check|double-check|inquire|enquire|learn|see|confirm|verify)\s+(whether|if|what|when|where|which|who|whom|whose|why|how)\b(.*)$/i,
+  yesNo: /^(whether|if)$/i,
+  question: (q) => `I have a quick question: could you tell me ${q}?`,
+  confirm: "Could you confirm you've got that?",
+  toCallee: (text) => THIRD_PERSON.reduce((t, [re, you]) => t.replace(re, you), text),
+};
 
 export const EN: Lexicon = {
   language: 'en',
   agent: {
     hello: 'Hello, this is an AI assistant calling on behalf of a client.',
-    purpose: (objective) => `The reason for my call: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'I already have some background, so this should be quick.',
     urgent: "It's a little time-sensitive, so I'll keep it brief.",
     moment: ['Do you have a moment?', 'Would you be able to help me?', 'Is now a good time?'],

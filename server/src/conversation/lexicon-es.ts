@@ -1,13 +1,27 @@
 // Spanish lines and answer vocabulary for the sandbox conversation.
 import type { Lexicon } from './lexicon.js';
+import { lowerFirst } from './field-label.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['¿Podría decirme: {l}?', '¿Me puede indicar: {l}?', '¿Y podría decirme: {l}?'];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^\p{L}+(?:ar|er|ir)(?:se|le|les|lo|la|los|las)?\b/iu.test(o),
+  action: (o) => lowerFirst(o),
+  callingTo: (action) => `Le llamo para ${action}.`,
+  callingAbout: (topic) => `Le llamo por lo siguiente: ${topic}.`,
+  asks: /^(?:preguntar|averiguar|saber|consultar|comprobar|confirmar)\s+(si|cuándo|cuando|dónde|donde|qué|cómo|cuáles|cuál|cuántos|cuántas|cuánto|cuánta|quiénes|quién|por qué)(\s.*)$/iu,
+  yesNo: /^si$/i,
+  question: (q) => `Tengo una pregunta rápida: ¿podría decirme ${q}?`,
+  confirm: '¿Me lo podría confirmar?',
+  toCallee: (text) => text,
+};
 
 export const ES: Lexicon = {
   language: 'es',
   agent: {
     hello: 'Hola, le llama un asistente de IA en nombre de un cliente.',
-    purpose: (objective) => `El motivo de mi llamada: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'Ya tengo algunos datos, así que será rápido.',
     urgent: 'Es algo urgente, así que seré breve.',
     moment: ['¿Tiene un momento?', '¿Me podría ayudar?', '¿Es buen momento?'],

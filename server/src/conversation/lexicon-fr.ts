@@ -1,13 +1,27 @@
 // French lines and answer vocabulary for the sandbox conversation.
 import type { Lexicon } from './lexicon.js';
+import { lowerFirst } from './field-label.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['Pourriez-vous me dire : {l} ?', 'Puis-je vous demander : {l} ?', 'Et pourriez-vous me préciser : {l} ?'];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^(?:se\s|s['’])?\p{L}+(?:er|ir|oir|dre|tre|ire)\b/iu.test(o),
+  action: (o) => lowerFirst(o),
+  callingTo: (action) => `Je vous appelle pour ${action}.`,
+  callingAbout: (topic) => `Je vous appelle au sujet de ceci : ${topic}.`,
+  asks: /^(?:demander|savoir|vérifier|se renseigner sur|confirmer)\s+(si|s['’]|quand|où|comment|quelles|quels|quelle|quel|combien|pourquoi|qui)(\s?.*)$/iu,
+  yesNo: /^s(i|['’])$/i,
+  question: (q) => `J'ai une petite question : pourriez-vous me dire ${q} ?`,
+  confirm: 'Pourriez-vous me le confirmer ?',
+  toCallee: (text) => text,
+};
 
 export const FR: Lexicon = {
   language: 'fr',
   agent: {
     hello: "Bonjour, ici un assistant IA qui appelle de la part d'un client.",
-    purpose: (objective) => `Voici l'objet de mon appel : ${objective}.`,
+    objective: OBJECTIVE,
     background: "J'ai déjà quelques informations, ce sera donc rapide.",
     urgent: "C'est un peu urgent, je vais faire vite.",
     moment: ['Avez-vous un instant ?', 'Pourriez-vous m’aider ?', 'Est-ce un bon moment ?'],

@@ -1,13 +1,26 @@
 // Hebrew lines and answer vocabulary for the sandbox conversation (the callee speaks as a woman; numbers as digits).
 import type { Lexicon } from './lexicon.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['אפשר לשאול: {l}?', 'תוכלו לומר לי: {l}?', 'ועוד שאלה: {l}?'];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^ל\p{L}{2,}/u.test(o),
+  action: (o) => o,
+  callingTo: (action) => `אני מתקשר כדי ${action}.`,
+  callingAbout: (topic) => `אני מתקשר בנוגע לנושא הבא: ${topic}.`,
+  asks: /^(?:לשאול|לברר|לבדוק|לוודא)\s+(האם|אם|מתי|איפה|היכן|איך|מה|מי|למה|כמה|איזה|איזו|אילו)(\s.*)$/u,
+  yesNo: /^(האם|אם)$/,
+  question: (q) => `יש לי שאלה קצרה: תוכלו לומר לי ${q}?`,
+  confirm: 'תוכלו לאשר לי שקיבלתם את זה?',
+  toCallee: (text) => text,
+};
 
 export const HE: Lexicon = {
   language: 'he',
   agent: {
     hello: 'שלום, מדבר עוזר בינה מלאכותית בשם לקוח.',
-    purpose: (objective) => `מטרת השיחה: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'יש לי כבר קצת רקע, אז זה יהיה קצר.',
     urgent: 'זה קצת דחוף, אז אקצר.',
     moment: ['יש לכם רגע?', 'אפשר לשאול כמה שאלות?'],

@@ -1,13 +1,27 @@
 // Italian lines and answer vocabulary for the sandbox conversation.
 import type { Lexicon } from './lexicon.js';
+import { lowerFirst } from './field-label.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['Potrebbe dirmi: {l}?', 'Posso chiederle: {l}?', 'E potrebbe dirmi: {l}?'];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^\p{L}+(?:are|ere|ire|rre)(?:si|lo|la|li|le|gli|ne)?\b/iu.test(o),
+  action: (o) => lowerFirst(o),
+  callingTo: (action) => `La chiamo per ${action}.`,
+  callingAbout: (topic) => `La chiamo per questo motivo: ${topic}.`,
+  asks: /^(?:chiedere|domandare|sapere|verificare|scoprire|confermare)\s+(se|quando|dove|come|quali|quale|quanti|quante|quanto|chi|perché)(\s.*)$/iu,
+  yesNo: /^se$/i,
+  question: (q) => `Ho una domanda veloce: potrebbe dirmi ${q}?`,
+  confirm: 'Potrebbe confermarmelo?',
+  toCallee: (text) => text,
+};
 
 export const IT: Lexicon = {
   language: 'it',
   agent: {
     hello: 'Buongiorno, sono un assistente IA e chiamo per conto di un cliente.',
-    purpose: (objective) => `Il motivo della mia chiamata: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'Ho già qualche informazione, quindi ci vorrà poco.',
     urgent: "È un po' urgente, quindi sarò breve.",
     moment: ['Ha un momento?', 'Potrebbe aiutarmi?', 'È un buon momento?'],

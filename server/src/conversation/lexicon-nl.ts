@@ -1,13 +1,27 @@
 // Dutch lines and answer vocabulary for the sandbox conversation ("één" for one, so the article "een" is no number).
 import type { Lexicon } from './lexicon.js';
+import { lowerFirst } from './field-label.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['Kunt u mij vertellen: {l}?', 'Mag ik vragen: {l}?', 'En kunt u mij vertellen: {l}?'];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^\p{L}+en\s+(of|wanneer|waar|hoe|wat|welke|wie|waarom|hoeveel)\b/iu.test(o) || /\s\p{Ll}\p{L}{2,}en(?:\s|$)/u.test(o.split(',')[0]),
+  action: (o) => lowerFirst(o),
+  callingTo: (action) => `Ik wil graag ${action}.`,
+  callingAbout: (topic) => `Ik bel over het volgende: ${topic}.`,
+  asks: /^(?:vragen|navragen|uitzoeken|nagaan|checken|controleren|bevestigen)\s+(of|wanneer|waar|hoeveel|hoe|wat|welke|wie|waarom)(\s.*)$/iu,
+  yesNo: /^of$/i,
+  question: (q) => `Ik heb een korte vraag: kunt u mij vertellen ${q}?`,
+  confirm: 'Kunt u dat voor mij bevestigen?',
+  toCallee: (text) => text,
+};
 
 export const NL: Lexicon = {
   language: 'nl',
   agent: {
     hello: 'Goedendag, u spreekt met een AI-assistent die belt namens een klant.',
-    purpose: (objective) => `De reden van mijn telefoontje: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'Ik heb al wat informatie, dus het gaat snel.',
     urgent: 'Het is een beetje dringend, dus ik houd het kort.',
     moment: ['Heeft u even?', 'Kunt u mij helpen?', 'Komt het nu uit?'],

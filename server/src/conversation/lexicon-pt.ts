@@ -1,13 +1,27 @@
 // Portuguese lines and answer vocabulary for the sandbox conversation (European forms, understood in Brazil).
 import type { Lexicon } from './lexicon.js';
+import { lowerFirst } from './field-label.js';
+import type { ObjectiveWords } from './objective.js';
 
 const ASK = ['Pode dizer-me: {l}?', 'Posso perguntar: {l}?', 'E pode dizer-me: {l}?'];
+
+const OBJECTIVE: ObjectiveWords = {
+  isAction: (o) => /^\p{L}+(?:ar|er|ir)\b/iu.test(o),
+  action: (o) => lowerFirst(o),
+  callingTo: (action) => `Estou a ligar para ${action}.`,
+  callingAbout: (topic) => `Estou a ligar por causa do seguinte: ${topic}.`,
+  asks: /^(?:perguntar|saber|verificar|descobrir|confirmar)\s+(se|quando|onde|como|quais|qual|quantos|quantas|quanto|quem|porque|por que)(\s.*)$/iu,
+  yesNo: /^se$/i,
+  question: (q) => `Tenho uma pergunta rápida: pode dizer-me ${q}?`,
+  confirm: 'Pode confirmar-me isso?',
+  toCallee: (text) => text,
+};
 
 export const PT: Lexicon = {
   language: 'pt',
   agent: {
     hello: 'Olá, fala um assistente de IA em nome de um cliente.',
-    purpose: (objective) => `O motivo da minha chamada: ${objective}.`,
+    objective: OBJECTIVE,
     background: 'Já tenho algumas informações, por isso vai ser rápido.',
     urgent: 'É um pouco urgente, por isso vou ser breve.',
     moment: ['Tem um momento?', 'Poderia ajudar?', 'É um bom momento?'],

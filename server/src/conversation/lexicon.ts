@@ -1,6 +1,7 @@
 // What the sandbox conversation says, per language: the scripted agent's lines, the simulated callee's lines,
 // and the vocabulary the rule-based analyst reads answers with. Keeping the three together keeps them in step.
 import type { FieldType } from './field-label.js';
+import type { ObjectiveWords } from './objective.js';
 import { EN } from './lexicon-en.js';
 import { FR } from './lexicon-fr.js';
 import { ES } from './lexicon-es.js';
@@ -17,12 +18,16 @@ export type Unit = 'hours' | 'minutes' | 'days' | 'money' | 'percent' | 'people'
 export interface AgentLines {
   /** Opens the call; says it is an AI assistant. */
   hello: string;
-  purpose(objective: string): string;
+  /** How the objective is put in the agent's own words (objective.ts). */
+  objective: ObjectiveWords;
   /** Said when the brief has context, which itself is never read out. */
   background: string;
   urgent: string;
   moment: readonly string[];
-  /** A question ending with the label and a question mark (the analyst relies on that). */
+  /**
+   * A question for a field, by its label: ending with the label and a question mark, or a question as a person
+   * asks it where the label is a field's bare name ("Are you open on Sunday?"); the analyst knows both.
+   */
   ask(label: string, type: FieldType, variant: number): string;
   thanks: readonly string[];
   noProblem: readonly string[];

@@ -57,8 +57,9 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     redial_json: JSON.stringify({ ...policy, [budget]: policy[budget] - 1 }),
     previous_call_id: row.id,
     calling_window_json: row.calling_window_json,
-    // A redial of a batch's call is the batch's too: it counts against its concurrency and its end.
+    // A redial of a batch's call is the batch's too, and its row's: it counts against its concurrency and its end.
     batch_id: row.batch_id,
+    batch_index: row.batch_index,
     machine_detection: row.machine_detection,
     on_behalf_of: row.on_behalf_of,
     recording_notice: row.recording_notice,

@@ -8,6 +8,7 @@ export const operations = [
   { operationId: 'createBatch', method: 'POST', path: '/v1/agent/batches' },
   { operationId: 'getBatch', method: 'GET', path: '/v1/agent/batches/{id}' },
   { operationId: 'cancelBatch', method: 'POST', path: '/v1/agent/batches/{id}/cancel' },
+  { operationId: 'listBatchRows', method: 'GET', path: '/v1/agent/batches/{id}/rows' },
   { operationId: 'listDoNotCall', method: 'GET', path: '/v1/agent/do-not-call' },
   { operationId: 'addDoNotCall', method: 'POST', path: '/v1/agent/do-not-call' },
   { operationId: 'removeDoNotCall', method: 'DELETE', path: '/v1/agent/do-not-call/{number}' },

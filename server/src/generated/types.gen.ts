@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -527,6 +527,56 @@ export type Batch = {
 
 export type BatchList = {
     batches: Array<Batch>;
+};
+
+/**
+ * Where a batch's row stands: `waiting` until the batch releases it; `released` once its call is made;
+ * `canceled` when the batch was canceled before releasing it; `skipped` when the batch stopped (its `stopWhen`
+ * was met) before releasing it. The set may grow; clients must tolerate unknown values.
+ *
+ */
+export type BatchRowState = 'waiting' | 'released' | 'canceled' | 'skipped';
+
+/**
+ * One call of a batch's request, from the batch's creation on.
+ */
+export type BatchRow = {
+    /**
+     * The row's position in the request's `calls`, from 0 (as `errors` names a bad call).
+     */
+    index: number;
+    /**
+     * The number the row calls, E.164.
+     */
+    to: string;
+    /**
+     * The metadata its call is placed with (its own, or the batch's `defaults.metadata`); null for none.
+     */
+    metadata: CallMetadata | null;
+    state: BatchRowState;
+    /**
+     * Why a row ended unreleased, `batch_canceled` (canceled) or the batch's `stopReason` (skipped); null for a row waiting or released. The set may grow.
+     */
+    reason: string | null;
+    /**
+     * The call the row was released as (its record is getCall's); null until it is released.
+     */
+    callId: string | null;
+    /**
+     * The row's calls, each with its status as it stands, in the order they were made: the call it was released as, then each redial of it. Empty until it is released.
+     */
+    calls: Array<{
+        id: string;
+        status: CallStatus;
+    }>;
+};
+
+export type BatchRowList = {
+    rows: Array<BatchRow>;
+    /**
+     * Pass as `after` for the next page; null on the last page.
+     */
+    nextAfter: number | null;
 };
 
 export type DoNotCallEntry = {
@@ -1621,6 +1671,81 @@ export type CancelBatchResponses = {
 };
 
 export type CancelBatchResponse = CancelBatchResponses[keyof CancelBatchResponses];
+
+export type ListBatchRowsData = {
+    body?: never;
+    path: {
+        /**
+         * The batchId returned at creation. An id that names no batch of this key gives 404 `not_found`.
+         */
+        id: string;
+    };
+    query?: {
+        /**
+         * Rows per page, an integer from 1 to 100; anything else gives 400 `invalid_limit`.
+         */
+        limit?: number;
+        /**
+         * The `nextAfter` of the previous page (the index of the last row it held); the page starts after it. An integer from 0 to 9999; anything else gives 400 `invalid_after`.
+         */
+        after?: number;
+        /**
+         * Only the rows in this state. Anything but `waiting`, `released`, `canceled` or `skipped` gives 400 `invalid_state`.
+         */
+        state?: 'waiting' | 'released' | 'canceled' | 'skipped';
+    };
+    url: '/v1/agent/batches/{id}/rows';
+};
+
+export type ListBatchRowsErrors = {
+    /**
+     * The `limit`, `after` or `state` query parameter is malformed.
+     */
+    400: ApiError & {
+        error?: 'invalid_limit' | 'invalid_after' | 'invalid_state';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * No such call for this key. A call placed with another key is reported exactly like one that does not exist.
+     */
+    404: ApiError & {
+        error?: 'not_found';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type ListBatchRowsError = ListBatchRowsErrors[keyof ListBatchRowsErrors];
+
+export type ListBatchRowsResponses = {
+    /**
+     * One page of the batch's rows.
+     */
+    200: BatchRowList;
+};
+
+export type ListBatchRowsResponse = ListBatchRowsResponses[keyof ListBatchRowsResponses];
 
 export type ListDoNotCallData = {
     body?: never;

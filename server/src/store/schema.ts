@@ -113,6 +113,8 @@ export interface CallsTable {
   opt_out: Generated<number>;
   /** The batch the call belongs to; null for a call placed on its own. */
   batch_id: string | null;
+  /** The batch's row (batch_items.idx) the call was released for, or its redial; null for a call placed on its own. */
+  batch_index: number | null;
   /** The internal URL of the api process holding the call's warmed realtime session; null when none was warmed. */
   agent_host: string | null;
   /** `agent_unavailable` once the live agent's model could not go on; the engine ends the call with it. */

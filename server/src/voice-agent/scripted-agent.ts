@@ -1,5 +1,6 @@
-// The default agent: a fixed script spoken to the simulated callee. It opens with the objective, asks for every
-// requested field by its label, reacts to "don't know", and ends politely. A callee who asks not to be called
+// The default agent: a fixed script spoken to the simulated callee. It opens with the objective in its own words
+// (conversation/objective.ts), asks for every requested field by its label, or, with none requested, asks the
+// objective's own question or has the callee confirm the message; it reacts to "don't know", and ends politely. A callee who asks not to be called
 // again (the sandbox's 555-0118) is answered with an apology and a goodbye, and nothing more is asked. The context only shapes the wording
 // (it is for the agent, not the recipient, so it is never read out).
 import type { FieldDefinition } from '../generated/types.gen.js';
@@ -8,6 +9,7 @@ import { timeTurns, type CallBrief, type Turn } from '../conversation/conversati
 import type { Agent } from '../conversation/agent.js';
 import { fieldLabel, fieldType } from '../conversation/field-label.js';
 import type { Lexicon } from '../conversation/lexicon.js';
+import { objectiveOpening } from '../conversation/objective.js';
 import { seededRandom, type SeededRandom } from './seeded-random.js';
 import { SimulatedCallee } from './simulated-callee.js';
 
@@ -57,11 +59,22 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
   const lex = callee.lexicon;
   const agent = (text: string): Turn => ({ speaker: 'agent', text });
   const said = (text: string): Turn => ({ speaker: 'callee', text });
-  const opening = [lex.agent.hello, lex.agent.purpose(stripEnd(brief.objective))];
-  if (brief.context?.trim()) opening.push(URGENT.test(brief.context) ? lex.agent.urgent : lex.agent.background);
+  const words = objectiveOpening(lex.agent.objective, stripEnd(brief.objective), brief.fields.length > 0);
+  const opening = [lex.agent.hello, words.purpose];
+  // The context's line goes after the purpose, or before the question that is the purpose.
+  if (brief.context?.trim()) opening.splice(words.question ? 1 : 2, 0, URGENT.test(brief.context) ? lex.agent.urgent : lex.agent.background);
   if (brief.fields.length > 0) opening.push(rng.pick(lex.agent.moment));
+  else if (words.confirm) opening.push(words.confirm);
   if (brief.to !== undefined && sandboxScenario(brief.to) === 'opts_out') {
     return [[said(callee.hello()), agent(opening.join(' ')), said(callee.optOut())], [agent(lex.agent.optOutAck)]];
+  }
+  if (words.question) {
+    const reply = callee.answerObjective(words.question.text, words.question.yesNo);
+    const thanks = rng.pick(reply.value === null ? lex.agent.noProblem : lex.agent.thanks);
+    return [
+      [said(callee.hello()), agent(opening.join(' ')), said(reply.text)],
+      [agent([thanks, lex.agent.allDone, lex.agent.goodbye].join(' ')), said(callee.goodbye())],
+    ];
   }
   const stretches: Turn[][] = [[said(callee.hello()), agent(opening.join(' ')), said(callee.replyToOpening(brief.fields.length > 0))]];
   let reaction = '';

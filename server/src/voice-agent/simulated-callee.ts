@@ -22,8 +22,10 @@ export class SimulatedCallee {
   private readonly rng: SeededRandom;
   private readonly replies = new Map<string, CalleeReply>();
   private rambled = 0;
+  private readonly callId: string;
 
   constructor(brief: Pick<CallBrief, 'callId' | 'language' | 'fields'>) {
+    this.callId = brief.callId;
     this.lexicon = lexiconFor(brief.language);
     this.rng = seededRandom(`callee:${brief.callId}`);
     // Each field draws from its own stream, so its value does not depend on which other fields were requested
@@ -51,6 +53,15 @@ export class SimulatedCallee {
   /** The reply to the agent's opening: an invitation to ask, or an acknowledgement when nothing will be asked. */
   replyToOpening(questionsFollow: boolean): string {
     return this.rng.pick(questionsFollow ? this.lexicon.callee.goAhead : this.lexicon.callee.noted);
+  }
+
+  /**
+   * The answer to the question the objective asks when no field is requested: yes or no, or a value of the kind the
+   * question is about (its words read as a field's description would be).
+   */
+  answerObjective(question: string, yesNo: boolean): CalleeReply {
+    const field = { name: 'answer', type: yesNo ? ('boolean' as const) : ('string' as const), description: question };
+    return spokenAnswer(field, this.lexicon, EN, seededRandom(`objective:${this.callId}`));
   }
 
   answer(fieldName: string): CalleeReply {

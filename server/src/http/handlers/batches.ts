@@ -1,4 +1,4 @@
-// createBatch, getBatch and listBatches, scoped to the key that created the batch: another key's batch is a 404,
+// createBatch, getBatch, listBatches and listBatchRows, scoped to the key that created the batch: another key's batch is a 404,
 // exactly like a missing one. createBatch reads its own body: a key whose calls window is full is refused before
 // the body is read (and the connection closed, so the rest of it never is), and the body is parsed and checked on the
 // batch thread. Once its body has been read, the request counts once against the key's calls window whatever the
@@ -7,10 +7,12 @@ import type { Context } from 'koa';
 import { consumeWindow, checkRoom, RateLimited } from '../../accounts/rate-limit.js';
 import { findBatchForKey, listBatchesForKey } from '../../batches/batch-repo.js';
 import type { BatchBodySettings } from '../../batches/batch-body.js';
+import { listBatchRows } from '../../batches/batch-rows.js';
 import { batchBodyWorker } from '../../batches/batch-body-worker.js';
 import { cancelBatchUnit } from '../../batches/cancel-batch.js';
 import { createBatchUnit, prepareBatch, type CreateBatchPorts } from '../../batches/create-batch.js';
 import { ApiError, batchNotFound } from '../../errors/api-error.js';
+import type { BatchRowState } from '../../generated/types.gen.js';
 import { executorFor } from '../../store/prepared-query.js';
 import type { AppDeps } from '../app-deps.js';
 import { normalizeIdempotencyKey } from '../../contract/idempotency-key.js';
@@ -76,6 +78,13 @@ export function batchHandlers(deps: AppDeps) {
     async listBatches(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.caller as ApiCaller;
       ctx.body = { batches: await listBatchesForKey(store.db, key.id, req.query.limit as number) };
+    },
+    async listBatchRows(ctx: Context, req: ValidatedRequest) {
+      const { key } = ctx.state.caller as ApiCaller;
+      const query = { limit: req.query.limit as number, after: (req.query.after as number | undefined) ?? null, state: (req.query.state as BatchRowState | undefined) ?? null };
+      const page = await listBatchRows(store.db, key.id, req.path.id, query);
+      if (!page) throw batchNotFound(req.path.id);
+      ctx.body = page;
     },
   };
 }

@@ -1,5 +1,5 @@
 // What a batch reads and writes of its calls: how many are in given statuses (those holding a slot), how many
-// are in each status, and the cancel of those not yet dialled when the batch ends.
+// are in each status, the calls of a page of its rows, and the cancel of those not yet dialled when the batch ends.
 import type { Kysely } from 'kysely';
 import type { CallRow } from '../calls-repo.js';
 import { runQuery } from '../prepared-query.js';
@@ -37,6 +37,20 @@ export async function countBatchCallsOn(ex: Executor, batchId: string): Promise<
       .where('batch_id', '=', batchId)
       .groupBy('status'),
   );
+}
+
+/** The calls of the batch's rows numbered from `from` up to `until` (excluded): by row, each row's in the order made. */
+export async function callsOfBatchRows(db: Kysely<Database>, batchId: string, from: number, until: number): Promise<{ id: string; status: string; batch_index: number | null }[]> {
+  return db
+    .selectFrom('calls')
+    .select(['id', 'status', 'batch_index'])
+    .where('batch_id', '=', batchId)
+    .where('batch_index', '>=', from)
+    .where('batch_index', '<', until)
+    .orderBy('batch_index')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /** Ends the batch's calls not yet dialled canceled (canceledUndialled); the rows as ended. */

@@ -37,6 +37,7 @@ import { m032CallerDisclosure } from './032-caller-disclosure.js';
 import { m033LiveLine } from './033-live-line.js';
 import { m034SendDigits } from './034-send-digits.js';
 import { m035ClientTools } from './035-client-tools.js';
+import { m038BatchRows } from './038-batch-rows.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -74,6 +75,7 @@ export const migrations: Record<string, Migration> = {
   '033_live_line': m033LiveLine,
   '034_send_digits': m034SendDigits,
   '035_client_tools': m035ClientTools,
+  '038_batch_rows': m038BatchRows,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -26,7 +26,8 @@ import { LineEars } from './ears.js';
 import { loadFvad } from './voice-activity.js';
 import { sharedSynthesizer } from '../../recording/espeak-synthesizer.js';
 
-function recognizer(c: CascadedConfig): SpeechRecognizer {
+/** The recogniser a call of this configuration hears with (the doctor opens one too). */
+export function cascadedRecognizer(c: CascadedConfig): SpeechRecognizer {
   const vendor = { apiKey: c.sttApiKey!, ...(c.sttUrl ? { url: c.sttUrl } : {}), ...(c.sttModel ? { model: c.sttModel } : {}) };
   switch (c.stt) {
     case 'oracle':
@@ -70,7 +71,7 @@ export function configuredCascadedAgent(config: Config, db: Kysely<Database>, lo
   // A failed load surfaces as the ears hearing nothing; it is logged once here.
   fvad.catch((err: Error) => logger?.error({ err: err.message }, 'the voice activity detector did not load'));
   return new CascadedAgent(db, {
-    providers: { recognizer: recognizer(c), model: chatModel(c), voice: voice(c), voiceName: c.ttsVoice },
+    providers: { recognizer: cascadedRecognizer(c), model: chatModel(c), voice: voice(c), voiceName: c.ttsVoice },
     timing: { greetAfterMs: config.realtimeTurnTaking?.greetAfterMs ?? DEFAULT_TURN_TAKING.greetAfterMs },
     ears: () => new LineEars(fvad, { endpointing: { silenceMs: c.endpointSilenceMs }, bargeIn: { minSpeechMs: c.interruptAfterMs } }),
     observer,
