@@ -1,7 +1,7 @@
 // The documentation, run as written: README.md and every docs/*.md in turn, each shell block line by line in one
-// bash session (a reader's terminal), each TypeScript block as a program, and each `npx svc …` command of the prose,
-// against a fresh service started as the quick start says (`npm start`, on an empty data folder). A command
-// fails when it exits other than 0 or answers with the API's error body. What a reader fills in is filled in
+// bash session (a reader's terminal), each TypeScript and Python block as a program, and each `npx svc …` command of
+// the prose, against a fresh service started as the quick start says (`npm start`, on an empty data folder). A
+// command fails when it exits other than 0 or answers with the API's error body. What a reader fills in is filled in
 // (the port, the key the start banner hands over where a page writes `svc_ak_…`, the call just placed), and the
 // store is the service's own; the key is in the environment only once a page has exported it.
 // A block that cannot run here says so in the page (see test/support/doc-samples.ts); it is listed below as a
@@ -28,6 +28,7 @@ const PAGES = [
 ];
 const SHELL = ['sh', 'bash', 'shell', 'inline'];
 const TYPESCRIPT = ['ts', 'typescript'];
+const PYTHON = ['python', 'py'];
 /** tsx's loader, by its address: the sample's folder is outside the repository, where `--import tsx` finds nothing. */
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 /** A command's own limit: generous, as a loaded machine starts npx and tsx slowly. */
@@ -110,7 +111,7 @@ describe('the documentation, run as written', function () {
   });
 
   for (const page of PAGES) {
-    const runnable = samples.filter((s) => s.file === page && [...SHELL, ...TYPESCRIPT].includes(s.lang));
+    const runnable = samples.filter((s) => s.file === page && [...SHELL, ...TYPESCRIPT, ...PYTHON].includes(s.lang));
     if (runnable.length === 0) continue;
     describe(page, () => {
       for (const sample of runnable) {
@@ -124,7 +125,7 @@ describe('the documentation, run as written', function () {
           });
         } else {
           it(`runs ${title(sample)}`, async () => {
-            const failures = TYPESCRIPT.includes(sample.lang) ? await runTypeScript(sample) : await runShell(sample);
+            const failures = SHELL.includes(sample.lang) ? await runShell(sample) : await runProgram(sample);
             expect(failures).to.deep.equal([]);
           });
         }
@@ -155,12 +156,17 @@ describe('the documentation, run as written', function () {
     return failures;
   }
 
-  async function runTypeScript(sample: Sample): Promise<string[]> {
-    // A folder of its own that maps @svc/sdk to the SDK's sources, as an installed package would provide it.
-    const dir = mkdtempSync(join(tmpdir(), 'svc-docs-ts-'));
+  /**
+   * A TypeScript or Python sample as a program, in a folder of its own where the SDK is found as an installed
+   * package would be (`@svc/sdk` mapped to the SDK's sources; the Python package's sources on PYTHONPATH).
+   */
+  async function runProgram(sample: Sample): Promise<string[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-docs-sample-'));
     try {
-      writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { paths: { '@svc/sdk': [join(ROOT, 'sdk/src/index.ts')] } } }));
-      writeFileSync(join(dir, 'sample.mts'), filledIn(sample.text, fill));
+      const python = PYTHON.includes(sample.lang);
+      const file = python ? 'sample.py' : 'sample.mts';
+      if (!python) writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { paths: { '@svc/sdk': [join(ROOT, 'sdk/src/index.ts')] } } }));
+      writeFileSync(join(dir, file), filledIn(sample.text, fill));
       // Run from the reader's terminal: with what it exported so far.
       const exported = await shell.run('env -0', COMMAND_MS);
       const shellEnv = Object.fromEntries(
@@ -170,7 +176,9 @@ describe('the documentation, run as written', function () {
           .map((v) => [v.slice(0, v.indexOf('=')), v.slice(v.indexOf('=') + 1)]),
       );
       const ran = await new Promise<Ran>((resolve) => {
-        const child = spawn(process.execPath, ['--import', TSX, 'sample.mts'], { cwd: dir, env: shellEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+        const [command, ...args] = python ? ['python3', file] : [process.execPath, '--import', TSX, file];
+        const programEnv = python ? { ...shellEnv, PYTHONPATH: join(ROOT, 'sdk-python/src') } : shellEnv;
+        const child = spawn(command, args, { cwd: dir, env: programEnv, stdio: ['ignore', 'pipe', 'pipe'] });
         killOnExit(child);
         let out = '';
         let err = '';

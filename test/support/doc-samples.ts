@@ -1,7 +1,7 @@
 // The runnable text of the documentation: every fenced code block of a Markdown file, with its language and the
 // marker that may stand on the line before it, and every `npx svc …` command written inline in its prose. A block
 // that cannot run in the test carries a marker a reader sees in the source:
-//   <!-- docs-runner: skip: <why> -->          not run; the docs runner lists it, with the reason, as skipped
+//   <!-- docs-runner: skip (<why>) -->         not run; the docs runner lists it, with the reason, as skipped
 //   <!-- docs-runner: run by <test file> -->   run by that test instead (the production build's, for instance)
 import { readFileSync } from 'node:fs';
 
@@ -48,11 +48,11 @@ function markerBefore(lines: string[], fence: number): Marker | null {
   while (k >= 0 && lines[k].trim() === '') k--;
   const m = k >= 0 ? MARKER.exec(lines[k]) : null;
   if (!m) return null;
-  const skip = /^skip:\s*(.+)$/.exec(m[1]);
+  const skip = /^skip \((.+)\)$/.exec(m[1]);
   if (skip) return { kind: 'skip', reason: skip[1] };
   const runBy = /^run by (\S+)$/.exec(m[1]);
   if (runBy) return { kind: 'run-by', test: runBy[1] };
-  throw new Error(`${lines[k].trim()}: a docs-runner marker is "skip: <why>" or "run by <test file>"`);
+  throw new Error(`${lines[k].trim()}: a docs-runner marker is "skip (<why>)" or "run by <test file>"`);
 }
 
 /** A shell sample's commands: continued lines joined, comments and blank lines dropped (bash drops them too). */
