@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { seedDevAccount } from './accounts/dev-seed.js';
+import { cliProgram } from './cli/program.js';
+import { devBanner } from './dev-banner.js';
 import { DEFAULT_AGENT_CATALOGUE } from './placement/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './numbers/irsf.js';
 import { systemClock } from './clock.js';
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
   if (runsWorkers) logger.info({ role: config.role, worker: engine!.owner, batches: batches!.owner }, 'call engine and webhook dispatcher running');
   if (config.seedDev) {
     const seed = await seedDevAccount(store, config, systemClock.now());
-    if (server) printDevBanner(config, seed.apiKey, seed.webhookSecret);
+    if (server) process.stdout.write(devBanner({ config, apiKey: seed.apiKey, webhookSecret: seed.webhookSecret, program: cliProgram() }));
   }
   onShutdown(logger, async () => {
     streams.endAll();
@@ -129,31 +131,6 @@ function onShutdown(logger: Logger, close: () => Promise<void>): void {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-}
-
-function printDevBanner(config: Config, apiKey: string | null, webhookSecret: string): void {
-  const store = config.databaseUrl ? 'postgres' : `sqlite in ${config.dataDir}`;
-  const keyLines = apiKey
-    ? [`  dev API key:        ${apiKey}`, '  (the key is shown in full only now; it is stored hashed)']
-    : [
-        '  dev API key:        printed on the first start only (it is stored hashed). To get one again, either',
-        '                      make a new key:  npx svc keys create --account dev   (same SVC_DATA_DIR or DATABASE_URL)',
-        '                      or fix one:      SVC_DEV_API_KEY=svc_ak_<16+ letters or digits> npm start',
-      ];
-  const lines = [
-    '',
-    `  svc is running at ${config.publicBaseUrl}  (store: ${store}, carrier: ${config.carrier})`,
-    `  console:            ${config.publicBaseUrl}/console  (sign in with the key below)`,
-    ...keyLines,
-    `  webhook secret:     ${webhookSecret}`,
-    '',
-    config.carrier === 'sandbox' ? '  Place a sandbox call:' : '  Place a call (a real one: the carrier is Twilio):',
-    `  curl -sS -X POST ${config.publicBaseUrl}/v1/agent/calls \\`,
-    `    -H "Authorization: Bearer ${apiKey ?? '$SVC_API_KEY'}" -H "Content-Type: application/json" \\`,
-    `    -d '{"to":"+14155550123","objective":"Ask whether the shop is open on Sunday","fields":[{"name":"open_sunday","type":"boolean"}]}'`,
-    '',
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 await main();

@@ -26,7 +26,7 @@ forEachStore('svc accounts, plan and usage', (kind) => {
       cli.clock.advance(1000);
       const plain = await cli.run('accounts', 'create', '--name', 'beta');
       expect(plain.code).to.equal(0);
-      expect(plain.out).to.match(/^Created account "beta" \([0-9a-f-]{36}\) with 1000 minutes per billing period\.\nNext: svc keys create --account beta\n$/);
+      expect(plain.out).to.match(/^Created account "beta" \([0-9a-f-]{36}\) with 1000 minutes per billing period\.\nNext: npx svc keys create --account beta\n$/);
 
       const list = await cli.run('accounts', 'list', '--json');
       expect(list.code).to.equal(0);
@@ -43,7 +43,7 @@ forEachStore('svc accounts, plan and usage', (kind) => {
     });
 
     it('says so when there are no accounts', async () => {
-      expect(await cli.run('accounts', 'list')).to.include({ code: 0, out: 'No accounts. Create one with: svc accounts create --name <name>\n' });
+      expect(await cli.run('accounts', 'list')).to.include({ code: 0, out: 'No accounts. Create one with: npx svc accounts create --name <name>\n' });
       expect((await cli.run('accounts', 'list', '--json')).json).to.deep.equal([]);
     });
 
@@ -55,14 +55,14 @@ forEachStore('svc accounts, plan and usage', (kind) => {
         [['--name', 'a', '--plan-minutes', '-5'], '--plan-minutes needs a value (write --plan-minutes=<value> for one that starts with "-")'],
         [['--name', 'a', '--plan-minutes=-5'], '--plan-minutes must be a whole number from 0 to 10000000, got "-5"'],
         [['--name', 'a', '--plan-minutes', '1.5'], '--plan-minutes must be a whole number from 0 to 10000000, got "1.5"'],
-        [['--name', 'a', '--caller-id', '4155550100'], '--caller-id must be a valid E.164 number such as +14155550100, got "4155550100"'],
-        [['--name', 'a', '--caller-id', '+11234567890'], '--caller-id must be a valid E.164 number such as +14155550100, got "+11234567890"'],
+        [['--name', 'a', '--caller-id', '4155550100'], '--caller-id must start with + and the country code (E.164), such as +14155550123; "4155550100" has no +'],
+        [['--name', 'a', '--caller-id', '+11234567890'], '--caller-id is not a valid US number: +11234567890 has area code 123, and area codes start with 2 to 9'],
         [['--name', 'a', '--colour', 'red'], "Unknown option '--colour'."],
         [['--name', 'a', 'extra'], 'unexpected argument "extra"'],
       ];
       for (const [args, message] of cases) {
         const r = await cli.run('accounts', 'create', ...args);
-        expect(r, args.join(' ')).to.include({ code: 2, out: '', err: `svc: ${message}\nRun "svc accounts create --help" for usage.\n` });
+        expect(r, args.join(' ')).to.include({ code: 2, out: '', err: `svc: ${message}\nRun "npx svc accounts create --help" for usage.\n` });
       }
       expect(await cli.count('accounts')).to.equal(0);
     });
@@ -97,7 +97,7 @@ forEachStore('svc accounts, plan and usage', (kind) => {
 
     it('refuses a bad plan with exit 2 and an unknown account with exit 1, leaving the plan as it was', async () => {
       await cli.account('acme', '--plan-minutes', '40');
-      expect((await cli.run('plan', 'set', '--account', 'acme')).err).to.equal('svc: --minutes is required\nRun "svc plan set --help" for usage.\n');
+      expect((await cli.run('plan', 'set', '--account', 'acme')).err).to.equal('svc: --minutes is required\nRun "npx svc plan set --help" for usage.\n');
       expect((await cli.run('plan', 'set', '--account', 'acme', '--minutes', 'lots')).code).to.equal(2);
       expect((await cli.run('plan', 'set', '--account', 'acme', '--minutes', '10000001')).code).to.equal(2);
       expect((await cli.run('plan', 'set', '--account', 'ghost', '--minutes', '5')).code).to.equal(1);

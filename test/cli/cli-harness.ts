@@ -65,6 +65,7 @@ export async function cliHarness(kind: StoreKind): Promise<CliHarness> {
       out: (t) => void (out += t),
       err: (t) => void (err += t),
       now: clock.now,
+      program: 'npx svc',
       serve: async (role) => void served.push(role),
       mcp: async () => (served.push('mcp'), 0),
     });

@@ -150,7 +150,7 @@ forEachStore('svc doctor', (kind) => {
       name: 'caller id +14155550188',
       status: 'fail',
       detail: '+14155550188 is neither a number of this Twilio account nor a verified caller id: Twilio refuses calls from it (error 21210).',
-      fix: 'Buy it (Phone Numbers → Buy a number) or verify it (Phone Numbers → Verified Caller IDs) in the Twilio Console, or add one you own with svc numbers add.',
+      fix: 'Buy it (Phone Numbers → Buy a number) or verify it (Phone Numbers → Verified Caller IDs) in the Twilio Console, or add one you own with npx svc numbers add.',
     });
   });
 

@@ -73,9 +73,9 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       await cli.account();
       const cases: [string[], number, string][] = [
         [[], 2, '--account is required'],
-        [['--account', 'nobody'], 1, 'no account with id or name "nobody" (svc accounts list shows them)'],
-        [['--account', 'acme', '--default-caller-id', '+1415'], 2, '--default-caller-id must be a valid E.164 number such as +14155550100, got "+1415"'],
-        [['--account', 'acme', '--default-caller-id', '+14155550199'], 1, `account "acme" does not own +14155550199; add it first: svc numbers add --account `],
+        [['--account', 'nobody'], 1, 'no account with id or name "nobody" (npx svc accounts list shows them)'],
+        [['--account', 'acme', '--default-caller-id', '+1415'], 2, '--default-caller-id is not a valid US number: +1415 has 3 digits after +1, and numbers there have 10 digits'],
+        [['--account', 'acme', '--default-caller-id', '+14155550199'], 1, `account "acme" does not own +14155550199; add it first: npx svc numbers add --account `],
         [['--account', 'acme', '--default-voice', 'robot'], 2, '--default-voice must be one of alloy, ash, ballad, coral, echo, sage, shimmer, verse, marin, cedar, got "robot"'],
         [['--account', 'acme', '--rate-limit', '0'], 2, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
         [['--account', 'acme', '--rate-limit'], 2, '--rate-limit needs a value (write --rate-limit=<value> for one that starts with "-")'],
@@ -244,7 +244,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         [[k.id, '--calling-window', 'none', '--days', 'mon'], 2, '--calling-window none takes no --days or --time-zone'],
         [[k.id, '--rate-limit', '0'], 2, '--rate-limit must be a whole number from 1 to 1000000, got "0"'],
         [[k.id, '--default-caller-id', '+14155550199'], 1, "the key's account does not own +14155550199"],
-        [['nope', '--name', 'x'], 1, 'no key with id "nope" (svc keys list --account <account> shows them)'],
+        [['nope', '--name', 'x'], 1, 'no key with id "nope" (npx svc keys list --account <account> shows them)'],
       ];
       for (const [args, code, message] of cases) {
         const r = await cli.run('keys', 'update', ...args);
@@ -271,8 +271,8 @@ forEachStore('svc keys and webhook-secret', (kind) => {
         await app.close();
       }
       expect(await cli.run('keys', 'revoke', k.id)).to.include({ code: 1, err: `svc: key ${k.id} is already revoked\n` });
-      expect(await cli.run('keys', 'revoke', 'nope')).to.include({ code: 1, err: 'svc: no key with id "nope" (svc keys list --account <account> shows them)\n' });
-      expect(await cli.run('keys', 'revoke')).to.include({ code: 2, err: 'svc: missing <key-id>\nRun "svc keys revoke --help" for usage.\n' });
+      expect(await cli.run('keys', 'revoke', 'nope')).to.include({ code: 1, err: 'svc: no key with id "nope" (npx svc keys list --account <account> shows them)\n' });
+      expect(await cli.run('keys', 'revoke')).to.include({ code: 2, err: 'svc: missing <key-id>\nRun "npx svc keys revoke --help" for usage.\n' });
     });
   });
 
@@ -295,7 +295,7 @@ forEachStore('svc keys and webhook-secret', (kind) => {
       const k = await cli.key();
       expect((await cli.run('webhook-secret', 'rotate', k.id, '--overlap-sec', '-1')).code).to.equal(2);
       expect((await cli.run('webhook-secret', 'rotate')).code).to.equal(2);
-      expect(await cli.run('webhook-secret', 'rotate', 'nope')).to.include({ code: 1, err: 'svc: no key with id "nope" (svc keys list --account <account> shows them)\n' });
+      expect(await cli.run('webhook-secret', 'rotate', 'nope')).to.include({ code: 1, err: 'svc: no key with id "nope" (npx svc keys list --account <account> shows them)\n' });
       await cli.run('keys', 'revoke', k.id);
       expect(await cli.run('webhook-secret', 'rotate', k.id)).to.include({ code: 1, err: `svc: key ${k.id} is revoked; its webhooks are no longer sent\n` });
       expect((await cli.store.db.selectFrom('api_keys').select('webhook_secret').executeTakeFirstOrThrow()).webhook_secret).to.equal(k.webhookSecret);

@@ -43,7 +43,7 @@ forEachStore('svc numbers', (kind) => {
       await cli.account();
       expect(await cli.run('numbers', 'add', '--account', 'acme', '+1 415 555 0123')).to.include({
         code: 2,
-        err: 'svc: the number must be a valid E.164 number such as +14155550100, got "+1 415 555 0123"\nRun "svc numbers add --help" for usage.\n',
+        err: 'svc: the number must be + and digits only, without spaces or punctuation: write "+1 415 555 0123" as +14155550123\nRun "npx svc numbers add --help" for usage.\n',
       });
       expect((await cli.run('numbers', 'add', '--account', 'acme')).code).to.equal(2);
       expect((await cli.run('numbers', 'remove', '--account', 'acme', 'abc')).code).to.equal(2);

@@ -37,11 +37,11 @@ describe('the svc command (bin/svc.js)', function () {
     expect(key).to.include({ code: 0, err: '' });
     const { key: apiKey, webhookSecret } = JSON.parse(key.out);
     const [refused, misused] = await Promise.all([svc(env, 'keys', 'create', '--account', 'ghost'), svc(env, 'numbers', 'add', '--account', 'acme', '555')]);
-    expect(refused).to.deep.equal({ code: 1, out: '', err: 'svc: no account with id or name "ghost" (svc accounts list shows them)\n' });
+    expect(refused).to.deep.equal({ code: 1, out: '', err: 'svc: no account with id or name "ghost" (npx svc accounts list shows them)\n' });
     expect(misused).to.deep.equal({
       code: 2,
       out: '',
-      err: 'svc: the number must be a valid E.164 number such as +14155550100, got "555"\nRun "svc numbers add --help" for usage.\n',
+      err: 'svc: the number must start with + and the country code (E.164), such as +14155550123; "555" has no +\nRun "npx svc numbers add --help" for usage.\n',
     });
 
     try {

@@ -138,9 +138,7 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(bad.value).to.deep.include({
         error: 'invalid_batch',
         status: 400,
-        errors: [
-          { index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' },
-        ],
+        errors: [{ index: 0, error: 'invalid_number', message: '`to` must start with + and the country code (E.164), such as +14155550123; "12345" has no +.' }],
       });
     });
 

@@ -43,7 +43,7 @@ describe('checkDestination', () => {
     expect(checkDestination('+11234567890', irsf)).to.deep.equal({
       ok: false,
       token: 'invalid_number',
-      message: '`to` must be a valid number in E.164 format, like +14155550123; got "+11234567890".',
+      message: '`to` is not a valid US number: +11234567890 has area code 123, and area codes start with 2 to 9.',
     });
   });
 

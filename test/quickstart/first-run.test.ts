@@ -26,7 +26,7 @@ async function start(env: Record<string, string>): Promise<Started> {
   proc.stderr!.on('data', (c) => (out += c));
   const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const deadline = Date.now() + 30_000;
-  while (!/Place a sandbox call:[\s\S]*-d '/.test(out)) {
+  while (!/Place a sandbox call[^\n]*:\n[\s\S]*-d '/.test(out)) {
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -67,7 +67,10 @@ describe('the quick start', function () {
     const key = /dev API key:\s+(svc_ak_[A-Za-z0-9_-]+)/.exec(out)![1];
     expect(baseUrl).to.equal(`http://localhost:${port}`);
     expect(/webhook secret:\s+(whsec_\S+)/.test(out)).to.equal(true);
-    // The banner names the console, and the console is there.
+    // The banner hands over the key as a line to paste, and names the reference and the console, which are there.
+    expect(out).to.include(`\n  export SVC_API_KEY=${key}\n`);
+    expect(/API reference:\s+(\S+)/.exec(out)![1]).to.equal(`http://localhost:${port}/docs`);
+    expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).to.equal(200);
     const consoleUrl = /console:\s+(\S+)/.exec(out)![1];
     expect(consoleUrl).to.equal(`http://localhost:${port}/console`);
     const page = await fetch(`http://127.0.0.1:${port}/console`);

@@ -1,36 +1,42 @@
-// The production build, as docs/operations.md tells an operator to run it: `npm run build`, then, with
-// NODE_ENV=production (no dev account, no printed key), an account and key made by the built CLI and the service
-// started from dist/ with plain node. A sandbox call placed on it completes and its recording downloads. Every
-// other test runs the TypeScript sources; this one is the proof that the compiled tree is whole (the .mjs worker
-// files, openapi.yaml, the static pages and the IRSF list are all read from dist/ at run time).
+// The production build, run from docs/operations.md as written (the block marked for this test, line by line, on an
+// empty data folder): `npm run build`, an account and a key made by the built CLI, and the service started from
+// dist/ with NODE_ENV=production (no dev account, no printed key). A sandbox call placed on it completes and its
+// recording downloads. Every other test runs the TypeScript sources; this one is the proof that the compiled tree is
+// whole (the .mjs worker files, openapi.yaml, the static pages and the IRSF list are all read from dist/ at run time).
 import { expect } from 'chai';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkoutLock } from '../support/checkout-lock.js';
+import { commandsOf, NEVER_RUN, samplesOf, STARTS_SERVICE } from '../support/doc-samples.js';
+import { readerEnv, startService, type RunningService } from '../support/doc-shell.js';
 import { freePort } from '../support/free-port.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PAGE = 'docs/operations.md';
+const block = samplesOf(join(ROOT, PAGE)).find((s) => s.marker?.kind === 'run-by' && s.marker.test === 'test/quickstart/production-build.test.ts');
+const [build, ...steps] = commandsOf(block?.text ?? '');
 
 describe('the production build', function () {
   this.timeout(180_000);
   let dataDir: string;
-  let service: ChildProcess | null = null;
+  let service: RunningService | null = null;
   // The build writes sdk/dist, which the SDK package test rebuilds too: the file holds the checkout's lock on it.
   let unlock = () => {};
   before(async function () {
     unlock = await checkoutLock('sdk-dist');
-    const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+    expect(build, `the block of ${PAGE} marked for this test`).to.match(/^npm run build\b/);
+    const built = spawnSync('bash', ['-c', build], { cwd: ROOT, encoding: 'utf8' });
     expect(built.status, `${built.stdout}\n${built.stderr}`).to.equal(0);
   });
   after(() => unlock());
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'svc-built-'));
   });
-  afterEach(() => {
-    service?.kill('SIGKILL');
+  afterEach(async () => {
+    await service?.stop();
     service = null;
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -74,32 +80,35 @@ describe('the production build', function () {
     expect([...imported].filter((name) => !(name in dependencies))).to.deep.equal([]);
   });
 
-  it('runs with plain node in production mode: the built CLI makes a key, and a call placed with it completes and records', async () => {
-    const port = await freePort();
-    const env = { ...process.env, NODE_ENV: 'production', SVC_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SVC_SANDBOX_TIME_SCALE: '0.01' };
-    const cli = (args: string[]) => {
-      const run = spawnSync(process.execPath, ['dist/server/src/cli/main.js', ...args, '--json'], { cwd: ROOT, env, encoding: 'utf8' });
-      expect(run.status, run.stderr).to.equal(0);
-      return JSON.parse(run.stdout) as Record<string, string>;
-    };
-    cli(['accounts', 'create', '--name', 'prod', '--caller-id', '+14155550100']);
-    const { key } = cli(['keys', 'create', '--account', 'prod']);
+  it('names the built CLI in its hints as it was run, so a hint pastes as it is', () => {
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['dist/server/src/cli/main.js', ...args], { cwd: ROOT, env: readerEnv({ SVC_DATA_DIR: dataDir }), encoding: 'utf8' });
+    expect(cli('keys', 'create', '--account', 'acme')).to.include({
+      status: 1,
+      stderr: 'svc: no account with id or name "acme" (node dist/server/src/cli/main.js accounts list shows them)\n',
+    });
+    expect(cli('accounts', 'create', '--name', 'acme').stdout).to.match(/\nNext: node dist\/server\/src\/cli\/main\.js keys create --account acme\n$/);
+  });
 
-    service = spawn(process.execPath, ['--enable-source-maps', 'dist/server/src/main.js'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    service.stdout!.on('data', (c) => (out += c));
-    service.stderr!.on('data', (c) => (out += c));
-    const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30_000;
-    while (
-      (await fetch(`${base}/readyz`).then(
-        (r) => r.status,
-        () => 0,
-      )) !== 200
-    ) {
-      if (service.exitCode !== null || Date.now() > deadline) throw new Error(`the built service did not become ready:\n${out}`);
-      await new Promise((r) => setTimeout(r, 50));
+  it(`runs as ${PAGE} says: the built CLI makes an account and a key on an empty store, and a call placed on the built service completes and records`, async () => {
+    const port = await freePort();
+    // What a reader fills in: the store and the port; the sandbox runs a hundred times faster.
+    const env = readerEnv({ SVC_DATA_DIR: dataDir, SVC_SANDBOX_TIME_SCALE: '0.01' });
+    let key = '';
+    for (const step of steps) {
+      expect(NEVER_RUN.test(step), `${step}: a step this test never runs`).to.equal(false);
+      if (STARTS_SERVICE.test(step)) {
+        service = await startService(step, env, port, 60_000);
+        expect(service.ready, `${step}\n${service.output()}`).to.equal(true);
+        continue;
+      }
+      const ran = spawnSync('bash', ['-c', step], { cwd: ROOT, env, encoding: 'utf8' });
+      expect(ran.status, `${step}\n${ran.stderr}`).to.equal(0);
+      key = /API key:\s+(svc_ak_\S+)/.exec(ran.stdout)?.[1] ?? key;
     }
+    expect(service, `${PAGE} starts the built service`).to.not.equal(null);
+    expect(key, `${PAGE} makes a key`).to.match(/^svc_ak_/);
+    const out = service!.output();
+    const base = `http://127.0.0.1:${port}`;
     // Production mode seeds nothing and prints no key.
     expect(out).to.not.include('dev API key');
     expect(out).to.not.match(/svc_ak_/);

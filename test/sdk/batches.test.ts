@@ -71,7 +71,7 @@ forEachStore('the SDK on batches', (kind) => {
     expect(bad).to.be.instanceOf(SvcApiError);
     expect([(bad as SvcApiError).status, (bad as SvcApiError).token]).to.deep.equal([400, 'invalid_batch']);
     expect((bad as SvcApiError).errors).to.deep.equal([
-      { index: 0, error: 'invalid_number', message: '`to` is not a valid number in E.164 format (`+` and digits, valid for its country). (`to` must match pattern "^\\+[1-9][0-9]{6,14}$".)' },
+      { index: 0, error: 'invalid_number', message: '`to` is not a valid US number: +1415 has 3 digits after +1, and numbers there have 10 digits.' },
     ]);
     const { batchId } = await svc.createBatch({ defaults: { objective }, calls: numbers(2) }, { idempotencyKey: 'sdk-batch-1' });
     const again = await svc.createBatch({ defaults: { objective }, calls: numbers(2) }, { idempotencyKey: 'sdk-batch-1' });

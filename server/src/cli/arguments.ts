@@ -1,5 +1,5 @@
 // Checks of single argument values. Each throws a UsageError whose message says what was expected.
-import { isE164 } from '../placement/caller-id.js';
+import { numberProblem } from '../placement/number-problem.js';
 import { UsageError } from './cli-error.js';
 import type { OptionValues } from './command.js';
 
@@ -22,6 +22,7 @@ export function integer(label: string, raw: string, min: number, max: number): n
 }
 
 export function e164(label: string, raw: string): string {
-  if (!isE164(raw)) throw new UsageError(`${label} must be a valid E.164 number such as +14155550100, got "${raw}"`);
+  const problem = numberProblem(raw, label);
+  if (problem) throw new UsageError(problem.replace(/\.$/, ''));
   return raw;
 }

@@ -9,6 +9,8 @@ export interface CommandContext {
   store: Store;
   config: Config;
   now: () => number;
+  /** How the user runs the CLI (`npx svc`, or the built entry point), for hints naming another command. */
+  program: string;
   /** Writes `data` as JSON under --json, else `text`. */
   emit(data: unknown, text: string): void;
 }

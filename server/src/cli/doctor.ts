@@ -32,6 +32,8 @@ export interface Check {
 export interface DoctorOptions {
   /** How long each request to a service may take. */
   timeoutMs: number;
+  /** How the user runs the svc command (`npx svc`, or the built entry point), for the fixes that name it. */
+  program: string;
 }
 
 const silent = pino({ level: 'silent' });
@@ -121,7 +123,12 @@ async function callerIds(config: Config, store: Store, options: DoctorOptions): 
   if (numbers.size === 0) {
     if (config.production) {
       return [
-        { name: 'caller id', status: 'fail', detail: 'No account in the store has a caller number.', fix: 'Add the Twilio number calls are placed from: svc numbers add --account <id|name> <e164>' },
+        {
+          name: 'caller id',
+          status: 'fail',
+          detail: 'No account in the store has a caller number.',
+          fix: `Add the Twilio number calls are placed from: ${options.program} numbers add --account <id|name> <e164>`,
+        },
       ];
     }
     numbers.add(config.devCallerId);
@@ -149,7 +156,7 @@ async function callerId(config: Config, number: string, options: DoctorOptions):
       name,
       status: 'fail',
       detail: `${number} is neither a number of this Twilio account nor a verified caller id: Twilio refuses calls from it (error 21210).`,
-      fix: 'Buy it (Phone Numbers → Buy a number) or verify it (Phone Numbers → Verified Caller IDs) in the Twilio Console, or add one you own with svc numbers add.',
+      fix: `Buy it (Phone Numbers → Buy a number) or verify it (Phone Numbers → Verified Caller IDs) in the Twilio Console, or add one you own with ${options.program} numbers add.`,
     };
   } catch (err) {
     return { name, status: 'fail', detail: `${unreachable("Twilio's API", err)}.`, fix: 'Check the network.' };
@@ -160,7 +167,7 @@ async function callerId(config: Config, number: string, options: DoctorOptions):
 async function publicAddress(config: Config, options: DoctorOptions): Promise<Check> {
   const name = 'public address';
   const base = config.publicBaseUrl;
-  const tunnel = 'Start svc (npx svc serve), then a tunnel to its port, e.g. cloudflared tunnel --url http://localhost:8080, and set SVC_PUBLIC_BASE_URL to the https address it prints.';
+  const tunnel = `Start svc (${options.program} serve), then a tunnel to its port, e.g. cloudflared tunnel --url http://localhost:8080, and set SVC_PUBLIC_BASE_URL to the https address it prints.`;
   if (!base.startsWith('https://')) {
     return { name, status: 'fail', detail: `SVC_PUBLIC_BASE_URL is ${base}: Twilio streams a call's audio only over wss, so it must be an https address.`, fix: tunnel };
   }
@@ -172,7 +179,7 @@ async function publicAddress(config: Config, options: DoctorOptions): Promise<Ch
       name,
       status: 'fail',
       detail: `${base}/healthz answered HTTP ${res.status}${res.status === 200 ? ', but not as svc does' : ''}: the address does not reach svc.`,
-      fix: `Point the tunnel at svc's port (SVC_PORT, 8080 by default) and check svc is running. ${tunnel}`,
+      fix: `Point the tunnel at svc's port (PORT, 8080 by default) and check svc is running. ${tunnel}`,
     };
   } catch (err) {
     const e = err as { cause?: { code?: string } };

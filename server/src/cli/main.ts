@@ -1,5 +1,6 @@
 // Entry point of the svc command (bin/svc.js loads it through tsx).
 import { systemClock } from '../clock.js';
+import { cliProgram } from './program.js';
 import { runCli } from './run-cli.js';
 
 const code = await runCli(process.argv.slice(2), {
@@ -7,6 +8,7 @@ const code = await runCli(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   now: systemClock.now,
+  program: cliProgram(),
   async serve(role) {
     process.env.SVC_ROLE = role;
     await import('../main.js');

@@ -19,6 +19,8 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   now(): number;
+  /** How the user runs this command (`npx svc`, or the built entry point): named in usage lines and hints. */
+  program: string;
   /** Starts the service in this process with SVC_ROLE set; resolves once it is up. */
   serve(role: string): Promise<void>;
   /** Starts the stdio tool server on this process's stdin and stdout; resolves with 2 when it cannot start. */
@@ -29,9 +31,9 @@ const COMMANDS: Command[] = [...accountCommands, ...keyCommands, ...numberComman
 const ROLES = ['api', 'worker', 'both'];
 const GLOBAL_OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-function helpText(): string {
+function helpText(program: string): string {
   const lines = [
-    'Usage: svc <command> [options] [--json]',
+    `Usage: ${program} <command> [options] [--json]`,
     '',
     'Manages the developer settings in the store the service uses (SVC_DATA_DIR, or DATABASE_URL for Postgres).',
     '--json prints machine-readable output; errors then go to stderr as {"error","message"}.',
@@ -47,8 +49,8 @@ function helpText(): string {
   return `${lines.join('\n')}\n`;
 }
 
-function commandHelp(c: Command): string {
-  return `Usage: svc ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''} [--json]\n\n${c.summary}\n`;
+function commandHelp(program: string, c: Command): string {
+  return `Usage: ${program} ${c.name}${c.synopsis ? ` ${c.synopsis}` : ''} [--json]\n\n${c.summary}\n`;
 }
 
 function findCommand(argv: string[]): { command: Command | 'serve' | 'mcp'; rest: string[] } | undefined {
@@ -82,7 +84,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
 
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    (argv.length === 0 ? io.err : io.out)(helpText());
+    (argv.length === 0 ? io.err : io.out)(helpText(io.program));
     return argv.length === 0 ? 2 : 0;
   }
   const found = findCommand(argv);
@@ -94,7 +96,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       : argv[1] === undefined || argv[1].startsWith('-')
         ? `"${argv[0]}" needs a subcommand: ${group.join(', ')}`
         : `unknown subcommand "${argv[0]} ${argv[1]}"; "${argv[0]}" takes ${group.join(', ')}`;
-    return fail(new UsageError(message), 2, 'Run "svc --help" for usage.');
+    return fail(new UsageError(message), 2, `Run "${io.program} --help" for usage.`);
   }
   const { command, rest } = found;
   const name = typeof command === 'string' ? command : command.name;
@@ -102,7 +104,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'mcp') {
       const { values, positionals } = parse(rest, {});
       if (values.help) {
-        io.out('Usage: svc mcp\n\nRuns the tool (MCP) server over stdio, against SVC_BASE_URL (default http://localhost:8080) with the key SVC_API_KEY.\n');
+        io.out(`Usage: ${io.program} mcp\n\nRuns the tool (MCP) server over stdio, against SVC_BASE_URL (default http://localhost:8080) with the key SVC_API_KEY.\n`);
         return 0;
       }
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -111,7 +113,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'serve') {
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
       if (values.help) {
-        io.out('Usage: svc serve [--role api|worker|both]\n\nRuns the service (default role: both).\n');
+        io.out(`Usage: ${io.program} serve [--role api|worker|both]\n\nRuns the service (default role: both).\n`);
         return 0;
       }
       if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -122,7 +124,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const { values, positionals } = parse(rest, command.options);
     if (values.help) {
-      io.out(commandHelp(command));
+      io.out(commandHelp(io.program, command));
       return 0;
     }
     const wanted = command.positionals ?? [];
@@ -137,6 +139,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           store,
           config,
           now: io.now,
+          program: io.program,
           emit: (data, text) => io.out(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`),
         },
         values,
@@ -147,7 +150,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       await store.close();
     }
   } catch (err) {
-    if (err instanceof UsageError) return fail(err, 2, `Run "svc ${name} --help" for usage.`);
+    if (err instanceof UsageError) return fail(err, 2, `Run "${io.program} ${name} --help" for usage.`);
     if (err instanceof ConfigError) return fail(err, 2);
     if (err instanceof CliFailure) return fail(err, 1);
     return fail(err as Error, 1);

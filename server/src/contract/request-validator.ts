@@ -204,17 +204,27 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
   };
   // Faulty text first: for a property that also breaks its schema (a NUL in `to`), the fault is the clearer message.
   for (const fault of faults) consider(propertyToken(schema, fault.segments[0]), fault.message);
-  // An error whose format can say why comes first, so that its reason is the message (not its pattern's).
+  // A format that can say why a value fails it explains its property whatever rule the value breaks (a `to` that
+  // is a number, or fails the pattern, is explained as a phone number); the format's error comes first, so that
+  // its reason is the message.
+  const formatOf = (e: ErrorObject) => (e.keyword === 'format' ? String(e.params.format) : e.instancePath.split('/').length === 2 ? schema.properties?.[e.instancePath.slice(1)]?.format : undefined);
   const explained = (e: ErrorObject) => e.keyword === 'format' && reasons[String(e.params.format)] !== undefined;
+  const known = Object.keys(schema.properties ?? {});
+  const unknown = errors.filter((e) => e.instancePath === '' && e.keyword === 'additionalProperties').map((e) => String(e.params.additionalProperty));
   for (const e of [...errors].sort((a, b) => Number(explained(b)) - Number(explained(a)))) {
     if (e.instancePath === '') {
       if (e.keyword === 'required') {
         const prop = String(e.params.missingProperty);
         const ps = schema.properties?.[prop] ?? {};
-        consider(ps['x-error-missing'] ?? ps['x-error'], `\`${prop}\` is required.`);
+        // A required field sent misspelt is missing and unknown at once: the message says both in one sentence.
+        const misspelt = unknown.find((u) => likelyMeant(u, known) === prop);
+        consider(
+          ps['x-error-missing'] ?? ps['x-error'],
+          misspelt ? `\`${prop}\` is required, and the body has an unknown field \`${misspelt}\`: did you mean \`${prop}\`?` : `\`${prop}\` is required.`,
+        );
       } else if (e.keyword === 'additionalProperties') {
         const prop = String(e.params.additionalProperty);
-        const guess = likelyMeant(prop, Object.keys(schema.properties ?? {}));
+        const guess = likelyMeant(prop, known);
         const rest = 'the request schema for the fields this version accepts.';
         consider(schema['x-error-additional'], guess ? `Unknown field \`${prop}\`; did you mean \`${guess}\`? See ${rest}` : `Unknown field \`${prop}\`; see ${rest}`);
       }
@@ -231,7 +241,8 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
     } else {
       const token = ps['x-error'];
       // A format that can say why the value fails it says so; otherwise the token's meaning and ajv's detail.
-      const reason = e.keyword === 'format' ? reasons[String(e.params.format)]?.(String(valueAt(data, segments)), segments.join('.')) : null;
+      const format = formatOf(e);
+      const reason = format === undefined ? null : reasons[format]?.(valueAt(data, segments), segments.join('.'));
       const detail = `\`${segments.join('.')}\` ${e.message ?? 'is invalid'}${allowed(e)}.`;
       consider(token, reason ?? (token && messages[token] ? `${messages[token]} (${detail})` : detail));
     }

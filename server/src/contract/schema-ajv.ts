@@ -11,6 +11,7 @@ import type { SchemaValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isE164 } from '../placement/caller-id.js';
 import { checkWebhookUrl } from '../placement/webhook-url.js';
+import { numberProblem } from '../placement/number-problem.js';
 import type { OpenApiDocument } from './openapi-document.js';
 import { jsonSchemaProblem } from './client-schemas.js';
 
@@ -23,11 +24,17 @@ export interface SchemaOptions {
   allowPrivateWebhooks: boolean;
 }
 
-/** Formats that can say why a value fails them, in sentences a client can act on (they name the field, `at`). */
-export type FormatReasons = Record<string, (value: string, at: string) => string | null>;
+/**
+ * Formats that can say why a value fails them, in sentences a client can act on (they name the field, `at`). A
+ * property of such a format is explained by it whatever rule of its schema the value breaks (its type, its pattern).
+ */
+export type FormatReasons = Record<string, (value: unknown, at: string) => string | null>;
 
 export function formatReasons(options: SchemaOptions): FormatReasons {
-  return { 'webhook-url': (url, at) => checkWebhookUrl(url, { allowPrivate: options.allowPrivateWebhooks }, at) };
+  return {
+    e164: (value, at) => numberProblem(value, `\`${at}\``),
+    'webhook-url': (url, at) => (typeof url === 'string' ? checkWebhookUrl(url, { allowPrivate: options.allowPrivateWebhooks }, at) : null),
+  };
 }
 
 export function ajvFor(doc: OpenApiDocument, options: SchemaOptions): Ajv2020 {
@@ -37,7 +44,7 @@ export function ajvFor(doc: OpenApiDocument, options: SchemaOptions): Ajv2020 {
   ajv.addFormat('binary', true);
   ajv.addFormat('e164', { type: 'string', validate: isE164 });
   const reasons = formatReasons(options);
-  ajv.addFormat('webhook-url', { type: 'string', validate: (url: string) => reasons['webhook-url'](url, 'webhookUrl') === null });
+  ajv.addFormat('webhook-url', { type: 'string', validate: (url: string) => reasons['webhook-url']!(url, 'webhookUrl') === null });
   ajv.addKeyword({
     keyword: 'x-unique-by',
     type: 'array',

@@ -27,6 +27,14 @@ import type { Store } from '../store/store.js';
 
 const API_PREFIX = '/v1/agent';
 
+/** An Authorization header holding the scheme and nothing else. */
+const EMPTY_BEARER = /^bearer\s*$/i;
+const SEND = 'Send Authorization: Bearer svc_ak_<secret>.';
+const NO_HEADER = `Missing API key. ${SEND}`;
+const EMPTY_KEY = `Missing API key: the Authorization header is "Bearer" with no key after it (an empty SVC_API_KEY?). ${SEND}`;
+const MALFORMED_KEY = `The API key is malformed: an API key is svc_ak_ and at least 16 letters, digits, - or _. ${SEND}`;
+const UNKNOWN_KEY = `The API key is unknown or revoked. ${SEND}`;
+
 export const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 /** Who is calling: the key, its rate-limit window, and the window's state the response reports. */
@@ -61,11 +69,8 @@ export async function authenticate(ctx: Context, { store, config, clock }: KeyAu
     ctx.set(rateLimitHeaders(w));
     checkWindow(w, 'unauthenticated requests from this address');
     ctx.set('WWW-Authenticate', header ? 'Bearer realm="svc", error="invalid_token"' : 'Bearer realm="svc"');
-    throw new ApiError(
-      401,
-      'unauthorized',
-      message ?? (header ? 'The API key is malformed, unknown or revoked. Send Authorization: Bearer svc_ak_<secret>.' : 'Missing API key. Send Authorization: Bearer svc_ak_<secret>.'),
-    );
+    // A bearer with nothing after it is a key left out (often an empty variable), not a wrong one.
+    throw new ApiError(401, 'unauthorized', message ?? (header === '' ? NO_HEADER : EMPTY_BEARER.test(header) ? EMPTY_KEY : match ? UNKNOWN_KEY : MALFORMED_KEY));
   }
   const { window_start, window_count, ...key } = found;
   const window = keyWindow(key, config);

@@ -4,6 +4,7 @@
 // any country.
 import type { IrsfList } from '../numbers/irsf.js';
 import { parseE164 } from './caller-id.js';
+import { numberProblem } from './number-problem.js';
 
 export const ALLOWED_REGIONS = ['US', 'CA', 'GB', 'AU', 'NZ', 'IL'] as const;
 const ALLOWED: ReadonlySet<string> = new Set(ALLOWED_REGIONS);
@@ -15,9 +16,7 @@ const blocked = (message: string): DestinationCheck => ({ ok: false, token: 'des
 
 export function checkDestination(to: string, irsf: IrsfList): DestinationCheck {
   const { valid, type, country } = parseE164(to);
-  if (!valid) {
-    return { ok: false, token: 'invalid_number', message: `\`to\` must be a valid number in E.164 format, like +14155550123; got ${JSON.stringify(to)}.` };
-  }
+  if (!valid) return { ok: false, token: 'invalid_number', message: numberProblem(to, '`to`')! };
   if (irsf.matches(to)) return blocked(`Calls to ${to} are blocked: the number is in a range listed for revenue-share fraud.`);
   if (type && REVENUE_SHARE_TYPES.has(type)) return blocked(`Calls to ${to} are blocked: premium-rate and shared-cost numbers are never called.`);
   const region = country;

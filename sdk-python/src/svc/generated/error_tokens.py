@@ -11,11 +11,11 @@ class ErrorTokenInfo(NamedTuple):
 ERROR_TOKENS: Dict[str, ErrorTokenInfo] = {
     "to_required": ErrorTokenInfo(400, "`to` is missing, null or blank."),
     "objective_required": ErrorTokenInfo(400, "`objective` is missing, null or blank."),
-    "invalid_number": ErrorTokenInfo(400, "`to` is not a valid number in E.164 format (`+` and digits, valid for its country)."),
+    "invalid_number": ErrorTokenInfo(400, "A number to call (`to`, or the do-not-call list's `number`) is not a valid number in E.164 format (`+` and digits, valid for its country); the message says what is wrong with it."),
     "invalid_objective": ErrorTokenInfo(400, "`objective` is not a string, or is longer than 4000 characters."),
     "invalid_context": ErrorTokenInfo(400, "`context` is not a string, or is longer than 10000 characters."),
     "invalid_fields": ErrorTokenInfo(400, "`fields` is not an array, has more than 20 items, or has an item that is malformed, has an unknown type, or repeats a name."),
-    "invalid_caller_id": ErrorTokenInfo(400, "`callerId` is not a valid number in E.164 format (`+` and digits, valid for its country)."),
+    "invalid_caller_id": ErrorTokenInfo(400, "`callerId` is not a valid number in E.164 format (`+` and digits, valid for its country); the message says what is wrong with it."),
     "invalid_webhook_url": ErrorTokenInfo(400, "`webhookUrl` is not an absolute HTTPS URL with a public host and no credentials; for a loopback or private host, the message names the development setting that allows it."),
     "invalid_metadata": ErrorTokenInfo(400, "`metadata` is not an object of at most 50 keys, each 1 to 40 characters, whose values are strings of at most 500 characters."),
     "invalid_voicemail": ErrorTokenInfo(400, "`voicemail` is not `{ \"action\": \"hangup\" }` or `{ \"action\": \"leave_message\", \"message\": <1 to 1000 characters, not blank> }`."),

@@ -33,7 +33,7 @@ export const accountCommands: Command[] = [
       });
       ctx.emit(
         { id, name, planMinutes, defaultCallerId: callerId },
-        `Created account "${name}" (${id}) with ${planMinutes} minutes per billing period${callerId ? ` and caller id ${callerId}` : ''}.\n` + `Next: svc keys create --account ${name}`,
+        `Created account "${name}" (${id}) with ${planMinutes} minutes per billing period${callerId ? ` and caller id ${callerId}` : ''}.\n` + `Next: ${ctx.program} keys create --account ${name}`,
       );
     },
   },
@@ -49,7 +49,7 @@ export const accountCommands: Command[] = [
         table(
           ['ID', 'NAME', 'PLAN MINUTES', 'CALLER ID', 'CREATED'],
           rows.map((a) => [a.id, a.name, a.plan_minutes, a.default_caller_id, iso(a.created_at)]),
-          'No accounts. Create one with: svc accounts create --name <name>',
+          `No accounts. Create one with: ${ctx.program} accounts create --name <name>`,
         ),
       );
     },

@@ -9,7 +9,7 @@ export const ACCOUNT_OPTION = { account: { type: 'string' } } as const;
 export async function accountFrom(ctx: CommandContext, values: OptionValues): Promise<AccountRow> {
   const ref = required(values, 'account');
   const found = await resolveAccount(ctx.store.db, ref);
-  if (found === 'ambiguous') throw new CliFailure(`several accounts are named "${ref}"; pass the account id instead (svc accounts list)`);
-  if (!found) throw new CliFailure(`no account with id or name "${ref}" (svc accounts list shows them)`);
+  if (found === 'ambiguous') throw new CliFailure(`several accounts are named "${ref}"; pass the account id instead (${ctx.program} accounts list)`);
+  if (!found) throw new CliFailure(`no account with id or name "${ref}" (${ctx.program} accounts list shows them)`);
   return found;
 }

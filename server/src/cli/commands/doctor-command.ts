@@ -24,7 +24,7 @@ export const doctorCommands: Command[] = [
     options: { 'timeout-ms': { type: 'string' } },
     async run(ctx, values) {
       const timeoutMs = values['timeout-ms'] === undefined ? 10_000 : integer('--timeout-ms', String(values['timeout-ms']), 100, 60_000);
-      const checks = await runDoctor(ctx.config, ctx.store, { timeoutMs });
+      const checks = await runDoctor(ctx.config, ctx.store, { timeoutMs, program: ctx.program });
       const failed = checks.some((c) => c.status === 'fail');
       ctx.emit({ ready: !failed, checks }, render(checks));
       return failed ? 1 : 0;

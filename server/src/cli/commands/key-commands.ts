@@ -135,7 +135,7 @@ export const keyCommands: Command[] = [
       const recordingNotice = rawNotice === undefined ? true : noticeFrom(rawNotice, false) === 1;
       const account = await accountFrom(ctx, values);
       if (callerId && !(await ownsNumber(ctx.store.db, account.id, callerId))) {
-        throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: svc numbers add --account ${account.id} ${callerId}`);
+        throw new CliFailure(`account "${account.name}" does not own ${callerId}; add it first: ${ctx.program} numbers add --account ${account.id} ${callerId}`);
       }
       const { row, key } = await createKey(
         ctx.store.db,
@@ -198,7 +198,7 @@ export const keyCommands: Command[] = [
         table(
           ['ID', 'NAME', 'KEY', 'CALLER ID', 'VOICE', 'RATE LIMIT', 'CALLING WINDOW', 'REVOKED'],
           keys.map((k) => [k.id, k.name, k.keyHint, k.defaultCallerId, k.defaultVoice, k.rateLimit, k.callingWindow && describeWindow(k.callingWindow), iso(k.revokedAt)]),
-          `Account "${account.name}" has no keys. Create one with: svc keys create --account ${account.id}`,
+          `Account "${account.name}" has no keys. Create one with: ${ctx.program} keys create --account ${account.id}`,
         ),
       );
     },
@@ -243,10 +243,10 @@ export const keyCommands: Command[] = [
         throw new UsageError('nothing to change: give --name, --default-caller-id, --default-voice, --rate-limit, --calling-window, --machine-detection, --on-behalf-of or --recording-notice');
       }
       const key = await findKey(ctx.store.db, keyId);
-      if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
+      if (!key) throw new CliFailure(`no key with id "${keyId}" (${ctx.program} keys list --account <account> shows them)`);
       if (key.revoked_at !== null) throw new CliFailure(`key ${keyId} is revoked`);
       if (update.default_caller_id && !(await ownsNumber(ctx.store.db, key.account_id, update.default_caller_id))) {
-        throw new CliFailure(`the key's account does not own ${update.default_caller_id}; add it first: svc numbers add --account ${key.account_id} ${update.default_caller_id}`);
+        throw new CliFailure(`the key's account does not own ${update.default_caller_id}; add it first: ${ctx.program} numbers add --account ${key.account_id} ${update.default_caller_id}`);
       }
       if (!(await updateKey(ctx.store.db, keyId, update))) throw new CliFailure(`key ${keyId} is revoked`);
       const listing = (await listKeys(ctx.store.db, key.account_id)).find((k) => k.id === keyId)!;
@@ -272,7 +272,7 @@ export const keyCommands: Command[] = [
     positionals: ['key-id'],
     async run(ctx, _values, [keyId]) {
       const key = await findKey(ctx.store.db, keyId);
-      if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
+      if (!key) throw new CliFailure(`no key with id "${keyId}" (${ctx.program} keys list --account <account> shows them)`);
       if (!(await revokeKey(ctx.store.db, keyId, ctx.now()))) throw new CliFailure(`key ${keyId} is already revoked`);
       ctx.emit({ id: keyId, revoked: true }, `Revoked key ${keyId}.`);
     },
@@ -287,7 +287,7 @@ export const keyCommands: Command[] = [
       const rawOverlap = optional(values, 'overlap-sec');
       const overlapSec = rawOverlap === undefined ? ctx.config.webhookSecretOverlapSec : integer('--overlap-sec', rawOverlap, 0, MAX_OVERLAP_SEC);
       const key = await findKey(ctx.store.db, keyId);
-      if (!key) throw new CliFailure(`no key with id "${keyId}" (svc keys list --account <account> shows them)`);
+      if (!key) throw new CliFailure(`no key with id "${keyId}" (${ctx.program} keys list --account <account> shows them)`);
       if (key.revoked_at !== null) throw new CliFailure(`key ${keyId} is revoked; its webhooks are no longer sent`);
       const now = ctx.now();
       const secret = await rotateWebhookSecret(ctx.store.db, keyId, now, overlapSec);

@@ -35,7 +35,7 @@ export const numberCommands: Command[] = [
         table(
           ['NUMBER', 'DEFAULT', 'ADDED'],
           numbers.map((n) => [n.e164, n.e164 === account.default_caller_id ? 'yes' : '', iso(n.createdAt)]),
-          `Account "${account.name}" has no numbers. Add one with: svc numbers add --account ${account.id} <e164>`,
+          `Account "${account.name}" has no numbers. Add one with: ${ctx.program} numbers add --account ${account.id} <e164>`,
         ),
       );
     },
