@@ -47,8 +47,16 @@ forEachStore('placement transfer', (kind) => {
   const shapes: Array<[string, unknown, ReturnType<typeof refused>]> = [
     ['a string', PERSON, refused('`transfer` must be object')],
     ['without a number', { mode: 'warm' }, refused("`transfer` must have required property 'to'")],
-    ['a number without its +', { to: '14155550142' }, { error: 'invalid_transfer', message: '`transfer.to` must start with + and the country code (E.164), such as +14155550123; "14155550142" has no +.' }],
-    ['a number not valid for its country', { to: '+1415555014' }, { error: 'invalid_transfer', message: '`transfer.to` is not a valid US number: +1415555014 has 9 digits after +1, and numbers there have 10 digits.' }],
+    [
+      'a number without its +',
+      { to: '14155550142' },
+      { error: 'invalid_transfer', message: '`transfer.to` must start with + and the country code (E.164), such as +14155550123; "14155550142" has no +.' },
+    ],
+    [
+      'a number not valid for its country',
+      { to: '+1415555014' },
+      { error: 'invalid_transfer', message: '`transfer.to` is not a valid US number: +1415555014 has 9 digits after +1, and numbers there have 10 digits.' },
+    ],
     ['a mode of its own', { to: PERSON, mode: 'hot' }, refused('`transfer.mode` must be equal to one of the allowed values: cold, warm')],
     ['a blank condition', { to: PERSON, when: '   ' }, refused('`transfer.when` must match pattern "\\S"')],
     ['a condition of 501 characters', { to: PERSON, when: 'a'.repeat(501) }, refused('`transfer.when` must NOT have more than 500 characters')],
