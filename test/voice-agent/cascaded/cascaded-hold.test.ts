@@ -11,7 +11,7 @@ import { OpenAiCompatibleChatModel } from '../../../server/src/chat-model/openai
 import type { LineBrief, TimedTurn } from '../../../server/src/conversation/conversation.js';
 import type { RecognitionStream, SpeechRecognizer } from '../../../server/src/speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../../server/src/speech/voice.js';
-import type { AgentHangUp, LiveLine } from '../../../server/src/telephony/live-line.js';
+import type { AgentHangUp, Consultation, LiveLine } from '../../../server/src/telephony/live-line.js';
 import { CascadedSession } from '../../../server/src/voice-agent/cascaded/cascaded-session.js';
 import type { EarEvent, Ears } from '../../../server/src/voice-agent/cascaded/ears.js';
 import { CALL_TOOLS } from '../../../server/src/voice-agent/tools.js';
@@ -44,6 +44,9 @@ class TestLine implements LiveLine {
     this.hungUp = reason;
   }
   async transfer(): Promise<void> {}
+  consult(): Consultation {
+    return { outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined };
+  }
 }
 
 /** Ears that hear what a test tells them to, at the next frame: call time is the audio pushed. */
