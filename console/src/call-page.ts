@@ -139,6 +139,8 @@ export function CallPage({ id }: { id: string }) {
       <dt>Duration</dt><dd>${seconds(record.durationSec)}</dd>
       <dt>Answered by</dt><dd>${record.answeredBy ?? '—'}</dd>
       <dt>Voice, language</dt><dd>${record.voice}, ${record.language}</dd>
+      ${record.endReason ? html`<dt>Ended by</dt><dd><code>${record.endReason}</code></dd>` : null}
+      ${record.holdSec ? html`<dt>On hold</dt><dd>${seconds(record.holdSec)}</dd>` : null}
       ${record.transferredTo ? html`<dt>Transferred</dt><dd>to ${record.transferredTo}, ${when(record.transferredAt)}</dd>` : null}
       ${record.batchId ? html`<dt>Batch</dt><dd><a href=${`#/calls?batch=${record.batchId}`}>${record.batchId}</a></dd>` : null}
       ${record.error ? html`<dt>Error</dt><dd><code>${record.error}</code></dd>` : null}

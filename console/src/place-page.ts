@@ -22,6 +22,7 @@ const EXAMPLES: Record<string, string> = {
   onBehalfOf: "Tony's Pizzeria",
   sendDigits: '1234#',
   transfer: '{ "to": "+14155550142", "mode": "warm", "when": "the callee asks to speak to a person" }',
+  hold: '{ "maxWaitSec": 300 }',
 };
 
 class FormError extends Error {}

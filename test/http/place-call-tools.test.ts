@@ -13,7 +13,7 @@ const PARAMETERS = { type: 'object', properties: { sku: { type: 'string' } }, re
 const tool = { name: 'check_stock', description: 'Checks whether a product is in stock.', parameters: PARAMETERS, url: 'https://tools.example.com/stock?token=tok_own_9' };
 /** invalid_tools' meaning, from the spec's ErrorToken descriptions: every message starts with it. */
 const MEANING =
-  '`tools` is not an array of at most 10 tools with different names, each `{ "name": 1 to 64 letters, digits, _ or - (not one of svc\'s own tools: end_call, record_opt_out, voicemail_detected, press_keys, transfer_call), "description": 1 to 1024 characters, "parameters"?: a JSON Schema of type object, at most 8 KiB, "url": as webhookUrl, "timeoutMs"?: 100 to 20000 }`.';
+  '`tools` is not an array of at most 10 tools with different names, each `{ "name": 1 to 64 letters, digits, _ or - (not one of svc\'s own tools: end_call, record_opt_out, voicemail_detected, press_keys, wait_on_hold, keep_listening, transfer_call), "description": 1 to 1024 characters, "parameters"?: a JSON Schema of type object, at most 8 KiB, "url": as webhookUrl, "timeoutMs"?: 100 to 20000 }`.';
 const HINT = 'For local development, start the service with SVC_WEBHOOK_ALLOW_PRIVATE=1 to allow http and loopback or private hosts.';
 
 forEachStore('a placement with client tools', (kind) => {
@@ -33,7 +33,11 @@ forEachStore('a placement with client tools', (kind) => {
     ['two tools of one name', [tool, { ...tool, url: 'https://tools.example.com/other' }], '`tools` must not repeat a name'],
     ['a name with a space', [{ ...tool, name: 'check stock' }], '`tools.0.name` must match pattern "^[a-zA-Z0-9_-]{1,64}$"'],
     ['a name of 65 characters', [{ ...tool, name: 'a'.repeat(65) }], '`tools.0.name` must match pattern "^[a-zA-Z0-9_-]{1,64}$"'],
-    ["svc's own end_call", [tool, { ...tool, name: 'end_call' }], "`tools.1.name` must not be one of svc's own tools' names (end_call, record_opt_out, voicemail_detected, press_keys, transfer_call)"],
+    [
+      "svc's own end_call",
+      [tool, { ...tool, name: 'end_call' }],
+      "`tools.1.name` must not be one of svc's own tools' names (end_call, record_opt_out, voicemail_detected, press_keys, wait_on_hold, keep_listening, transfer_call)",
+    ],
     ['no description', [{ ...tool, description: undefined }], "`tools.0` must have required property 'description'"],
     ['a description of 1025 characters', [{ ...tool, description: 'a'.repeat(1025) }], '`tools.0.description` must NOT have more than 1024 characters'],
     ['a blank description', [{ ...tool, description: '  ' }], '`tools.0.description` must match pattern "\\S"'],
@@ -133,7 +137,7 @@ forEachStore('a placement with client tools', (kind) => {
       {
         index: 1,
         error: 'invalid_tools',
-        message: `${MEANING} (\`tools.0.name\` must not be one of svc's own tools' names (end_call, record_opt_out, voicemail_detected, press_keys, transfer_call).)`,
+        message: `${MEANING} (\`tools.0.name\` must not be one of svc's own tools' names (end_call, record_opt_out, voicemail_detected, press_keys, wait_on_hold, keep_listening, transfer_call).)`,
       },
     ]);
     const good = await alice.api.post('/v1/agent/batches', { body: { calls: [{ ...ok, tools: [tool] }], defaults: {} } });

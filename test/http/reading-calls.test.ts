@@ -22,6 +22,9 @@ forEachStore('reading calls', (kind) => {
         ended_at: Date.UTC(2026, 0, 2, 3, 5, 6),
         recording_path: 'recordings/x.wav',
         answered_by: 'human',
+        hold_max_wait_sec: 120,
+        hold_ms: 61_250,
+        end_reason: 'hung_up',
       });
       const res = await alice.api.get(`/v1/agent/calls/${row.id}`);
       expect(res.status).to.equal(200);
@@ -47,6 +50,9 @@ forEachStore('reading calls', (kind) => {
         turns: null,
         voicemailLeft: false,
         sendDigits: null,
+        hold: { maxWaitSec: 120 },
+        holdSec: 61.25,
+        endReason: 'hung_up',
         batchId: null,
         optOut: false,
         scheduledAt: null,

@@ -97,6 +97,20 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(bad.value).to.include({ error: 'invalid_transfer', status: 400 });
     });
 
+    it('takes a hold budget, as placeCall does, and reports the time on hold and why the call ended', async () => {
+      const place = (await mcp.listTools()).tools[0]!.inputSchema as any;
+      expect(place.properties.hold.oneOf[0]).to.deep.include({ type: 'object', required: ['maxWaitSec'], additionalProperties: false });
+      const placed = await callTool(mcp, 'place_call', { ...ok, to: '+14155550127', hold: { maxWaitSec: 30 } });
+      expect(placed.isError).to.equal(false);
+      const { callId } = placed.value;
+      await srv.drive(callId);
+      const done = await callTool(mcp, 'wait_for_call', { id: callId, timeoutSec: 5, intervalSec: 0.1 });
+      expect(done.value).to.deep.include({ status: 'completed', hold: { maxWaitSec: 30 }, holdSec: 30, endReason: 'hold_timeout' });
+      const bad = await callTool(mcp, 'place_call', { ...ok, hold: { maxWaitSec: 0 } });
+      expect(bad.isError).to.equal(true);
+      expect(bad.value).to.deep.include({ error: 'invalid_hold', status: 400 });
+    });
+
     it('passes idempotencyKey on, so placing twice with it places one call', async () => {
       const before = (await rows()).length;
       const a = await callTool(mcp, 'place_call', { ...ok, idempotencyKey: `mcp-${transport}` });

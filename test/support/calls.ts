@@ -38,6 +38,10 @@ const LATER_COLUMNS: Partial<CallRow> = {
   transfer_json: null,
   transferred_to: null,
   transferred_at: null,
+  hold_max_wait_sec: null,
+  hold_timed_out_at: null,
+  hold_ms: null,
+  end_reason: null,
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
@@ -105,6 +109,10 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     transfer_json: null,
     transferred_to: null,
     transferred_at: null,
+    hold_max_wait_sec: null,
+    hold_timed_out_at: null,
+    hold_ms: null,
+    end_reason: null,
     ...overrides,
   };
   // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.

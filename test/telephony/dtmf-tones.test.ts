@@ -1,9 +1,9 @@
 // In-band DTMF: each key's tone carries its row and column frequencies and nothing else of the keypad, for 100 ms,
 // then 100 ms of silence, as 8 kHz mu-law; `w` and `W` are pauses of 0.5 s and 1 s. The test receiver
-// (test/support/dtmf-decoder.ts) hears every key where it was played, and nothing in what is no key.
+// (server/src/telephony/dtmf-decoder.ts) hears every key where it was played, and nothing in what is no key.
 import { expect } from 'chai';
 import { dtmfDurationMs, dtmfFrequencies, dtmfTones, muLaw, SAMPLE_RATE } from '../../server/src/telephony/dtmf-tones.js';
-import { decodeDtmf } from '../support/dtmf-decoder.js';
+import { decodeDtmf } from '../../server/src/telephony/dtmf-decoder.js';
 import { muLawTone } from '../support/fake-media-peer.js';
 
 const KEYPAD_HZ = [697, 770, 852, 941, 1209, 1336, 1477, 1633];

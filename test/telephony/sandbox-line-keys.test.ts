@@ -10,7 +10,7 @@ import type { LineEnd, LineSession } from '../../server/src/telephony/live-line.
 import { KeyPad } from '../../server/src/voice-agent/keypad.js';
 import { CALL_TOOLS } from '../../server/src/voice-agent/tools.js';
 import { TurnLedger } from '../../server/src/voice-agent/turn-ledger.js';
-import { decodeDtmf } from '../support/dtmf-decoder.js';
+import { decodeDtmf } from '../../server/src/telephony/dtmf-decoder.js';
 
 const logger = pino({ level: 'silent' });
 

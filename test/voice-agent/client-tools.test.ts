@@ -50,8 +50,8 @@ forEachStore('client tools', (kind) => {
     const { clientTools: _, ...without } = brief('https://tools.example.com/stock');
     expect(tools.registry(without, CALL_TOOLS)).to.equal(CALL_TOOLS);
     const registry = tools.registry(brief('https://tools.example.com/stock'), CALL_TOOLS);
-    expect(registry.offered.map((t) => t.name)).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'check_stock']);
-    expect(registry.offered[4]).to.deep.equal({ type: 'function', name: 'check_stock', description: 'Checks stock.', parameters: PARAMETERS });
+    expect(registry.offered.map((t) => t.name)).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'wait_on_hold', 'keep_listening', 'check_stock']);
+    expect(registry.offered[6]).to.deep.equal({ type: 'function', name: 'check_stock', description: 'Checks stock.', parameters: PARAMETERS });
     expect(registry.find('check_stock')?.remote).to.equal(true);
     expect(CALL_TOOLS.find('end_call')?.remote).to.equal(undefined);
   });

@@ -8,6 +8,7 @@ import type { FieldDefinition } from '../../server/src/generated/types.gen.js';
 import { ScriptedAgent } from '../../server/src/voice-agent/scripted-agent.js';
 import { SILENCE_PROMPT } from '../../server/src/voice-agent/silence-watch.js';
 import { CALL_TOOLS } from '../../server/src/voice-agent/tools.js';
+import { CONNECTING, HOLD_ANNOUNCEMENT, KEY_MENU, menuPrompt, SPOKEN_MENU } from '../../server/src/conversation/sandbox-menus.js';
 
 const FIELDS: FieldDefinition[] = [
   { name: 'open_sunday', type: 'boolean', description: 'Open on Sunday' },
@@ -184,5 +185,32 @@ describe('scripted chat model', () => {
     const ctrl = new AbortController();
     ctrl.abort();
     expect(await reply(new ScriptedChatModel(), request(brief(), [SYSTEM, { role: 'user', content: 'Hello?' }], ctrl.signal))).to.deep.equal([]);
+  });
+
+  it('answers a business line before its person as the text sandbox does, none of it a line of the script', async () => {
+    const model = new ScriptedChatModel();
+    const b = brief({ to: '+14155550125', objective: 'Ask when my delivery will arrive.' });
+    const messages: ChatMessage[] = [SYSTEM];
+    const answer = async (heard: string) => {
+      messages.push({ role: 'user', content: heard });
+      const deltas = await reply(model, request(b, messages));
+      const calls = callsOf(deltas);
+      messages.push({
+        role: 'assistant',
+        content: textOf(deltas) || null,
+        ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      });
+      for (const c of calls) messages.push({ role: 'tool', tool_call_id: c.id, content: '{}' });
+      return { text: textOf(deltas), calls: calls.map((c) => [c.name, JSON.parse(c.arguments)]) };
+    };
+    expect(await answer(menuPrompt(KEY_MENU, 'keys'))).to.deep.equal({ text: '', calls: [['press_keys', { digits: '2' }]] });
+    expect(await answer(menuPrompt(KEY_MENU.options[1]!.next!, 'keys'))).to.deep.equal({ text: '', calls: [['press_keys', { digits: '1' }]] });
+    expect(await answer(CONNECTING)).to.deep.equal({ text: '', calls: [['keep_listening', {}]] });
+    expect(await answer(HOLD_ANNOUNCEMENT)).to.deep.equal({ text: '', calls: [['wait_on_hold', {}]] });
+    expect(await answer(menuPrompt(SPOKEN_MENU, 'spoken'))).to.deep.equal({ text: 'Deliveries.', calls: [] });
+    // The person: the script's first line, as if nothing came before.
+    expect(await answer('Hello?')).to.deep.equal({ text: agentLines(b)[0], calls: [] });
+    const ids = messages.flatMap((m) => (m.role === 'assistant' && m.tool_calls ? m.tool_calls.map((c) => c.id) : []));
+    expect(new Set(ids).size).to.equal(ids.length);
   });
 });

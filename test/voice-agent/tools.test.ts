@@ -12,7 +12,7 @@ function context(over: Partial<ToolContext> = {}): ToolContext & { ended: number
 }
 
 describe('the call tools', () => {
-  it('are offered as end_call, record_opt_out, voicemail_detected then press_keys, each a function with its parameters', () => {
+  it('are offered as end_call, record_opt_out, voicemail_detected, press_keys, wait_on_hold then keep_listening, each a function with its parameters', () => {
     expect(CALL_TOOLS.offered.map((t) => [t.type, t.name, t.parameters])).to.deep.equal([
       ['function', 'end_call', { type: 'object', properties: { reason: { type: 'string', description: 'Why the call is ending, in a few words.' } }, required: [] }],
       ['function', 'record_opt_out', { type: 'object', properties: {}, required: [] }],
@@ -26,7 +26,32 @@ describe('the call tools', () => {
           required: ['digits'],
         },
       ],
+      ['function', 'wait_on_hold', { type: 'object', properties: {}, required: [] }],
+      ['function', 'keep_listening', { type: 'object', properties: {}, required: [] }],
     ]);
+  });
+
+  it('answer the model without asking it to go on for press_keys, wait_on_hold and keep_listening alone', () => {
+    expect(CALL_TOOLS.offered.map((t) => [t.name, CALL_TOOLS.find(t.name)!.quiet === true])).to.deep.equal([
+      ['end_call', false],
+      ['record_opt_out', false],
+      ['voicemail_detected', false],
+      ['press_keys', true],
+      ['wait_on_hold', true],
+      ['keep_listening', true],
+    ]);
+  });
+
+  it('wait_on_hold puts the agent on hold and answers that it waits; on a line that cannot wait so, it says to stay silent', async () => {
+    const tool = CALL_TOOLS.find('wait_on_hold')!;
+    let waits = 0;
+    expect(await tool.run({}, context({ waitOnHold: () => void waits++ }))).to.deep.equal({ waiting: true });
+    expect(waits).to.equal(1);
+    expect(await tool.run({}, context())).to.deep.equal({ error: 'This line cannot wait on hold; stay silent until someone speaks.' });
+  });
+
+  it('keep_listening does nothing but answer that the agent listens', async () => {
+    expect(await CALL_TOOLS.find('keep_listening')!.run({}, context())).to.deep.equal({ listening: true });
   });
 
   describe('press_keys', () => {

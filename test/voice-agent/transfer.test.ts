@@ -59,6 +59,8 @@ describe('transfer_call', () => {
       'record_opt_out',
       'voicemail_detected',
       'press_keys',
+      'wait_on_hold',
+      'keep_listening',
       'transfer_call',
     ]);
     const warm = withTransfer({ to: PERSON, mode: 'warm', when: 'x' }, CALL_TOOLS).find('transfer_call')!;

@@ -39,7 +39,7 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
  * made while it is full gets 429 `rate_limited` before anything else is checked. Otherwise errors are
  * reported one at a time, the first that applies winning:
  * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
- * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_metadata`, `invalid_voicemail`, `invalid_start_at`, `invalid_redial`, `invalid_calling_window` (its shape), `invalid_machine_detection`, `invalid_on_behalf_of`, `invalid_recording_notice`, `invalid_send_digits`, `invalid_tools`, `invalid_transfer`, `unknown_field`, `invalid_voice`,
+ * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_metadata`, `invalid_voicemail`, `invalid_start_at`, `invalid_redial`, `invalid_calling_window` (its shape), `invalid_machine_detection`, `invalid_on_behalf_of`, `invalid_recording_notice`, `invalid_send_digits`, `invalid_tools`, `invalid_transfer`, `invalid_hold`, `unknown_field`, `invalid_voice`,
  * `invalid_language`, `destination_blocked` (`to`, then `transfer.to`), `invalid_calling_window` (its zone, and whether it ever opens in the number's zones), `destination_opted_out` (`to`, then `transfer.to`), `caller_id_not_owned`, and last the minute cap (429
  * `over_minute_cap`). Malformed JSON (400 `invalid_json`), a body nesting more than 32 levels deep (400 with the
  * token of the property holding it), a body over 64 KiB (413) and a non-JSON body (415) are refused before any

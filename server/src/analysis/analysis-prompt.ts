@@ -24,6 +24,7 @@ const ENDED: Record<EndReason, string> = {
   minute_cap: "cut short when the account's minute allowance ran out",
   canceled: 'ended early by the client, who canceled the call while it was live',
   transferred: 'the agent handed the callee over to a person (a transfer) and left the call',
+  hold_timeout: 'the agent hung up after waiting on hold for longer than the call allowed',
 };
 
 export function analysisMessages({ brief, transcript, endReason }: AnalysisInput): ChatMessage[] {

@@ -3,10 +3,11 @@ import type { ExtractedValues } from '../generated/types.gen.js';
 import type { CallBrief } from '../conversation/conversation.js';
 
 /**
- * Why the conversation ended: the agent hung up, the engine cut it at the maximum duration or minute cap, or the
- * client canceled the call (cancelCall) while it was live.
+ * Why the conversation ended: the agent hung up, the engine cut it at the maximum duration or minute cap, the
+ * client canceled the call (cancelCall) while it was live, the agent handed the callee to a person (a transfer), or
+ * the agent gave up waiting on hold (the call's hold.maxWaitSec). The call record's endReason.
  */
-export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap' | 'canceled' | 'transferred';
+export type EndReason = 'hung_up' | 'max_duration' | 'minute_cap' | 'canceled' | 'transferred' | 'hold_timeout';
 
 export interface AnalysisInput {
   brief: CallBrief;

@@ -33,6 +33,7 @@ const ENDINGS: Record<EndReason, string> = {
   minute_cap: "The call was cut short when the account's minute allowance ran out",
   canceled: 'The client ended the call early (canceled)',
   transferred: 'The agent transferred the call to a person',
+  hold_timeout: 'The call was ended after waiting on hold for longer than its hold limit (hold.maxWaitSec)',
 };
 
 const UNAVAILABLE: Record<Failure['kind'], string> = {
@@ -70,8 +71,8 @@ export class LlmAnalyst implements Analyst {
       if (attempt.ok) {
         const checked = withCheckedEvidence(attempt.analysis, readTranscript(input.transcript));
         const analysis = { ...checked, optOut: attempt.analysis.optOut || heardOptOut(input.transcript, input.brief.language) };
-        // The model is told the client ended the call; the summary says so whatever the model wrote.
-        return input.endReason === 'canceled' ? { ...analysis, summary: `${ENDINGS.canceled}. ${analysis.summary}` } : analysis;
+        // The model is told the client ended the call, or the hold ran out; the summary says so whatever the model wrote.
+        return input.endReason === 'canceled' || input.endReason === 'hold_timeout' ? { ...analysis, summary: `${ENDINGS[input.endReason]}. ${analysis.summary}` } : analysis;
       }
       failures.push({ kind: attempt.kind, reason: attempt.reason });
     }

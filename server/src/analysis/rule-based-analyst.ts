@@ -14,6 +14,7 @@ const ENDINGS: Record<EndReason, string> = {
   minute_cap: "The call was cut short when the account's minute allowance ran out",
   canceled: 'The client ended the call early (canceled)',
   transferred: 'The agent transferred the call to a person',
+  hold_timeout: 'The call was ended after waiting on hold for longer than its hold limit (hold.maxWaitSec)',
 };
 
 export class RuleBasedAnalyst implements Analyst {

@@ -3,6 +3,7 @@ import type { FieldDefinition } from '../generated/types.gen.js';
 import { SPEAKER_LABEL, type Speaker } from '../conversation/conversation.js';
 import { fieldLabel, fieldType } from '../conversation/field-label.js';
 import type { Lexicon } from '../conversation/lexicon.js';
+import { isSpeech } from '../conversation/turn-marks.js';
 import { normalise } from './answer-reader.js';
 
 export interface TranscriptLine {
@@ -58,8 +59,10 @@ function asksInScriptedWords(line: string, field: FieldDefinition, lexicon: Lexi
 }
 
 /**
- * The agent's first line is its introduction ("… Is now a good time?"), never a question for a field. Each later
- * agent line goes to a field it asks in the scripted agent's exact phrasing, else to one whose label it ends with; then to the
+ * The agent's introduction ("… Is now a good time?") is never a question for a field: the line that opens with the
+ * scripted agent's hello, else the agent's first line of words (keys pressed and an option said to a menu before
+ * it are not its introduction). Each later agent line goes to a field it asks in the scripted agent's exact
+ * phrasing, else to one whose label it ends with; then to the
  * longest label (so "closing time" beats "time"), then the first such field not yet asked. A field's answer is
  * the callee's next line.
  */
@@ -67,9 +70,10 @@ export function findExchanges(transcript: string, fields: readonly FieldDefiniti
   const lines = readTranscript(transcript);
   const labels = new Map(fields.map((f) => [f.name, key(fieldLabel(f))]));
   const exchanges = new Map<string, FieldExchange>(fields.map((f) => [f.name, { asked: false, reply: null, replyTurn: null }]));
-  const opening = lines.findIndex((line) => line.speaker === 'agent');
+  const hello = lines.findIndex((line) => line.speaker === 'agent' && line.text.startsWith(lexicon.agent.hello));
+  const opening = hello >= 0 ? hello : lines.findIndex((line) => line.speaker === 'agent' && isSpeech(line));
   lines.forEach((line, i) => {
-    if (line.speaker !== 'agent' || i === opening) return;
+    if (line.speaker !== 'agent' || i === opening || !isSpeech(line)) return;
     const asking = fields.filter((f) => asksFor(line.text, labels.get(f.name)!));
     // The scripted agent asks a bare name as a person would ("Are you open on Sunday?"), not ending with the label.
     const exact = fields.filter((f) => asksInScriptedWords(line.text, f, lexicon));

@@ -185,5 +185,6 @@ function releasedCall(batch: BatchRow, index: number, call: PreparedCall, now: n
     send_digits: call.sendDigits ?? null,
     tools_json: call.tools ? JSON.stringify(call.tools) : null,
     transfer_json: call.transfer ? JSON.stringify(call.transfer) : null,
+    hold_max_wait_sec: call.holdMaxWaitSec ?? null,
   };
 }

@@ -21,6 +21,8 @@ export interface LiveAgent {
   optedOut(callId: string): Promise<boolean>;
   /** The error the agent recorded when its model could not go on (the call then fails with it), or null. */
   failure?(callId: string): Promise<'agent_unavailable' | null>;
+  /** Whether the agent hung up because it waited on hold past the call's hold budget. */
+  heldTooLong?(callId: string): Promise<boolean>;
 }
 
 export type AnyAgent = Agent | LiveAgent;

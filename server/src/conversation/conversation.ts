@@ -14,6 +14,8 @@ export interface Turn {
   note?: boolean;
   /** The agent hands the call over to a person here (a transfer): the call ends at this turn, the line left up. */
   handover?: boolean;
+  /** How long the turn lasts (call-time ms) when that is not its words' time: keys' tones, a wait on hold (turn-marks.ts). */
+  ms?: number;
 }
 
 export interface TimedTurn extends Turn {
@@ -68,6 +70,8 @@ export type LineBrief = CallBrief & {
    * arguments: which key signs it, and the call's metadata. Never put in what the model is told.
    */
   clientTools?: ClientToolsBrief;
+  /** The longest the agent waits on hold at a time (call-time ms) before it hangs up; DEFAULT_HOLD_MAX_WAIT_SEC when absent. */
+  holdMaxWaitMs?: number;
 };
 
 export interface ClientToolsBrief {
@@ -75,6 +79,12 @@ export interface ClientToolsBrief {
   apiKeyId: string;
   metadata: CallMetadata | null;
 }
+
+/** How long the agent waits on hold at a time when the placement does not say (its hold.maxWaitSec). */
+export const DEFAULT_HOLD_MAX_WAIT_SEC = 600;
+
+/** The call's hold budget: the longest it waits on hold at a time, in call-time ms. */
+export const holdMaxWaitMs = (row: Pick<CallRow, 'hold_max_wait_sec'>): number => (row.hold_max_wait_sec ?? DEFAULT_HOLD_MAX_WAIT_SEC) * 1000;
 
 /** What a call's row tells the agent that joins its line, `now` (epoch ms) being when it joins. */
 export function lineBriefOf(row: CallRow, now: number = Date.now()): LineBrief {
@@ -85,6 +95,7 @@ export function lineBriefOf(row: CallRow, now: number = Date.now()): LineBrief {
     callbackNumber: row.caller_id,
     recordingNotice: row.recording_notice !== 0,
     calleeTime: calleeTime(row.to_number, now),
+    holdMaxWaitMs: holdMaxWaitMs(row),
     ...(row.tools_json === null ? {} : { clientTools: { tools: toolsOf(row), apiKeyId: row.api_key_id, metadata: metadataOf(row) } }),
   };
 }
@@ -120,7 +131,7 @@ export function timeTurns(turns: readonly Turn[]): TimedTurn[] {
   let at = 0;
   return turns.map((t) => {
     const startMs = at === 0 ? 0 : at + TURN_GAP_MS;
-    const endMs = startMs + speechMs(t.text);
+    const endMs = startMs + (t.ms ?? speechMs(t.text));
     at = endMs;
     return { ...t, startMs, endMs };
   });

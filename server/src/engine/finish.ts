@@ -9,6 +9,8 @@ import type { CallRow } from '../store/calls-repo.js';
 import type { Executor } from '../store/store.js';
 import { isLive } from '../conversation/agent.js';
 import { briefOf, formatTranscript, recordTurns, type TimedTurn } from '../conversation/conversation.js';
+import { holdMs } from '../conversation/turn-marks.js';
+import { turnSounds } from '../recording/turn-sounds.js';
 import { settleTurns } from '../voice-agent/recorded-turns.js';
 import type { EngineEvent } from './call-state.js';
 import type { Commit, StepContext, Talk } from './step-context.js';
@@ -37,10 +39,15 @@ export async function finish(
   const said = turns.filter((t) => t.startMs < e.connectedMs);
   const transcript = said.length ? formatTranscript(said) : null;
   // A carrier that records the line stores its recording on the call itself; otherwise the call keeps what its
-  // recording is rendered from when first asked for (recording/call-recordings.ts).
-  // Notes (`[…]`, what the agent did on the line) are turns, but the line was silent for them.
-  const spoken = said.filter((t) => !t.note);
-  const recording = carrier.recordsCalls ? {} : { recording_request_json: recordingRequestJson({ turns: spoken, totalMs: e.connectedMs, language: row.language ?? 'en-US' }) };
+  // recording is rendered from when first asked for (recording/call-recordings.ts): the words, and the keys and
+  // the hold music as the sounds they were. Notes (`[…]`, what the agent did on the line) are turns, but the line
+  // was silent for them.
+  const sounds = turnSounds(said);
+  const recording = carrier.recordsCalls
+    ? {}
+    : { recording_request_json: recordingRequestJson({ turns: sounds.speech, totalMs: e.connectedMs, language: row.language ?? 'en-US', tones: sounds.tones }) };
+  // A live agent that gave up waiting on hold hung up: the conversation ended for that, not by itself.
+  const reason = talk.reason === 'hung_up' && isLive(agent) && (await agent.heldTooLong?.(row.id)) ? 'hold_timeout' : talk.reason;
   let summary: string | null = null;
   let extracted: string | null = null;
   let evidence: string | null = null;
@@ -49,7 +56,7 @@ export async function finish(
   let values: ExtractedValues | null = null;
   if (e.type === 'agent_failed') summary = agentFailedSummary(row.objective);
   if (e.type === 'conversation_over') {
-    const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: talk.reason });
+    const analysis = await analyst.analyse({ brief: briefOf(row), transcript: transcript ?? '', endReason: reason });
     if (analysis.degraded) ctx.deps.logger.warn({ callId: row.id, analyst: analyst.name, reason: analysis.degraded }, 'call analysis degraded');
     if (analysis.dropped) ctx.deps.logger.warn({ callId: row.id, analyst: analyst.name, fields: analysis.dropped }, 'values dropped: their quotes are not in the turns they were said in');
     summary = analysis.summary;
@@ -61,7 +68,18 @@ export async function finish(
   const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
   // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
   const listing: NewRow[] = optOut ? [optOutEntry(row, ctx.deps.clock.now())] : [];
-  const set = { ...also, transcript, turns_json: turnsJson, ...recording, summary, extracted_json: extracted, evidence_json: evidence, opt_out: optOut ? 1 : 0 };
+  const set = {
+    ...also,
+    transcript,
+    turns_json: turnsJson,
+    ...recording,
+    summary,
+    extracted_json: extracted,
+    evidence_json: evidence,
+    opt_out: optOut ? 1 : 0,
+    hold_ms: holdMs(said, e.connectedMs),
+    end_reason: e.type === 'conversation_over' ? reason : null,
+  };
   // What completes with the call (a batch's stop condition) is written in the transaction that completes it.
   const completed = e.type === 'conversation_over';
   const settle = settled(row.id, said, e.connectedMs);

@@ -8,7 +8,8 @@ import { transferOf, type CallRow } from '../store/calls-repo.js';
 import { readTransferred } from '../store/calls/agent-line.js';
 import type { LineEvent } from '../telephony/carrier.js';
 import { isLive } from '../conversation/agent.js';
-import { briefOf, timeTurns } from '../conversation/conversation.js';
+import { briefOf, holdMaxWaitMs, timeTurns, type TimedTurn } from '../conversation/conversation.js';
+import { isHoldTurn } from '../conversation/turn-marks.js';
 import { scriptedTurnRows } from '../voice-agent/recorded-turns.js';
 import { finish } from './finish.js';
 import type { EngineState, StepContext, Talk } from './step-context.js';
@@ -146,7 +147,8 @@ async function finishHandover(ctx: StepContext, row: CallRow, state: EngineState
 
 /**
  * At the answer: how long the call may talk — the maximum duration or the minute allowance left — and, for a
- * scripted agent, the whole conversation, which ends at the script's end or that limit.
+ * scripted agent, the whole conversation, which ends at the script's end, where a hold outlasts the call's hold
+ * budget (the agent hangs up there), or at that limit, whichever comes first.
  */
 async function planTalk(ctx: StepContext, row: CallRow, answeredAt: number): Promise<Talk> {
   const { agent, carrier, settings, store } = ctx.deps;
@@ -157,10 +159,18 @@ async function planTalk(ctx: StepContext, row: CallRow, answeredAt: number): Pro
   const endsAt = (ms: number) => answeredAt + Math.round(ms * carrier.timeScale);
   if (isLive(agent)) return { answeredAt, turns: [], talkMs: limitMs, reason: limitReason, endsAt: endsAt(limitMs), live: true };
   const turns = timeTurns(await agent.converse(briefOf(row)));
-  const scriptMs = turns.length ? turns[turns.length - 1].endMs : 0;
+  const holdEndsAt = holdRunsOut(turns, holdMaxWaitMs(row));
+  const scriptMs = holdEndsAt ?? (turns.length ? turns[turns.length - 1].endMs : 0);
   const talkMs = Math.min(scriptMs, limitMs);
-  // A script that ends in a handover (a transfer) ends it only when the call is not cut short first.
-  const transferTo = scriptMs <= limitMs && turns.at(-1)?.handover ? transferOf(row)?.to : undefined;
-  const reason: EndReason = scriptMs > limitMs ? limitReason : transferTo ? 'transferred' : 'hung_up';
+  // A script that ends in a handover (a transfer) ends it only when the call is not cut short first (by its limit,
+  // or by a wait on hold that runs out).
+  const transferTo = scriptMs <= limitMs && holdEndsAt === null && turns.at(-1)?.handover ? transferOf(row)?.to : undefined;
+  const reason: EndReason = scriptMs > limitMs ? limitReason : holdEndsAt !== null ? 'hold_timeout' : transferTo ? 'transferred' : 'hung_up';
   return { answeredAt, turns, talkMs, reason, endsAt: endsAt(talkMs), ...(transferTo ? { transferTo } : {}) };
+}
+
+/** Where the first wait on hold longer than the budget runs out (the agent hangs up there), or null when none does. */
+function holdRunsOut(turns: readonly TimedTurn[], budgetMs: number): number | null {
+  const hold = turns.find((t) => isHoldTurn(t) && t.endMs - t.startMs > budgetMs);
+  return hold ? hold.startMs + budgetMs : null;
 }

@@ -66,6 +66,7 @@ export function redialFor(row: CallRow, patch: CallPatch, now: number): { id: st
     send_digits: row.send_digits,
     tools_json: row.tools_json,
     transfer_json: row.transfer_json,
+    hold_max_wait_sec: row.hold_max_wait_sec,
   };
   return { id, values };
 }

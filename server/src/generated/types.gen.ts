@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -146,8 +146,8 @@ export type PlaceCallRequest = {
      * Keys to press as soon as the call is answered, to reach a known extension or get past a menu whose keys
      * you know (`1234#`, `ww2`): `0`-`9`, `*` and `#`, with `w` for a half-second pause and `W` for a whole
      * second; 1 to 32 characters. On Twilio they are its `SendDigits` on the dial; the sandbox accepts and
-     * records them (its callee has no menu). Kept on the call record. A menu whose choices must be heard first
-     * is the agent's to answer: it presses keys itself as the call goes.
+     * records them without pressing them (its menus are the agent's to answer). Kept on the call record. A
+     * menu whose choices must be heard first is the agent's to answer: it presses keys itself as the call goes.
      *
      */
     sendDigits?: string | null;
@@ -175,6 +175,27 @@ export type PlaceCallRequest = {
      *
      */
     transfer?: Transfer | null;
+    /**
+     * How long the agent waits when it is put on hold (see HoldPolicy); without it, 600 s.
+     */
+    hold?: HoldPolicy | null;
+};
+
+/**
+ * Waiting on hold. When the agent hears it is put on hold ("please hold", hold music, a recorded "your call is
+ * important to us"), it says nothing and its speech model is not driven (no tokens, and for a speech-to-speech
+ * model no audio sent: svc's own voice activity detection watches the line) until someone speaks; a person is
+ * answered where the conversation was, a recording is waited through. A hold that lasts longer than
+ * `maxWaitSec` ends the call: `completed`, `endReason` `hold_timeout`, the summary saying so. The call's
+ * maximum duration still applies and ends a longer hold first (`endReason` `max_duration`). The record's
+ * `holdSec` is the time spent on hold.
+ *
+ */
+export type HoldPolicy = {
+    /**
+     * The longest the agent waits on hold at a time, in seconds of call time (600 when `hold` is absent).
+     */
+    maxWaitSec: number;
 };
 
 /**
@@ -182,7 +203,7 @@ export type PlaceCallRequest = {
  */
 export type ClientTool = {
     /**
-     * The function's name as the model sees it, 1 to 64 letters, digits, `_` or `-`; not one of svc's own tools (`end_call`, `record_opt_out`, `voicemail_detected`, `press_keys`, `transfer_call`).
+     * The function's name as the model sees it, 1 to 64 letters, digits, `_` or `-`; not one of svc's own tools (`end_call`, `record_opt_out`, `voicemail_detected`, `press_keys`, `wait_on_hold`, `keep_listening`, `transfer_call`).
      */
     name: string;
     /**
@@ -738,6 +759,24 @@ export type CallRecord = {
      * The keys the call was placed to press once answered (the placement's `sendDigits`); null when none.
      */
     sendDigits?: string | null;
+    /**
+     * The hold policy the call was placed with (`hold`); null when none was given (the agent waits up to 600 s).
+     */
+    hold?: HoldPolicy | null;
+    /**
+     * Seconds the call spent on hold (from the agent starting to wait to someone speaking, or to the end), in call time; 0 for an answered call never put on hold; null until an answered call has ended, and for a call never answered.
+     */
+    holdSec?: number | null;
+    /**
+     * Why the conversation of a `completed` call ended; null for every other status and until the call has
+     * ended. The set may grow; clients must tolerate unknown values. `hung_up` the agent or the callee hung
+     * up; `max_duration` the call reached the service's maximum call duration; `minute_cap` the account's
+     * minute allowance ran out; `canceled` the client canceled the call while it was live; `transferred` the
+     * agent handed the call over to a person and left (see `transfer`); `hold_timeout` the agent waited on hold
+     * longer than the call's `hold.maxWaitSec` and hung up.
+     *
+     */
+    endReason?: string | null;
     /**
      * The batch the call belongs to (see createBatch); null for a call placed on its own.
      */
@@ -1320,7 +1359,7 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1405,7 +1444,7 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
-        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
+        error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.

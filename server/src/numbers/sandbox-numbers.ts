@@ -17,6 +17,10 @@ export type SandboxScenario =
   | 'pauses'
   | 'talks_over'
   | 'noisy'
+  /** A business line: a person comes on after a menu of keys, a menu of spoken options, or a wait on hold (conversation/sandbox-menus.ts). */
+  | 'key_menu'
+  | 'spoken_menu'
+  | 'hold'
   /** Answered; after the agent's opening the callee asks to speak to a person (a transfer, when the call has one). */
   | 'asks_for_person'
   /** Nobody answers, as 555-0111: the transfer destination whose phone rings out. */
@@ -35,6 +39,9 @@ const BY_SUFFIX: Record<string, SandboxScenario> = {
   '22': 'pauses',
   '23': 'talks_over',
   '24': 'noisy',
+  '25': 'key_menu',
+  '26': 'spoken_menu',
+  '27': 'hold',
   '28': 'asks_for_person',
   '29': 'never_answers',
 };

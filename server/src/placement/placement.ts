@@ -200,6 +200,7 @@ async function insertWithinCap(ex: Executor, key: ApiKeyRow, call: PreparedCall,
     send_digits: call.sendDigits,
     tools_json: call.tools ? JSON.stringify(call.tools) : null,
     transfer_json: call.transfer ? JSON.stringify(call.transfer) : null,
+    hold_max_wait_sec: call.holdMaxWaitSec ?? null,
   });
   if (idemKey) await completeIdempotencyKey(ex, key.id, idemKey, stored);
   return stored;

@@ -49,6 +49,8 @@ export interface PreparedCall {
   tools?: StoredTool[] | null;
   /** The transfer to a person with its defaults filled in; null for none. (Absent on a batch's call stored before it.) */
   transfer?: CallTransfer | null;
+  /** The longest the agent waits on hold at a time, in seconds; null for the default. (Absent on a batch's call stored before it.) */
+  holdMaxWaitSec?: number | null;
 }
 
 export interface RedialPolicy {
@@ -107,6 +109,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     sendDigits: body.sendDigits ?? null,
     tools: body.tools && body.tools.length > 0 ? body.tools.map(storedTool) : null,
     transfer,
+    holdMaxWaitSec: body.hold?.maxWaitSec ?? null,
   };
 }
 

@@ -63,6 +63,7 @@ export type QueuedCallRow = Pick<
   | 'send_digits'
   | 'tools_json'
   | 'transfer_json'
+  | 'hold_max_wait_sec'
 > & { recording_notice: number };
 
 /** What a call not yet started holds of all that happens to a call: nothing (a placement's and a redial's new row). */
@@ -86,6 +87,9 @@ export const NOT_STARTED = {
   tool_calls_json: null,
   transferred_to: null,
   transferred_at: null,
+  hold_timed_out_at: null,
+  hold_ms: null,
+  end_reason: null,
 } as const;
 
 const P = PARAM as never;
@@ -121,6 +125,7 @@ const insertQueued = statement((db) =>
     send_digits: P,
     tools_json: P,
     transfer_json: P,
+    hold_max_wait_sec: P,
   }),
 );
 
@@ -148,6 +153,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
     c.send_digits,
     c.tools_json,
     c.transfer_json,
+    c.hold_max_wait_sec,
   );
 }
 
@@ -238,6 +244,9 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     metadata: metadataOf(row),
     voicemailLeft: Number(row.voicemail_left) === 1,
     sendDigits: row.send_digits,
+    hold: row.hold_max_wait_sec === null ? null : { maxWaitSec: Number(row.hold_max_wait_sec) },
+    holdSec: row.hold_ms === null ? null : Number(row.hold_ms) / 1000,
+    endReason: row.end_reason,
     batchId: row.batch_id,
     optOut: Number(row.opt_out) === 1,
     scheduledAt: iso(row.scheduled_at),

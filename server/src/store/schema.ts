@@ -141,6 +141,14 @@ export interface CallsTable {
   transferred_to: string | null;
   /** When it did (wall-clock ms; the engine ends the call there); null otherwise. */
   transferred_at: number | null;
+  /** The longest the agent waits on hold at a time, in seconds (the placement's hold.maxWaitSec); null for the default. */
+  hold_max_wait_sec: number | null;
+  /** When the live agent gave up waiting on hold and hung up (wall-clock ms); null if it did not. */
+  hold_timed_out_at: number | null;
+  /** Call-time ms spent on hold, written as an answered call ends; null until then, and for a call never answered. */
+  hold_ms: number | null;
+  /** Why a completed call's conversation ended (the analyst's EndReason); null for any other ending. */
+  end_reason: string | null;
 }
 
 /** A batch: a job whose step releases its calls as the batch's calls end (batches/batch-runner.ts). */

@@ -11,10 +11,11 @@ import type { Logger } from 'pino';
 import type { LineBrief } from '../conversation/conversation.js';
 
 /**
- * Why an agent's session on a line ended: the agent hung up (after its goodbye, or on a line silent too long), lost
- * its model, handed the call over to a person and left, or the line ended under it.
+ * Why an agent's session on a line ended: the agent hung up (after its goodbye, on a line silent too long, or after
+ * waiting on hold past the call's budget), lost its model, handed the call over to a person and left, or the line
+ * ended under it.
  */
-export type LineEnd = 'end_call' | 'silence' | 'agent_lost' | 'transferred' | 'line_ended';
+export type LineEnd = 'end_call' | 'silence' | 'hold_timeout' | 'agent_lost' | 'transferred' | 'line_ended';
 /** The endings where the agent is the one that hangs up. */
 export type AgentHangUp = Exclude<LineEnd, 'line_ended' | 'transferred'>;
 

@@ -11,6 +11,7 @@
 // for a group that is over as the callee's audio arrives and never needs a timer of its own. A group becomes a turn
 // of the callee's, `[pressed 1 2 3]`, and a note to the model, `[The callee pressed 1 2 3]`.
 import type { Logger } from 'pino';
+import { pressedTurnText } from '../conversation/turn-marks.js';
 import { dtmfDurationMs } from '../telephony/dtmf-tones.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import type { TurnLedger } from './turn-ledger.js';
@@ -25,8 +26,7 @@ const MARK_GRACE_MS = 5000;
 /** How a press went: its tones played, or were cut off by a clear, or the line ended first. */
 export type PressOutcome = 'played' | 'cut_off' | 'line_ended';
 
-/** What a turn of keys says, in the transcript and to the model. */
-export const pressedTurnText = (keys: readonly string[]) => `[pressed ${keys.join(' ')}]`;
+export { pressedTurnText };
 export const calleePressedNote = (keys: readonly string[]) => `[The callee pressed ${keys.join(' ')}]`;
 
 /** The keys of a press as the turn lists them: the pauses are not keys. */

@@ -1,7 +1,7 @@
 // What a live agent keeps of each line in the store, whichever kind of agent it is: the turns as they are heard, the
-// opt-out, the failure that ended its model, the latency measured, each use of the client's tools as it is
-// answered, the handover to a person, and when the session joined the line and when it closed with every turn
-// written. The engine, which may run in another process, reads them back as the call ends;
+// opt-out, the failure that ended its model, a hold it gave up waiting on, the latency measured, each use of the
+// client's tools as it is answered, the handover to a person, and when the session joined the line and when it
+// closed with every turn written. The engine, which may run in another process, reads them back as the call ends;
 // a session still keeping the callee's last words is waited for (in this process, until it is done; in another,
 // until it records its line closed, bounded, as a process that died never does).
 import type { Kysely } from 'kysely';
@@ -10,11 +10,13 @@ import type { TimedTurn } from '../conversation/conversation.js';
 import type { ToolCall } from '../generated/types.gen.js';
 import {
   markAgentUnavailable,
+  markHoldTimedOut,
   markLineClosed,
   markLineOpened,
   markOptedOut,
   markTransferred,
   readAgentFailure,
+  readHoldTimedOut,
   readLineMarks,
   readOptOut,
   writeCallLatency,
@@ -51,6 +53,8 @@ export interface LineWrites {
   recordOptOut(): Promise<void>;
   recordVoicemail(): Promise<void>;
   recordFailure(): Promise<void>;
+  /** Records that the agent waited on hold past the call's budget and hangs up. */
+  recordHoldTimeout(): Promise<void>;
   /** Adds a use of a client tool to the call's record; resolves once it is written. */
   recordToolCall(call: ToolCall): Promise<void>;
   /** Records the line closed once the session has written every turn (after the ledger closes) and every use of a tool. */
@@ -98,6 +102,7 @@ export class LineRecords {
       recordFailure: async () => {
         await markAgentUnavailable(db, callId);
       },
+      recordHoldTimeout: () => markHoldTimedOut(db, callId, Date.now()),
       recordToolCall: (call) => {
         if (toolCalls.length >= MAX_TOOL_CALLS) return Promise.resolve();
         toolCalls.push(call);
@@ -189,5 +194,10 @@ export class LineRecords {
   async failure(callId: string): Promise<'agent_unavailable' | null> {
     const row = await readAgentFailure(this.db, callId);
     return row?.agent_failure === 'agent_unavailable' ? 'agent_unavailable' : null;
+  }
+
+  async heldTooLong(callId: string): Promise<boolean> {
+    const row = await readHoldTimedOut(this.db, callId);
+    return row?.hold_timed_out_at !== null && row?.hold_timed_out_at !== undefined;
   }
 }

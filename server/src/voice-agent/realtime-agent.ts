@@ -79,6 +79,10 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
     return this.records.failure(callId);
   }
 
+  heldTooLong(callId: string): Promise<boolean> {
+    return this.records.heldTooLong(callId);
+  }
+
   /**
    * The phone is ringing: opens and confirms the call's session now, so the answer does not wait for it. Only the
    * first process to claim the call warms it; a call already claimed, or no longer dialling, is left alone.
@@ -119,6 +123,7 @@ export class RealtimeAgent implements LiveAgent, LineAgent {
       warm: this.warmLinks?.take(callId),
       clock: this.options.clock,
       recordFailure: writes.recordFailure,
+      recordHoldTimeout: writes.recordHoldTimeout,
       apology: (language) => apologyFor(language),
       turnsWritten: writes.turnsWritten,
       recordToolCall: writes.recordToolCall,

@@ -1,12 +1,12 @@
 // What the realtime model is told to do on a call: its instructions (on whose behalf it calls, the objective, the
 // context and that it is private, the language, each requested field by name and meaning, what a caller must
 // know: the recording notice, that it is an AI, today's date and time where the callee is, the number to call
-// back, reading back what it notes, holding; and when to call its tools, tools.ts, keys included, and when and how
-// to transfer the call to a person, or that it cannot: transfer.ts). How they are sent is the interface's
-// (realtime-protocol.ts).
+// back, reading back what it notes; phone menus and holding; and when to call its tools, tools.ts, keys included,
+// and when and how to transfer the call to a person, or that it cannot: transfer.ts). How they are sent is the
+// interface's (realtime-protocol.ts). The cascaded agent's chat model is told the same.
 import type { LineBrief } from '../conversation/conversation.js';
 import { fieldLabel, fieldType, type FieldType } from '../conversation/field-label.js';
-import { END_CALL_TOOL, OPT_OUT_TOOL, PRESS_KEYS_TOOL } from './tools.js';
+import { END_CALL_TOOL, KEEP_LISTENING_TOOL, OPT_OUT_TOOL, PRESS_KEYS_TOOL, WAIT_ON_HOLD_TOOL } from './tools.js';
 import { TRANSFER_TOOL } from './transfer.js';
 
 const TYPE_HINT: Record<FieldType, string> = { boolean: 'yes or no', number: 'a number', string: 'a short answer' };
@@ -50,10 +50,18 @@ export function realtimeInstructions(brief: LineBrief): string {
   if (brief.callbackNumber) lines.push(`If the person asks for a number to call back, give ${brief.callbackNumber}, the number you are calling from, digit by digit.`);
   lines.push(
     'When the person gives you a number, a date, a time, an amount or a name to note, read it back to them to confirm it.',
-    'If the person asks you to hold or to wait, say you will, then stay silent until they speak again; if they ask for a long wait, offer to call back later instead.',
-    'Never invent information and never agree to anything beyond the objective. If you reach a voicemail or an automated menu you cannot use, say goodbye.',
-    `When an automated menu asks you to press a key, or you need to dial an extension or type a number, call the ${PRESS_KEYS_TOOL} function with the keys and say nothing over them; then listen to what the menu says next.`,
+    'Never invent information and never agree to anything beyond the objective. If you reach a voicemail, say goodbye.',
+    '',
+    'Automated phone menus: never speak to a menu while it talks. Listen to its options and choose the one that leads towards the objective; if none fits, choose the operator or "anything else".',
+    `- When it asks you to press a key, call the ${PRESS_KEYS_TOOL} function with that key and say nothing. You are answered once the keys have played; say nothing then either, and answer what the menu says next.`,
+    "- When it asks you to say the option, say only the option's words, briefly.",
+    `- While it is still listing options, or says it is connecting you, call the ${KEEP_LISTENING_TOOL} function and say nothing.`,
+    '- A menu that repeats itself, or says the choice is not valid, did not take it: choose again.',
+    `- To dial an extension or type a number you were asked for, call ${PRESS_KEYS_TOOL} too.`,
     'Keys the person presses on their phone reach you as a note such as "[The callee pressed 1 2]".',
+    '',
+    `Holding: when you are put on hold (the person asks you to hold or to wait, you hear hold music, or a recording such as "please hold" or "your call is important to us"), say you will hold if a person asked, then call the ${WAIT_ON_HOLD_TOOL} function and say nothing more. You hear nothing until someone speaks: when it is a person, greet them and carry on where the conversation was; when it is the recording again, call ${WAIT_ON_HOLD_TOOL} again and say nothing. If a person asks for a long wait, you may offer to call back later instead.`,
+    '',
     `If the person asks not to be called again, call the ${OPT_OUT_TOOL} function at once, then apologise, confirm they will not be called again, say goodbye and call ${END_CALL_TOOL}; ask nothing more.`,
     transferLine(brief, language),
     `When you have what you need, or the person cannot or will not help, thank them, say goodbye, and then call the ${END_CALL_TOOL} function to hang up.`,

@@ -14,7 +14,14 @@
 // `agent_unavailable`) and the line is hung up.
 //
 // Keys (docs/real-calls.md, "Keys"): the model presses them with press_keys (keypad.ts), answered once their tones
-// have played; keys the callee presses are grouped into one turn and told to the model as a user message.
+// have played and not asked to go on (quiet tools: what the menu says next is what it answers); keys the callee
+// presses are grouped into one turn and told to the model as a user message.
+//
+// Hold ("Waiting on hold", hold.ts): once the model calls wait_on_hold, the callee's audio no longer goes up and
+// nothing is asked of the model; svc's own voice activity detection watches the line, and speech sends up what was
+// said (from a little before it began) and from then on the line as before. The model's clock then lags the line's
+// by the audio it was not sent, so its times of the callee's speech are moved on by it. A hold past the call's budget
+// is recorded and hung up.
 //
 // How it closes ("How a realtime call closes"): a silent line is prompted once and then hung up (silence-watch.ts);
 // the goodbye of the response that called end_call plays out before the hang-up, and the callee's last words are
@@ -28,7 +35,10 @@ import { FILLER_AFTER_MS } from './filler.js';
 import type { ToolCall } from '../generated/types.gen.js';
 import { BargeIn } from './barge-in.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
-import type { LineBrief, Speaker } from '../conversation/conversation.js';
+import { DEFAULT_HOLD_MAX_WAIT_SEC, type LineBrief, type Speaker } from '../conversation/conversation.js';
+import { HOLD_TURN_TEXT } from '../conversation/turn-marks.js';
+import { loadFvad } from './cascaded/voice-activity.js';
+import { Hold, HoldEars } from './hold.js';
 import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from './keypad.js';
 import { errorEventAction, responseDoneAction } from './realtime-failures.js';
 import { openConfirmedLink, type LinkTarget, type RealtimeLink } from './realtime-link.js';
@@ -77,6 +87,8 @@ export interface SessionLifecycle {
   warm?: Promise<RealtimeLink | null>;
   /** Records, durably, that the model could not go on (the engine ends the call agent_unavailable). */
   recordFailure(): Promise<void>;
+  /** Records, durably, that the agent waited on hold past the call's budget (the engine ends the call hold_timeout). */
+  recordHoldTimeout?(): Promise<void>;
   /** The apology in the call's language. */
   apology(language: string): Promise<Apology>;
   /** Records, durably, that every turn the session heard is written (the engine may read them from any process). */
@@ -162,6 +174,19 @@ export class RealtimeSession implements LineSession {
   /** The agent leaves the call by handing it over (a transfer) once its words have played. */
   private handover: Handover | null = null;
   private notes = 0;
+  private readonly hold: Hold;
+  /** svc's ears while the model hears nothing, from call time `holdFromMs`. */
+  private holdEars: HoldEars | null = null;
+  private holdFromMs = 0;
+  /** The hold's turn, its place kept from when it began. */
+  private holdItem: string | null = null;
+  private holdTurns = 0;
+  private holdTimeout: Promise<void> | null = null;
+  /** Ms of the line's audio sent to the model, and held back from it on hold (not yet counted as a gap). */
+  private sentMs = 0;
+  private heldMs = 0;
+  /** The line's audio the model never got: from its own time `fromModelMs` on, its clock is `ms` behind the line's. */
+  private readonly gaps: Array<{ fromModelMs: number; ms: number }> = [];
 
   constructor(
     private readonly brief: LineBrief,
@@ -178,6 +203,7 @@ export class RealtimeSession implements LineSession {
   ) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.keypad = new KeyPad(line, ledger, logger, brief.callId);
+    this.hold = new Hold(brief.holdMaxWaitMs ?? DEFAULT_HOLD_MAX_WAIT_SEC * 1000);
     this.tool = {
       callId: brief.callId,
       line,
@@ -186,7 +212,11 @@ export class RealtimeSession implements LineSession {
       endCall: () => this.goodbye.request(),
       recordOptOut,
       recordVoicemail,
-      pressKeys: (digits) => this.keypad.press(digits),
+      pressKeys: (digits) => {
+        this.holdOver();
+        return this.keypad.press(digits);
+      },
+      waitOnHold: () => this.waitOnHold(),
       recordToolCall: lifecycle.recordToolCall,
       handOver: (handover) => {
         if (this.goodbye.ending) return;
@@ -224,13 +254,95 @@ export class RealtimeSession implements LineSession {
   heard(payload: string, timestampMs: number | null): void {
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
     this.ledger.heard(payload, timestampMs);
+    if (this.hold.expired(this.ledger.nowMs)) return void this.holdRanOut();
+    if (this.hold.holding) this.listenOnHold(payload);
+    else this.sendAudio(payload);
+    const keys = this.calleeKeys.due(this.ledger.nowMs);
+    if (keys) this.calleePressed(keys);
+    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line. Nor
+    // is a hold: nobody is expected to speak.
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0 || this.hold.holding);
+  }
+
+  private sendAudio(payload: string): void {
+    this.sentMs += Buffer.byteLength(payload, 'base64') / 8;
     const append = { type: 'input_audio_buffer.append', audio: payload };
     if (this.link) this.link.send(append);
     else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
-    const keys = this.calleeKeys.due(this.ledger.nowMs);
-    if (keys) this.calleePressed(keys);
-    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
-    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
+  }
+
+  /** On hold: svc's ears hear the line; speech wakes the model with what was said from a little before it began. */
+  private listenOnHold(payload: string): void {
+    this.heldMs += Buffer.byteLength(payload, 'base64') / 8;
+    const at = this.holdEars?.push(payload) ?? null;
+    if (at === null) return;
+    this.hold.wake(this.holdFromMs + at);
+    this.logger.info({ callId: this.brief.callId }, 'speech on hold: the model hears the line again');
+    const kept = this.holdEars!.takeKept();
+    this.heldMs -= kept.reduce((ms, p) => ms + Buffer.byteLength(p, 'base64') / 8, 0);
+    this.closeHoldGap();
+    for (const p of kept) this.sendAudio(p);
+    this.closeHoldEars();
+  }
+
+  /** The model hears the line again: the audio it did not get is a gap between its clock and the line's. */
+  private closeHoldGap(): void {
+    if (this.heldMs > 0) this.gaps.push({ fromModelMs: this.sentMs, ms: this.heldMs });
+    this.heldMs = 0;
+  }
+
+  /** The line's time of a time on the model's clock (which counts only the audio it was sent). */
+  private lineMs(modelMs: number | null): number | null {
+    if (modelMs === null) return null;
+    let ms = modelMs;
+    for (const gap of this.gaps) if (modelMs >= gap.fromModelMs) ms += gap.ms;
+    return ms;
+  }
+
+  /** The model called wait_on_hold: from now it hears nothing and is asked nothing until someone speaks. */
+  private waitOnHold(): void {
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    const nowMs = this.ledger.nowMs;
+    if (!this.hold.on) {
+      this.holdItem = `hold-${++this.holdTurns}`;
+      this.ledger.begin(this.holdItem, 'agent', nowMs);
+      this.logger.info({ callId: this.brief.callId }, 'on hold: the model hears nothing until someone speaks');
+    }
+    this.hold.enter(nowMs);
+    this.closeHoldEars();
+    this.holdEars = new HoldEars(loadFvad());
+    this.holdFromMs = nowMs;
+    // What the server has of the line so far (the recording that said to hold) is no turn to answer.
+    this.send({ type: 'input_audio_buffer.clear' });
+    if (this.greetTimer) clearTimeout(this.greetTimer);
+    this.greetTimer = null;
+    this.greeted = true;
+  }
+
+  /** The agent speaks (or presses keys, or the line ends) after a hold: the wait is a turn, up to the speech that ended it. */
+  private holdOver(): void {
+    const span = this.hold.end(this.ledger.nowMs);
+    this.closeHoldGap();
+    this.closeHoldEars();
+    if (!span || !this.holdItem) return;
+    this.ledger.note(this.holdItem, 'agent', span.startMs, span.endMs, HOLD_TURN_TEXT);
+    this.holdItem = null;
+  }
+
+  private closeHoldEars(): void {
+    this.holdEars?.close();
+    this.holdEars = null;
+  }
+
+  /** The agent has waited on hold, hearing nothing, for the call's budget: recorded, then hung up. */
+  private holdRanOut(): void {
+    if (this.ending) return;
+    this.logger.info({ callId: this.brief.callId }, "waited on hold past the call's limit; hanging up");
+    this.holdOver();
+    this.holdTimeout = (this.lifecycle.recordHoldTimeout?.() ?? Promise.resolve()).catch((err: Error) =>
+      this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the hold timeout'),
+    );
+    void this.finish('hold_timeout');
   }
 
   marked(name: string): void {
@@ -265,7 +377,7 @@ export class RealtimeSession implements LineSession {
       return;
     }
     this.link.send(item);
-    if (this.held || this.lastWords.speaking) return;
+    if (this.held || this.hold.holding || this.lastWords.speaking) return;
     if (this.responseActive) {
       this.answerOwed = true;
       return;
@@ -368,7 +480,7 @@ export class RealtimeSession implements LineSession {
     if (this.greetTimer) clearTimeout(this.greetTimer);
     this.greetTimer = setTimeout(() => {
       this.greetTimer = null;
-      if (this.greeted || this.ending || this.held || !this.link) return;
+      if (this.greeted || this.ending || this.held || this.hold.on || !this.link) return;
       this.greeted = true;
       this.link.send({ type: 'response.create' });
     }, this.conn.greetAfterMs ?? this.turnTaking.greetAfterMs);
@@ -382,7 +494,7 @@ export class RealtimeSession implements LineSession {
     const itemId = str(e.item_id);
     switch (e.type) {
       case 'input_audio_buffer.speech_started':
-        if (itemId) this.ledger.calleeStarted(itemId, num(e.audio_start_ms));
+        if (itemId) this.ledger.calleeStarted(itemId, this.lineMs(num(e.audio_start_ms)));
         if (itemId) this.heardOf(itemId, 'callee', null);
         if (itemId) this.lastWords.started(itemId);
         // The line ended before the model heard this turn begin: it is committed now, as it would have been then.
@@ -395,7 +507,7 @@ export class RealtimeSession implements LineSession {
         this.bargeIn.started();
         break;
       case 'input_audio_buffer.speech_stopped':
-        if (itemId) this.ledger.calleeStopped(itemId, num(e.audio_end_ms));
+        if (itemId) this.ledger.calleeStopped(itemId, this.lineMs(num(e.audio_end_ms)));
         if (itemId) this.lastWords.stopped(itemId);
         this.bargeIn.stopped();
         // Speech the model does not answer (noise) leaves the greeting due.
@@ -427,7 +539,11 @@ export class RealtimeSession implements LineSession {
         break;
       case this.conn.protocol.events.audioDelta: {
         const delta = str(e.delta);
-        if (itemId && delta !== null && !this.ending && this.goodbye.takesAudio) this.ledger.play(itemId, delta);
+        if (itemId && delta !== null && !this.ending && this.goodbye.takesAudio) {
+          this.ledger.play(itemId, delta);
+          // The model answers what woke it: the hold is over. (Audio of the response that called wait_on_hold plays on.)
+          if (this.hold.on && !this.hold.holding) this.holdOver();
+        }
         if (itemId) this.heardOf(itemId, 'agent', null);
         break;
       }
@@ -529,7 +645,8 @@ export class RealtimeSession implements LineSession {
         (output) => {
           if (output === undefined || callId === null || this.over) return;
           this.send({ type: 'conversation.item.create', item: { type: 'function_call_output', call_id: callId, output: JSON.stringify(output) } });
-          if (this.ending || this.goodbye.ending) return;
+          // A quiet tool's answer asks for nothing: what the line says next is what the model answers.
+          if (this.ending || this.goodbye.ending || tool.quiet) return;
           // A tool that took a while (keys playing out, a client's tool) may answer while another response runs: the
           // model is asked again once that one is done, since the server refuses a second at once.
           if (this.responseActive) this.answerOwed = true;
@@ -564,7 +681,7 @@ export class RealtimeSession implements LineSession {
 
   /** The line has been silent (silence-watch.ts): the model is asked, as the system, to check once. */
   private promptSilence(): void {
-    if (this.ending || this.goodbye.ending || this.held) return;
+    if (this.ending || this.goodbye.ending || this.held || this.hold.holding) return;
     this.send({ type: 'conversation.item.create', item: { type: 'message', role: 'system', content: [{ type: 'input_text', text: SILENCE_PROMPT }] } });
     this.send({ type: 'response.create' });
   }
@@ -621,6 +738,7 @@ export class RealtimeSession implements LineSession {
     this.link?.close();
     this.link = null;
     this.keypad.close();
+    this.holdOver();
     const keys = this.calleeKeys.flush();
     if (keys) this.calleePressed(keys);
     if (reason !== 'transferred') this.handover?.abandon();
@@ -628,8 +746,10 @@ export class RealtimeSession implements LineSession {
     this.toolsStop.abort();
     await Promise.all(this.running);
     const handedOver = reason === 'transferred' && (await handOver(this.handover!, this.ledger, this.logger, this.brief.callId));
-    // The failure is on the call before the carrier hears of the end, so the engine reads it with the turns.
+    // The failure (or the hold that ran out) is on the call before the carrier hears of the end, so the engine reads
+    // it with the turns.
     await this.failure;
+    await this.holdTimeout;
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
     await this.ledger.close();
     await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));

@@ -5,10 +5,17 @@
 // nothing more is asked. A callee who asks for a person (555-0128) is transferred on a call placed with a transfer
 // (cold: at once; warm: after the agent has called the person, who takes the call unless the number is 555-0129,
 // which nobody answers: then the agent says so and carries on), and is told politely that the agent cannot on any
-// other. The context only shapes the wording (it is for the agent, not the recipient, so it is never read out).
+// other. The context only shapes the wording (it is for the agent, not the recipient, so it is never read out). On
+// the sandbox's business lines a menu or a hold comes first (conversation/sandbox-menus.ts): the agent presses the
+// key, or says the option, that fits the objective as it reads the menu (menu-choice.ts), or waits on hold, and the
+// person who then comes on hears the script.
 import type { FieldDefinition } from '../generated/types.gen.js';
 import { sandboxScenario } from '../numbers/sandbox-numbers.js';
 import { timeTurns, type CallBrief, type Turn } from '../conversation/conversation.js';
+import { HOLD_ANNOUNCEMENT, HOLD_MUSIC_MS, type MenuStep, SandboxMenu } from '../conversation/sandbox-menus.js';
+import { HOLD_TURN_TEXT, pressedTurnText } from '../conversation/turn-marks.js';
+import { dtmfDurationMs } from '../telephony/dtmf-tones.js';
+import { chooseOption, readLine } from './menu-choice.js';
 import type { Agent } from '../conversation/agent.js';
 import { fieldLabel, fieldType } from '../conversation/field-label.js';
 import { lexiconFor, type Lexicon } from '../conversation/lexicon.js';
@@ -45,10 +52,62 @@ export class ScriptedAgent implements Agent {
 }
 
 /**
- * The whole scripted conversation of a call, both speakers, as `converse` holds it; the scripted chat model plays
- * its agent lines one reply at a time. `minTalkMs` as in ScriptedAgentOptions.
+ * The whole scripted conversation of a call, both speakers, as `converse` holds it: what comes before a person
+ * (scriptedPrelude), then the talk with the person. `minTalkMs` as in ScriptedAgentOptions.
  */
 export function scriptedConversation(brief: CallBrief, minTalkMs = 0): Turn[] {
+  return [...scriptedPrelude(brief), ...scriptedTalk(brief, minTalkMs)];
+}
+
+/** A menu that never puts the caller through would loop: the script stops following it after this many prompts. */
+const MAX_MENU_PROMPTS = 6;
+
+/**
+ * What comes before a person on the sandbox's business lines: the menu's prompts and the agent's keys (or spoken
+ * option) until it connects, or the queue's recording and the wait on hold. Empty on every other number.
+ */
+export function scriptedPrelude(brief: CallBrief): Turn[] {
+  const scenario = brief.to === undefined ? null : sandboxScenario(brief.to);
+  const line = (text: string): Turn => ({ speaker: 'callee', text });
+  if (scenario === 'hold') return [line(HOLD_ANNOUNCEMENT), { speaker: 'agent', text: HOLD_TURN_TEXT, ms: HOLD_MUSIC_MS }];
+  if (scenario !== 'key_menu' && scenario !== 'spoken_menu') return [];
+  const menu = new SandboxMenu(scenario === 'key_menu' ? 'keys' : 'spoken');
+  const turns: Turn[] = [];
+  let said = menu.opening();
+  for (let prompts = 0; prompts < MAX_MENU_PROMPTS; prompts++) {
+    turns.push(line(said));
+    const heard = readLine(said);
+    let next: MenuStep | null = null;
+    if (heard.kind === 'key_menu') {
+      const { key } =
+        heard.options[
+          chooseOption(
+            heard.options.map((o) => o.label),
+            brief.objective,
+          )
+        ]!;
+      turns.push({ speaker: 'agent', text: pressedTurnText([key]), ms: dtmfDurationMs(key) });
+      next = menu.pressed(key);
+    } else if (heard.kind === 'spoken_menu') {
+      const option = heard.options[chooseOption(heard.options, brief.objective)]!;
+      turns.push({ speaker: 'agent', text: `${option.charAt(0).toUpperCase()}${option.slice(1)}.` });
+      next = menu.said(option);
+    }
+    if (!next) break;
+    said = next.say;
+    if (next.connected) {
+      turns.push(line(said));
+      break;
+    }
+  }
+  return turns;
+}
+
+/**
+ * The scripted conversation with the person who answers, both speakers; the scripted chat model plays its agent
+ * lines one reply at a time, and the live sandbox's callee its callee lines. `minTalkMs` as in ScriptedAgentOptions.
+ */
+export function scriptedTalk(brief: CallBrief, minTalkMs = 0): Turn[] {
   const callee = new SimulatedCallee(brief);
   const rng = seededRandom(`agent:${brief.callId}`);
   // Stretches of conversation between which the long script lets the callee digress.

@@ -9,12 +9,15 @@
 // called again; the answer to that is a record_opt_out call, and once the tool's result is back, the
 // acknowledgement and end_call. A line the script follows with a transfer's note comes with transfer_call: with
 // the scripted briefing before the call to the person, without one before the handover (in place of end_call).
-// Everything follows from the brief and the messages: the same call gives the same replies, whatever the clock
-// says.
+// What a business line says before its person (menu-choice.ts) is answered as the text sandbox's script answers
+// it: a key menu with press_keys, a spoken menu with the option's word, a hold with wait_on_hold, a recording that
+// puts the call through with keep_listening; none of it counts as a line of the script. Everything follows from
+// the brief and the messages: the same call gives the same replies, whatever the clock says.
 import type { LineBrief } from '../conversation/conversation.js';
 import { sandboxScenario } from '../numbers/sandbox-numbers.js';
-import { scriptedBriefing, scriptedConversation } from './scripted-agent.js';
-import { END_CALL_TOOL, OPT_OUT_TOOL } from './tools.js';
+import { chooseOption, readLine } from './menu-choice.js';
+import { scriptedBriefing, scriptedTalk } from './scripted-agent.js';
+import { END_CALL_TOOL, KEEP_LISTENING_TOOL, OPT_OUT_TOOL, PRESS_KEYS_TOOL, WAIT_ON_HOLD_TOOL } from './tools.js';
 import { TRANSFER_TOOL } from './transfer.js';
 import type { ChatDelta, ChatMessage, ChatModel, ChatRequest } from '../chat-model/chat-model.js';
 
@@ -49,6 +52,26 @@ export class ScriptedChatModel implements ChatModel {
   private plan({ brief, messages }: ChatRequest): ChatDelta[] {
     const last = messages.at(-1);
     if (last && (last.role === 'system' || last.role === 'user') && SILENCE_PROMPT.test(last.content)) return spoken(STILL_THERE);
+    if (last?.role === 'user') {
+      const at = messages.length;
+      const heard = readLine(last.content);
+      if (heard.kind === 'key_menu') {
+        const { key } =
+          heard.options[
+            chooseOption(
+              heard.options.map((o) => o.label),
+              brief.objective,
+            )
+          ]!;
+        return [toolCall(PRESS_KEYS_TOOL, at, { digits: key })];
+      }
+      if (heard.kind === 'spoken_menu') {
+        const option = heard.options[chooseOption(heard.options, brief.objective)]!;
+        return spoken(`${option.charAt(0).toUpperCase()}${option.slice(1)}.`);
+      }
+      if (heard.kind === 'hold') return [toolCall(WAIT_ON_HOLD_TOOL, at, {})];
+      if (heard.kind === 'recording') return [toolCall(KEEP_LISTENING_TOOL, at, {})];
+    }
     const script = scriptedLines(brief, this.minTalkMs);
     const lines = script.map((l) => l.text);
     const k = linesSaid(messages);
@@ -73,11 +96,12 @@ export function agentLines(brief: LineBrief, minTalkMs = 0): string[] {
 }
 
 /**
- * The agent's lines, each with the transfer the script has it make with it: the agent's next turn being a note, the
- * handover's (the agent leaves) or the call to the person's (what the callee says meanwhile comes between).
+ * The agent's lines with the person (after any menu or hold), each with the transfer the script has it make with
+ * it: the agent's next turn being a note, the handover's (the agent leaves) or the call to the person's (what the
+ * callee says meanwhile comes between).
  */
 function scriptedLines(brief: LineBrief, minTalkMs: number): Array<{ text: string; after: 'consult' | 'handover' | null }> {
-  const turns = scriptedConversation(brief, minTalkMs);
+  const turns = scriptedTalk(brief, minTalkMs);
   return turns.flatMap((t, i) => {
     if (t.speaker !== 'agent' || t.note) return [];
     const next = turns.slice(i + 1).find((u) => u.speaker === 'agent');
@@ -85,14 +109,15 @@ function scriptedLines(brief: LineBrief, minTalkMs: number): Array<{ text: strin
   });
 }
 
-/** How many script lines the agent has said: its messages with text, but for answers to a silence prompt. */
+/** How many script lines the agent has said: its messages with text, but for answers to a silence prompt or to a menu. */
 function linesSaid(messages: readonly ChatMessage[]): number {
   let said = 0;
   for (let i = 0; i < messages.length; i += 1) {
     const m = messages[i];
     const before = messages[i - 1];
     const promptedBySilence = before !== undefined && (before.role === 'system' || before.role === 'user') && SILENCE_PROMPT.test(before.content);
-    if (m.role === 'assistant' && m.content && !promptedBySilence) said += 1;
+    const toMenu = before?.role === 'user' && readLine(before.content).kind !== 'person';
+    if (m.role === 'assistant' && m.content && !promptedBySilence && !toMenu) said += 1;
   }
   return said;
 }
@@ -118,6 +143,11 @@ function endCall(k: number, reason: string): ChatDelta {
 
 function transferCall(k: number, args: Record<string, string>): ChatDelta {
   return { type: 'tool_call', call: { id: callId(TRANSFER_TOOL, k), name: TRANSFER_TOOL, arguments: JSON.stringify(args) } };
+}
+
+/** A call of a tool that answers the line before a person, its id from where it stands in the conversation. */
+function toolCall(tool: string, at: number, args: Record<string, unknown>): ChatDelta {
+  return { type: 'tool_call', call: { id: callId(tool, at), name: tool, arguments: JSON.stringify(args) } };
 }
 
 /** A tool call's id, the same for the same call at the same point of the script. */

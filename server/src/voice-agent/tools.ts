@@ -11,6 +11,8 @@ export const END_CALL_TOOL = 'end_call';
 export const OPT_OUT_TOOL = 'record_opt_out';
 export const VOICEMAIL_TOOL = 'voicemail_detected';
 export const PRESS_KEYS_TOOL = 'press_keys';
+export const WAIT_ON_HOLD_TOOL = 'wait_on_hold';
+export const KEEP_LISTENING_TOOL = 'keep_listening';
 
 /** A JSON Schema object (a tool's parameters). */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -43,6 +45,8 @@ export interface ToolContext {
   recordVoicemail?(): Promise<void>;
   /** Presses keys on the line after what the agent has said (keypad.ts); absent where the agent cannot. */
   pressKeys?(digits: string): Promise<PressOutcome>;
+  /** The agent is on hold: the model is not driven until someone speaks (hold.ts); absent where the agent cannot wait so. */
+  waitOnHold?(): void;
   /** Records, durably, a use of a client tool (the record's toolCalls). */
   recordToolCall?(call: ToolCall): Promise<void>;
   /** Leaves the call once what the agent has said has played, handing the line over instead of hanging up. */
@@ -64,6 +68,11 @@ export interface Tool {
    * long wait with a word to the callee.
    */
   readonly remote?: boolean;
+  /**
+   * The tool's answer is given to the model without asking it to go on: what the line says next (a menu's next
+   * prompt, a person) is what it answers, so it never talks over a menu or into a hold.
+   */
+  readonly quiet?: boolean;
   /**
    * Does what the model asked. What it returns goes back to the model as the function's output and the model goes
    * on; nothing is returned when no answer is due (the call is ending).
@@ -160,7 +169,8 @@ const PRESSABLE = /^[0-9*#A-Dw]{1,32}$/i;
 export const PRESS_KEYS: Tool = {
   name: PRESS_KEYS_TOOL,
   description:
-    'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played.',
+    'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played; say nothing then, and answer what the line says next.',
+  quiet: true,
   parameters: {
     type: 'object',
     properties: { digits: { type: 'string', description: 'The keys in order: 0-9, * and #, A-D; w for a half-second pause between keys. At most 32.' } },
@@ -180,5 +190,35 @@ export const PRESS_KEYS: Tool = {
   },
 };
 
+/**
+ * The agent is put on hold. From its answer on, the model hears nothing and is asked nothing (no tokens) while svc's
+ * own voice activity detection watches the line; speech wakes it with what was said, and it answers a person or
+ * calls this again for a recording. A hold longer than the call's budget hangs up (hold.ts).
+ */
+export const WAIT_ON_HOLD: Tool = {
+  name: WAIT_ON_HOLD_TOOL,
+  description:
+    'Call it, and say nothing, when you are put on hold: you are asked to hold or wait, you hear hold music, or a recording such as "please hold" or "your call is important to us". You then hear nothing until someone speaks: answer a person where the conversation was; for a recording, call it again.',
+  parameters: { type: 'object', properties: {}, required: [] },
+  quiet: true,
+  async run(_args, ctx) {
+    if (!ctx.waitOnHold) return { error: 'This line cannot wait on hold; stay silent until someone speaks.' };
+    ctx.waitOnHold();
+    return { waiting: true };
+  },
+};
+
+/** Says nothing and goes on listening: an automated menu still speaking, or not yet offering the option wanted. */
+export const KEEP_LISTENING: Tool = {
+  name: KEEP_LISTENING_TOOL,
+  description:
+    'Call it, and say nothing, when an automated menu or recording is speaking and there is nothing to answer yet: the menu has not yet offered the option you need, or it says it is connecting you. You go on listening.',
+  parameters: { type: 'object', properties: {}, required: [] },
+  quiet: true,
+  async run() {
+    return { listening: true };
+  },
+};
+
 /** The tools of every call. */
-export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT, VOICEMAIL_DETECTED, PRESS_KEYS]);
+export const CALL_TOOLS = new ToolRegistry([END_CALL, RECORD_OPT_OUT, VOICEMAIL_DETECTED, PRESS_KEYS, WAIT_ON_HOLD, KEEP_LISTENING]);

@@ -121,8 +121,16 @@ export class TurnLedger {
   }
 
   /**
-   * A turn that is no speech (keys pressed on the line), from startMs to endMs in call time: written now. It plays
-   * no audio and times no answer.
+   * Keeps the place, from `startMs`, of a turn whose words come later (a wait on hold, noted when it ends), so the
+   * turns heard meanwhile come after it.
+   */
+  begin(itemId: string, speaker: Speaker, startMs: number): void {
+    this.utterance(itemId, speaker, startMs);
+  }
+
+  /**
+   * A turn that is no speech (keys pressed on the line, a wait on hold), from startMs to endMs in call time: written
+   * now. It plays no audio and times no answer.
    */
   note(itemId: string, speaker: Speaker, startMs: number, endMs: number, text: string): void {
     const u = this.utterance(itemId, speaker, startMs);

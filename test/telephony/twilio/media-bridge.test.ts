@@ -44,12 +44,26 @@ forEachStore('media bridge', (kind) => {
     type: 'function',
     name: 'press_keys',
     description:
-      'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played.',
+      'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played; say nothing then, and answer what the line says next.',
     parameters: {
       type: 'object',
       properties: { digits: { type: 'string', description: 'The keys in order: 0-9, * and #, A-D; w for a half-second pause between keys. At most 32.' } },
       required: ['digits'],
     },
+  };
+  const WAIT_ON_HOLD = {
+    type: 'function',
+    name: 'wait_on_hold',
+    description:
+      'Call it, and say nothing, when you are put on hold: you are asked to hold or wait, you hear hold music, or a recording such as "please hold" or "your call is important to us". You then hear nothing until someone speaks: answer a person where the conversation was; for a recording, call it again.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  };
+  const KEEP_LISTENING = {
+    type: 'function',
+    name: 'keep_listening',
+    description:
+      'Call it, and say nothing, when an automated menu or recording is speaking and there is nothing to answer yet: the menu has not yet offered the option you need, or it says it is connecting you. You go on listening.',
+    parameters: { type: 'object', properties: {}, required: [] },
   };
 
   /** The first connection's session.update, once the session has asked for the first response. */
@@ -97,7 +111,7 @@ forEachStore('media bridge', (kind) => {
       tool_choice: 'auto',
     });
     expect(Object.keys(session).sort()).to.deep.equal(['audio', 'instructions', 'output_modalities', 'tool_choice', 'tools', 'type']);
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS, WAIT_ON_HOLD, KEEP_LISTENING]);
     expectInstructions(session);
   });
 
@@ -117,7 +131,7 @@ forEachStore('media bridge', (kind) => {
       turn_detection: SERVER_VAD,
       tool_choice: 'auto',
     });
-    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS]);
+    expect(session.tools).to.deep.equal([END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS, WAIT_ON_HOLD, KEEP_LISTENING]);
     expectInstructions(session);
   });
 

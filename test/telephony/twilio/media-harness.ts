@@ -70,7 +70,14 @@ export async function startBridge(kind: StoreKind, opts: BridgeOptions): Promise
   const realtime = await FakeRealtime.start({ ...opts.realtimeOptions, script: opts.script, protocol: opts.serverProtocol ?? protocol });
   let realtimeAgent!: RealtimeAgent;
   // The engine's agent is built over the store the server opens, so it reads through this stand-in.
-  const agent: LiveAgent = { name: 'realtime', live: true, turns: (id) => realtimeAgent.turns(id), optedOut: (id) => realtimeAgent.optedOut(id), failure: (id) => realtimeAgent.failure(id) };
+  const agent: LiveAgent = {
+    name: 'realtime',
+    live: true,
+    turns: (id) => realtimeAgent.turns(id),
+    optedOut: (id) => realtimeAgent.optedOut(id),
+    failure: (id) => realtimeAgent.failure(id),
+    heldTooLong: (id) => realtimeAgent.heldTooLong(id),
+  };
   let db!: Kysely<Database>;
   const srv = await startEngineServer(kind, opts.env ?? {}, { agent, carrier: ({ store }) => new InboxCarrier((db = store.db), { ref: callSidOf }) });
   realtimeAgent = new RealtimeAgent(

@@ -86,8 +86,8 @@ forEachStore('client tools on a realtime call', (kind) => {
     );
     await peer!.until(() => peer!.mediaBytes === 3200);
     const offered = (realtime.connections[0].session.tools as Array<Record<string, unknown>>).map((t) => t.name);
-    expect(offered).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'check_stock']);
-    expect((realtime.connections[0].session.tools as unknown[])[4]).to.deep.equal({
+    expect(offered).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'wait_on_hold', 'keep_listening', 'check_stock']);
+    expect((realtime.connections[0].session.tools as unknown[])[6]).to.deep.equal({
       type: 'function',
       name: 'check_stock',
       description: 'Checks whether a product is in stock.',

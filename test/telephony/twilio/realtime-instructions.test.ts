@@ -29,12 +29,26 @@ const PRESS_KEYS = {
   type: 'function',
   name: 'press_keys',
   description:
-    'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played.',
+    'Press keys on the phone keypad, as tones on the line, after what you have just said: to choose in an automated menu ("press 1 for sales"), dial an extension, or type a number you were asked to enter. You are answered once the keys have played; say nothing then, and answer what the line says next.',
   parameters: {
     type: 'object',
     properties: { digits: { type: 'string', description: 'The keys in order: 0-9, * and #, A-D; w for a half-second pause between keys. At most 32.' } },
     required: ['digits'],
   },
+};
+const WAIT_ON_HOLD = {
+  type: 'function',
+  name: 'wait_on_hold',
+  description:
+    'Call it, and say nothing, when you are put on hold: you are asked to hold or wait, you hear hold music, or a recording such as "please hold" or "your call is important to us". You then hear nothing until someone speaks: answer a person where the conversation was; for a recording, call it again.',
+  parameters: { type: 'object', properties: {}, required: [] },
+};
+const KEEP_LISTENING = {
+  type: 'function',
+  name: 'keep_listening',
+  description:
+    'Call it, and say nothing, when an automated menu or recording is speaking and there is nothing to answer yet: the menu has not yet offered the option you need, or it says it is connecting you. You go on listening.',
+  parameters: { type: 'object', properties: {}, required: [] },
 };
 /** Turn-taking for a phone line, by default: server VAD that needs real speech, and the response not cut by the server. */
 const TURN_DETECTION = { type: 'server_vad', threshold: 0.6, prefix_padding_ms: 300, silence_duration_ms: 500, create_response: true, interrupt_response: false };
@@ -81,7 +95,7 @@ describe('realtime instructions', () => {
     expect(BETA_PROTOCOL.sessionUpdate(brief).session.input_audio_transcription).to.deep.equal({ model: 'whisper-1', language: 'fr' });
   });
 
-  it('say on whose behalf the agent calls, the recording, that it is an AI, the time where the callee is, the number to call back, reading back and holding', () => {
+  it('say on whose behalf the agent calls, the recording, that it is an AI, the time where the callee is, the number to call back, reading back, menus and holding', () => {
     const told = {
       ...brief,
       context: 'The booking is under the name Martin.',
@@ -104,9 +118,15 @@ describe('realtime instructions', () => {
       'Where the person is, it is now Tuesday, 3 March 2026, 14:05 (Europe/Paris).',
       'If the person asks for a number to call back, give +33142685300, the number you are calling from, digit by digit.',
       'When the person gives you a number, a date, a time, an amount or a name to note, read it back to them to confirm it.',
-      'If the person asks you to hold or to wait, say you will, then stay silent until they speak again; if they ask for a long wait, offer to call back later instead.',
-      'When an automated menu asks you to press a key, or you need to dial an extension or type a number, call the press_keys function with the keys and say nothing over them; then listen to what the menu says next.',
+      'Never invent information and never agree to anything beyond the objective. If you reach a voicemail, say goodbye.',
+      'Automated phone menus: never speak to a menu while it talks. Listen to its options and choose the one that leads towards the objective; if none fits, choose the operator or "anything else".',
+      '- When it asks you to press a key, call the press_keys function with that key and say nothing. You are answered once the keys have played; say nothing then either, and answer what the menu says next.',
+      "- When it asks you to say the option, say only the option's words, briefly.",
+      '- While it is still listing options, or says it is connecting you, call the keep_listening function and say nothing.',
+      '- A menu that repeats itself, or says the choice is not valid, did not take it: choose again.',
+      '- To dial an extension or type a number you were asked for, call press_keys too.',
       'Keys the person presses on their phone reach you as a note such as "[The callee pressed 1 2]".',
+      'Holding: when you are put on hold (the person asks you to hold or to wait, you hear hold music, or a recording such as "please hold" or "your call is important to us"), say you will hold if a person asked, then call the wait_on_hold function and say nothing more. You hear nothing until someone speaks: when it is a person, greet them and carry on where the conversation was; when it is the recording again, call wait_on_hold again and say nothing. If a person asks for a long wait, you may offer to call back later instead.',
     ]);
   });
 
@@ -149,7 +169,7 @@ describe('realtime instructions', () => {
           },
           output: { format: { type: 'audio/pcmu' }, voice: 'sage' },
         },
-        tools: [END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS],
+        tools: [END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS, WAIT_ON_HOLD, KEEP_LISTENING],
         tool_choice: 'auto',
       },
     });
@@ -169,7 +189,7 @@ describe('realtime instructions', () => {
         input_audio_transcription: { model: 'whisper-1', language: 'fr' },
         input_audio_noise_reduction: { type: 'near_field' },
         turn_detection: TURN_DETECTION,
-        tools: [END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS],
+        tools: [END_CALL, OPT_OUT, VOICEMAIL, PRESS_KEYS, WAIT_ON_HOLD, KEEP_LISTENING],
         tool_choice: 'auto',
       },
     });

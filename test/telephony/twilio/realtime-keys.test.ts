@@ -1,11 +1,12 @@
 // Keys on a Twilio line with the realtime agent, through the media bridge: the model's press_keys plays the keys as
 // tones on the stream after what it said, each 100 ms with 100 ms after it and w a 0.5 s pause, as a receiver hears
-// them in the media Twilio got; the model is answered only once the mark after them is back. Keys the callee presses
+// them in the media Twilio got; the model is answered only once the mark after them is back, and is not asked to go
+// on: what the line says next is what it answers. Keys the callee presses
 // (Twilio's dtmf messages) come to the model as one user message per group and as one callee turn.
 import { expect } from 'chai';
 import { recordLineEvent } from '../../../server/src/telephony/carrier-inbox.js';
 import { recordedTurns } from '../../../server/src/voice-agent/recorded-turns.js';
-import { decodeDtmf } from '../../support/dtmf-decoder.js';
+import { decodeDtmf } from '../../../server/src/telephony/dtmf-decoder.js';
 import { FRAME_BYTES, type FakeMediaPeer, muLawTone } from '../../support/fake-media-peer.js';
 import { forEachStore } from '../../support/stores.js';
 import { callSidOf, startBridge, type BridgeHarness } from './media-harness.js';
@@ -35,12 +36,13 @@ for (const protocol of ['ga', 'beta'] as const) {
       await h.realtime.until(() => h.realtime.connections[0]!.appendedBytes === want);
     }
 
-    it('plays the keys as tones after what the model said, and answers the model once the line says they played', async () => {
+    it('plays the keys as tones after what the model said, answers the model once the line says they played, and waits for what the line says next', async () => {
       h = await startBridge(kind, {
         protocol,
         script: [
           { agent: 'I will choose sales.', audioBytes: 1600 },
           { call: 'press_keys', arguments: { digits: '1w2#' } },
+          { callee: 'Sales, how can I help?', afterBytes: 3000 * 8 },
           { agent: 'Thank you.', audioBytes: 800 },
         ],
       });
@@ -62,9 +64,18 @@ for (const protocol of ['ga', 'beta'] as const) {
       // Played out on the line's side (1,200 ms of call time pass), but not said to be: the model waits.
       await speak(peer, silence(1200));
       expect(h.realtime.connections[0]!.toolOutputs).to.deep.equal([]);
-      peer.send({ event: 'mark', streamSid: peer.streamSid, mark: { name: 'svc_keys_1' } });
-      await h.realtime.until(() => h.realtime.connections[0]!.toolOutputs.length === 1);
-      expect(h.realtime.connections[0]!.toolOutputs[0]!.output).to.equal('{"sent":"1w2#"}');
+      // The line says everything sent has played: the model's words, then the keys.
+      for (const m of peer.events('mark')) peer.send({ event: 'mark', streamSid: peer.streamSid, mark: m.mark });
+      peer.echoMarks = true;
+      const conn = h.realtime.connections[0]!;
+      await h.realtime.until(() => conn.toolOutputs.length === 1);
+      expect(conn.toolOutputs[0]!.output).to.equal('{"sent":"1w2#"}');
+      // Answered, and not asked to go on: the model says nothing until the line speaks.
+      await speak(peer, silence(100));
+      const outputAt = conn.received.findIndex((e) => e.type === 'conversation.item.create' && (e.item as { type: string }).type === 'function_call_output');
+      expect(conn.received.slice(outputAt + 1).filter((e) => e.type !== 'input_audio_buffer.append')).to.deep.equal([]);
+      expect(peer.mediaBytes).to.equal(1300 * 8);
+      await speak(peer, silence(1700));
       await peer.until(() => peer.mediaBytes === 1300 * 8 + 800);
       peer.stop();
       await h.bridge.settled();
@@ -72,7 +83,9 @@ for (const protocol of ['ga', 'beta'] as const) {
         { speaker: 'agent', text: 'I will choose sales.', startMs: 0, endMs: 200 },
         // Its mark came back at 1,200 ms of call time; the keys last 1,100 ms.
         { speaker: 'agent', text: '[pressed 1 2 #]', startMs: 100, endMs: 1200 },
-        { speaker: 'agent', text: 'Thank you.', startMs: 1200, endMs: 1300 },
+        // The fake's server VAD dates the turn from the audio it heard since the last one: the whole line so far.
+        { speaker: 'callee', text: 'Sales, how can I help?', startMs: 0, endMs: 3000 },
+        { speaker: 'agent', text: 'Thank you.', startMs: 3000, endMs: 3100 },
       ]);
     });
 

@@ -76,7 +76,7 @@ forEachStore('transfers on a realtime call', (kind) => {
     const { id, sid } = await call([{ agent: 'Of course, I am transferring you now.' }, { call: 'transfer_call' }], { transfer: { to: PERSON, when: 'the callee wants a manager' } });
     await until('the handover', () => twilio.call(sid).updates.length === 1);
     expect(peer!.mediaBytes).to.equal(1600);
-    expect(offered()).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'transfer_call']);
+    expect(offered()).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'wait_on_hold', 'keep_listening', 'transfer_call']);
     expect(instructions()).to.include(
       'Transfer the call to a person when the callee wants a manager: tell them in one short sentence that you are transferring them now, then call the transfer_call function; you leave the call once your words have played.',
     );
@@ -107,7 +107,7 @@ forEachStore('transfers on a realtime call', (kind) => {
   it('offers no transfer_call on a call placed without a transfer, and tells the model it cannot transfer', async () => {
     await call([{ agent: 'Hello.' }, { call: 'transfer_call' }, { agent: 'Not offered, never called.' }], {});
     await peer!.until(() => peer!.mediaBytes === 1600);
-    expect(offered()).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys']);
+    expect(offered()).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'wait_on_hold', 'keep_listening']);
     expect(instructions()).to.include('If the person asks to speak to a person, say politely that you cannot transfer this call, and offer to help them yourself or to pass on a message.');
     expect(realtime.connections[0]!.functionCalls).to.deep.equal([]);
     expect(legs()).to.deep.equal([]);

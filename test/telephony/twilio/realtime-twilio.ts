@@ -47,7 +47,14 @@ export async function startRealtimeTwilio(kind: StoreKind, twilio: FakeTwilio, s
   let engineAgent: RealtimeAgent | undefined;
   // One agent for the engine and the bridge, as main.ts composes them, built over the store the server opens.
   const shared: (LiveAgent & LineAgent) | undefined = opts.bounds
-    ? { name: 'realtime', live: true, turns: (id) => engineAgent!.turns(id), optedOut: (id) => agent!.optedOut(id), join: (brief, line, logger) => agent!.join(brief, line, logger) }
+    ? {
+        name: 'realtime',
+        live: true,
+        turns: (id) => engineAgent!.turns(id),
+        optedOut: (id) => agent!.optedOut(id),
+        heldTooLong: (id) => engineAgent!.heldTooLong(id),
+        join: (brief, line, logger) => agent!.join(brief, line, logger),
+      }
     : undefined;
   const srv = await startEngineServer(kind, env, { carrier: (deps) => configuredTelephony(deps).carrier, ...(shared ? { agent: shared } : {}) });
   if (shared) {

@@ -151,8 +151,16 @@ forEachStore('client tools with the cascaded agent', (kind) => {
     expect(line.hungUp).to.equal('end_call');
 
     expect(chat.requests).to.have.length(3);
-    expect(chat.requests[1]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).to.deep.equal(['end_call', 'record_opt_out', 'voicemail_detected', 'press_keys', 'check_stock']);
-    expect(chat.requests[1]!.body.tools[4]).to.deep.equal({ type: 'function', function: { name: 'check_stock', description: 'Checks whether a product is in stock.', parameters: PARAMETERS } });
+    expect(chat.requests[1]!.body.tools.map((t: { function: { name: string } }) => t.function.name)).to.deep.equal([
+      'end_call',
+      'record_opt_out',
+      'voicemail_detected',
+      'press_keys',
+      'wait_on_hold',
+      'keep_listening',
+      'check_stock',
+    ]);
+    expect(chat.requests[1]!.body.tools[6]).to.deep.equal({ type: 'function', function: { name: 'check_stock', description: 'Checks whether a product is in stock.', parameters: PARAMETERS } });
     expect(chat.requests[2]!.body.messages.slice(-2)).to.deep.equal([
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'check_stock', arguments: '{"sku":"kettle-blue"}' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: '{"inStock":true,"count":3}' },

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
+__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
 
 
 CallStatus = Literal["queued", "dialing", "in_progress", "completed", "no_answer", "voicemail", "declined", "failed", "canceled"]
@@ -16,9 +16,9 @@ LanguageSource = Literal["explicit", "inferred", "auto"]
 LANGUAGE_SOURCE_VALUES: Tuple[LanguageSource, ...] = ("explicit", "inferred", "auto")
 
 
-ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
+ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_hold", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
 """A machine-readable error token. The set may grow; clients must tolerate unknown values."""
-ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
+ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_hold", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
 
 
 class _ApiErrorRequired(TypedDict):
@@ -96,7 +96,8 @@ class CallingWindow(_CallingWindowRequired, total=False):
 
 class _ClientToolRequired(TypedDict):
     #: The function's name as the model sees it, 1 to 64 letters, digits, `_` or `-`; not one of svc's own
-    #: tools (`end_call`, `record_opt_out`, `voicemail_detected`, `press_keys`, `transfer_call`).
+    #: tools (`end_call`, `record_opt_out`, `voicemail_detected`, `press_keys`, `wait_on_hold`,
+    #: `keep_listening`, `transfer_call`).
     name: str
     #: What the tool does and when to use it, for the model; 1 to 1024 characters.
     description: str
@@ -127,6 +128,19 @@ class Transfer(_TransferRequired, total=False):
     #: When the agent transfers, in words, as the agent is told it (`the callee agrees to the offer`).
     #: Default, when the callee asks to speak to a person.
     when: str
+
+
+class HoldPolicy(TypedDict):
+    """Waiting on hold. When the agent hears it is put on hold ("please hold", hold music, a recorded "your call is
+    important to us"), it says nothing and its speech model is not driven (no tokens, and for a speech-to-speech
+    model no audio sent: svc's own voice activity detection watches the line) until someone speaks; a person is
+    answered where the conversation was, a recording is waited through. A hold that lasts longer than
+    `maxWaitSec` ends the call: `completed`, `endReason` `hold_timeout`, the summary saying so. The call's
+    maximum duration still applies and ends a longer hold first (`endReason` `max_duration`). The record's
+    `holdSec` is the time spent on hold.
+    """
+    #: The longest the agent waits on hold at a time, in seconds of call time (600 when `hold` is absent).
+    maxWaitSec: int
 
 
 class _PlaceCallRequestRequired(TypedDict):
@@ -200,8 +214,9 @@ class PlaceCallRequest(_PlaceCallRequestRequired, total=False):
     #: Keys to press as soon as the call is answered, to reach a known extension or get past a menu whose keys
     #: you know (`1234#`, `ww2`): `0`-`9`, `*` and `#`, with `w` for a half-second pause and `W` for a whole
     #: second; 1 to 32 characters. On Twilio they are its `SendDigits` on the dial; the sandbox accepts and
-    #: records them (its callee has no menu). Kept on the call record. A menu whose choices must be heard
-    #: first is the agent's to answer: it presses keys itself as the call goes.
+    #: records them without pressing them (its menus are the agent's to answer). Kept on the call record. A
+    #: menu whose choices must be heard first is the agent's to answer: it presses keys itself as the call
+    #: goes.
     sendDigits: Optional[str]
     #: Up to 10 of your own tools the agent may use during the call, beside svc's own (hanging up, the
     #: opt-out, …): each is offered to the voice model by its name, description and parameters, and when the
@@ -222,6 +237,8 @@ class PlaceCallRequest(_PlaceCallRequestRequired, total=False):
     #: leaves; its record says to whom and when (`transferredTo`, `transferredAt`), and `durationSec`, the
     #: recording and billing end there.
     transfer: Optional[Transfer]
+    #: How long the agent waits when it is put on hold (see HoldPolicy); without it, 600 s.
+    hold: Optional[HoldPolicy]
 
 
 class CallTool(TypedDict):
@@ -669,6 +686,20 @@ class CallRecord(_CallRecordRequired, total=False):
     voicemailLeft: bool
     #: The keys the call was placed to press once answered (the placement's `sendDigits`); null when none.
     sendDigits: Optional[str]
+    #: The hold policy the call was placed with (`hold`); null when none was given (the agent waits up to 600
+    #: s).
+    hold: Optional[HoldPolicy]
+    #: Seconds the call spent on hold (from the agent starting to wait to someone speaking, or to the end), in
+    #: call time; 0 for an answered call never put on hold; null until an answered call has ended, and for a
+    #: call never answered.
+    holdSec: Optional[float]
+    #: Why the conversation of a `completed` call ended; null for every other status and until the call has
+    #: ended. The set may grow; clients must tolerate unknown values. `hung_up` the agent or the callee hung
+    #: up; `max_duration` the call reached the service's maximum call duration; `minute_cap` the account's
+    #: minute allowance ran out; `canceled` the client canceled the call while it was live; `transferred` the
+    #: agent handed the call over to a person and left (see `transfer`); `hold_timeout` the agent waited on
+    #: hold longer than the call's `hold.maxWaitSec` and hung up.
+    endReason: Optional[str]
     #: The batch the call belongs to (see createBatch); null for a call placed on its own.
     batchId: Optional[str]
     #: True when the callee asked in the call not to be called again. The agent acknowledges and ends the

@@ -39,6 +39,16 @@ export async function markAgentUnavailable(db: Kysely<Database>, callId: string)
   await db.updateTable('calls').set({ agent_failure: 'agent_unavailable' }).where('id', '=', callId).execute();
 }
 
+/** Records that the agent gave up waiting on hold at `at` (the first time counts). */
+export async function markHoldTimedOut(db: Kysely<Database>, callId: string, at: number): Promise<void> {
+  await db.updateTable('calls').set({ hold_timed_out_at: at }).where('id', '=', callId).where('hold_timed_out_at', 'is', null).execute();
+}
+
+/** When the agent gave up waiting on hold, if it did; undefined for no such call. */
+export async function readHoldTimedOut(db: Kysely<Database>, callId: string): Promise<Pick<Selectable<CallsTable>, 'hold_timed_out_at'> | undefined> {
+  return db.selectFrom('calls').select('hold_timed_out_at').where('id', '=', callId).executeTakeFirst();
+}
+
 /**
  * Writes the uses of client tools so far of several calls (each its JSON, the contract's ToolCall list) in one
  * statement: one round trip and one commit however many calls' tools answered at once.

@@ -9,10 +9,14 @@
 //   talks_over   starts an answer while the agent is still asking its question               (555-0123)
 //   noisy        a noisy line: background noise under everything it says and between         (555-0124)
 //
+// On the sandbox's business lines (555-0125 to -0127) a menu or a queue comes first (line-prelude.ts); the person
+// picks up once it has put the agent through, and talks as the plain callee does from then.
+//
 // Each line it is about to say is told to the sandbox's recogniser (speech/oracle), at its place in the audio.
 import { decodeMuLaw, encodeMuLaw } from '../../speech/audio.js';
 import type { OverheardPart } from '../../speech/oracle/oracle-recognizer.js';
 import type { SandboxScenario } from '../../numbers/sandbox-numbers.js';
+import type { LinePrelude } from './line-prelude.js';
 
 export type CalleeManner = 'plain' | 'interrupts' | 'pauses' | 'talks_over' | 'noisy';
 
@@ -74,22 +78,34 @@ export class LineCallee {
   private agentSpokeAt: number | null = null;
   private lastLineEndMs: number | null = null;
   private noiseSeed = 1;
+  /** Call time the person picked up: the end of the prelude, or the line's start. */
+  private personFrom = 0;
 
   constructor(
     private readonly lines: readonly CalleeLine[],
     private readonly manner: CalleeManner,
     /** Told each part of a line as the callee begins it. */
     private readonly overhear: (part: OverheardPart) => void,
+    /** A business line's menu or queue, before the person; null for none. */
+    private prelude: LinePrelude | null = null,
   ) {}
 
   /** The callee has said every line and, the agent silent long enough, puts the phone down. */
   hangsUp(atMs: number): boolean {
-    return this.next >= this.lines.length && this.speaking === null && this.lastLineEndMs !== null && atMs - Math.max(this.lastLineEndMs, this.agentLastMs) >= HANG_UP_AFTER_MS;
+    return (
+      this.prelude === null && this.next >= this.lines.length && this.speaking === null && this.lastLineEndMs !== null && atMs - Math.max(this.lastLineEndMs, this.agentLastMs) >= HANG_UP_AFTER_MS
+    );
   }
 
-  /** The callee's 20 ms frame starting at call time `atMs`; `agentAudible` says the agent's audio played in it. */
-  frame(atMs: number, agentAudible: boolean): Buffer {
-    if (agentAudible) {
+  /** The callee's 20 ms frame starting at call time `atMs`; `agent` is the agent's audio played in it (null: none). */
+  frame(atMs: number, agent: Buffer | null): Buffer {
+    if (this.prelude) {
+      const out = this.prelude.frame(atMs, agent);
+      if (!this.prelude.done) return out;
+      this.prelude = null;
+      this.personFrom = atMs;
+    }
+    if (agent) {
       this.agentLastMs = atMs + FRAME_MS;
       this.agentSpokeAt ??= atMs;
     }
@@ -111,7 +127,7 @@ export class LineCallee {
   private dueToSpeak(atMs: number): boolean {
     if (this.next >= this.lines.length) return false;
     if (this.next === 0 && this.manner === 'interrupts') return this.agentSpokeAt !== null ? atMs - this.agentSpokeAt >= INTO_GREETING_MS : atMs >= LATE_HELLO_AT_MS;
-    if (this.next === 0) return atMs >= HELLO_AT_MS;
+    if (this.next === 0) return atMs >= this.personFrom + HELLO_AT_MS;
     if (this.agentSpokeAt === null) return false;
     // The callee who talks over the agent answers its second question while it is still being asked.
     if (this.manner === 'talks_over' && this.next === 3) return atMs - this.agentSpokeAt >= TALK_OVER_AFTER_MS;

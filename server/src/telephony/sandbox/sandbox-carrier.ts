@@ -11,6 +11,9 @@
 //   555-0117  silent           the network never reports anything; the engine's watchdog ends it (carrier_timeout)
 //   555-0118  opts out         answered; after the agent's opening the callee asks not to be called again, the agent
 //                              apologises and ends the call (completed, optOut: true, the number listed)
+//   555-0125  key menu         answered by a menu of keys two levels deep; the right keys put a person on
+//   555-0126  spoken menu      answered by a menu that wants the option said; then a person
+//   555-0127  hold             answered by "please hold", a minute of hold music, then a person
 //   555-0128  asks for person  answered; after the agent's opening the callee asks to speak to a person: a call
 //                              placed with `transfer` is transferred (completed, transferredTo), any other declined
 //   555-0129  never answers    rings 30 s, nobody picks up; as a transfer's number, nobody takes the transfer
@@ -43,6 +46,9 @@ const RING_MS: Record<SandboxScenario, number> = {
   pauses: 4000,
   talks_over: 4000,
   noisy: 4000,
+  key_menu: 4000,
+  spoken_menu: 4000,
+  hold: 4000,
   asks_for_person: 4000,
   never_answers: 30_000,
 };

@@ -180,7 +180,7 @@ export class SandboxLine implements LiveLine {
     if (at >= MAX_LINE_MS) return this.end('carrier');
     const agent = this.agentFrame();
     this.agentLeg.push(agent ?? Buffer.alloc(FRAME_BYTES, SILENCE_BYTE));
-    const heard = this.callee.frame(at, agent !== null);
+    const heard = this.callee.frame(at, agent);
     this.calleeLeg.push(heard);
     this.callMs += FRAME_MS;
     this.session?.heard(heard.toString('base64'), at);

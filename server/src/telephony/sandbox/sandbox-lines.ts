@@ -8,17 +8,24 @@ import type { Logger } from 'pino';
 import { lineBriefOf, type LineBrief } from '../../conversation/conversation.js';
 import { encodeWav } from '../../recording/encode-wav.js';
 import { writeRecording, type RecordingDirs } from '../../recording/write-recording.js';
-import { forgetOverheard, overhear } from '../../speech/oracle/oracle-recognizer.js';
+import { forgetOverheard, type OverheardPart, overhear } from '../../speech/oracle/oracle-recognizer.js';
 import { findCall, setRecordingPath } from '../../store/calls/call-by-id.js';
 import { markSandboxHungUp } from '../../store/calls/sandbox-dials.js';
 import type { Database } from '../../store/schema.js';
 import type { SandboxScenario } from '../../numbers/sandbox-numbers.js';
 import type { LineAgent } from '../live-line.js';
 import { type CalleeLine, LineCallee, mannerOf } from './line-callee.js';
+import { LinePrelude, type PreludeVoice } from './line-prelude.js';
 import { SandboxLine } from './sandbox-line.js';
 
-/** What the sandbox's callee says on a call, as audio: the composition root gives it (the simulated callee's lines, spoken). */
-export type CalleeVoice = (brief: LineBrief) => Promise<CalleeLine[]>;
+/** What the sandbox's callee says on a call, as audio: its person's lines, and its business line's recordings. */
+export interface CalleeScript {
+  lines: CalleeLine[];
+  recordings: PreludeVoice;
+}
+
+/** The composition root gives it (the simulated callee's lines, spoken). */
+export type CalleeVoice = (brief: LineBrief) => Promise<CalleeScript>;
 
 export interface SandboxLinesOptions {
   timeScale: number;
@@ -66,8 +73,10 @@ export class SandboxLines {
     if (!row || (row.status !== 'dialing' && row.status !== 'in_progress')) return;
     const logger = this.options.logger.child({ callId });
     const brief = lineBriefOf(row);
-    const calleeLines = await this.calleeVoice(brief);
-    const callee = new LineCallee(calleeLines, mannerOf(scenario), (part) => overhear(callId, part));
+    const script = await this.calleeVoice(brief);
+    const heard = (part: OverheardPart) => overhear(callId, part);
+    const prelude = scenario === 'key_menu' || scenario === 'spoken_menu' || scenario === 'hold' ? new LinePrelude(scenario, script.recordings, heard) : null;
+    const callee = new LineCallee(script.lines, mannerOf(scenario), heard, prelude);
     const line = new SandboxLine(callee, { timeScale: this.options.timeScale, dropAtMs: dropAfterMs, logger });
     this.lines.set(ref, line);
     const session = this.agent.join(brief, line, logger);

@@ -63,6 +63,10 @@ export class CascadedAgent implements LiveAgent, LineAgent {
     return this.records.failure(callId);
   }
 
+  heldTooLong(callId: string): Promise<boolean> {
+    return this.records.heldTooLong(callId);
+  }
+
   join(brief: LineBrief, line: LiveLine, logger: Logger): CascadedSession {
     const { callId } = brief;
     const writes = this.records.open(callId, line, logger);
@@ -79,6 +83,7 @@ export class CascadedAgent implements LiveAgent, LineAgent {
         recordOptOut: writes.recordOptOut,
         recordVoicemail: writes.recordVoicemail,
         recordFailure: writes.recordFailure,
+        recordHoldTimeout: writes.recordHoldTimeout,
         apology: (language) => apologyFor(language),
         turnsWritten: writes.turnsWritten,
         recordToolCall: writes.recordToolCall,

@@ -12,10 +12,12 @@
 // provider that fails is tried once more where that is safe (nothing of the reply played yet), else the callee
 // hears the apology, the failure is recorded (the call ends `agent_unavailable`) and the line is hung up. A silent
 // line is prompted once, then hung up; the goodbye plays out before the hang-up (and a transfer's words before the
-// line is handed over to the person instead: transfer.ts); when the callee hangs up, their last words are recognised
-// (bounded) before the session closes. The model presses keys with press_keys, answered
-// once their tones have played; keys the callee presses are grouped into one turn and given to the model as a user
-// message (keypad.ts; docs/real-calls.md, "Keys").
+// line is handed over to the person instead: transfer.ts); when the callee hangs up, their last words are
+// recognised (bounded) before the session closes. The model presses keys with press_keys, answered once their
+// tones have played and not asked again (quiet tools: what the menu says next is what it answers); keys the callee
+// presses are grouped into one turn and given to the model as a user message (keypad.ts; docs/real-calls.md,
+// "Keys"). Once the model calls wait_on_hold it is asked nothing until the callee's turn brings words (the ears and
+// the recogniser keep listening; hold.ts); a hold past the call's budget is recorded and hung up.
 //
 // Every timing rule runs on call time (the callee's audio: a line sends a frame every 20 ms, silent or not), so a
 // session is deterministic under test and its timers never drift from what the callee heard; the filler's wait is
@@ -24,7 +26,8 @@ import type { Logger } from 'pino';
 import type { ChatDelta, ChatMessage, ChatModel, ToolCallRequest } from '../../chat-model/chat-model.js';
 import { chatTools } from '../../chat-model/chat-model.js';
 import { SentenceSplitter } from '../../chat-model/sentences.js';
-import type { LineBrief } from '../../conversation/conversation.js';
+import { DEFAULT_HOLD_MAX_WAIT_SEC, type LineBrief } from '../../conversation/conversation.js';
+import { HOLD_TURN_TEXT } from '../../conversation/turn-marks.js';
 import { ProviderError } from '../../speech/provider-error.js';
 import type { RecognitionStream, SpeechRecognizer } from '../../speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../speech/voice.js';
@@ -33,6 +36,7 @@ import type { Apology } from '../apology.js';
 import { FILLER_AFTER_MS, fillerText } from '../filler.js';
 import type { ToolCall } from '../../generated/types.gen.js';
 import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye } from '../closing.js';
+import { Hold } from '../hold.js';
 import { CalleeKeys, calleePressedNote, type KeyGroup, KeyPad, pressedTurnText } from '../keypad.js';
 import { realtimeInstructions } from '../realtime-instructions.js';
 import { DEFAULT_SILENCE, SILENCE_PROMPT, SilenceWatch, type SilenceBounds } from '../silence-watch.js';
@@ -83,6 +87,8 @@ export interface CascadedLifecycle {
   recordOptOut(): Promise<void>;
   recordVoicemail?(): Promise<void>;
   recordFailure(): Promise<void>;
+  /** Records, durably, that the agent waited on hold past the call's budget (the engine ends the call hold_timeout). */
+  recordHoldTimeout?(): Promise<void>;
   apology(language: string): Promise<Apology>;
   turnsWritten?(): Promise<void>;
   /** Records, durably, a use of a client tool (the record's toolCalls). */
@@ -159,6 +165,11 @@ export class CascadedSession implements LineSession {
   /** The agent leaves the call by handing it over (a transfer) once its words have played. */
   private handover: Handover | null = null;
   private notes = 0;
+  private readonly hold: Hold;
+  /** The hold's turn, its place kept from when it began. */
+  private holdItem: string | null = null;
+  private holdTurns = 0;
+  private holdTimeout: Promise<void> | null = null;
 
   constructor(
     private readonly brief: LineBrief,
@@ -176,6 +187,7 @@ export class CascadedSession implements LineSession {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.history = [{ role: 'system', content: realtimeInstructions(brief) }];
     this.keypad = new KeyPad(line, ledger, logger, brief.callId);
+    this.hold = new Hold(brief.holdMaxWaitMs ?? DEFAULT_HOLD_MAX_WAIT_SEC * 1000);
     this.tool = {
       callId: brief.callId,
       line,
@@ -184,7 +196,11 @@ export class CascadedSession implements LineSession {
       endCall: () => this.goodbye.request(),
       recordOptOut: () => lifecycle.recordOptOut(),
       recordVoicemail: lifecycle.recordVoicemail,
-      pressKeys: (digits) => this.keypad.press(digits),
+      pressKeys: (digits) => {
+        this.holdOver();
+        return this.keypad.press(digits);
+      },
+      waitOnHold: () => this.waitOnHold(),
       recordToolCall: lifecycle.recordToolCall,
       handOver: (handover) => {
         if (this.goodbye.ending) return;
@@ -249,12 +265,14 @@ export class CascadedSession implements LineSession {
     else if (this.queued.length < MAX_QUEUED_FRAMES) this.queued.push(frame);
     this.onEars(this.ears.push(frame));
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    if (this.hold.expired(this.ledger.nowMs)) return void this.holdRanOut();
     const keys = this.calleeKeys.due(this.ledger.nowMs);
     if (keys) this.calleePressed(keys);
-    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line.
-    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0);
+    // A tool at work is the agent's turn, as its audio playing is: the callee waiting on it is not a silent line. Nor
+    // is a hold (nobody is expected to speak), nor a turn of the callee's still open (a menu's long prompt).
+    this.silence.heard(this.ledger.nowMs, this.ledger.playing || this.running.size > 0 || this.hold.holding || this.calleeItem !== null);
     // A callee whose turn is still open (its end not yet decided) is answered when it ends, not greeted over.
-    if (!this.greeted && !this.held && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
+    if (!this.greeted && !this.held && !this.hold.on && !this.ears.speaking && this.calleeItem === null && this.ears.nowMs - this.quietSince >= this.timing.greetAfterMs) {
       this.greeted = true;
       void this.respond();
     }
@@ -285,8 +303,40 @@ export class CascadedSession implements LineSession {
     this.keysUnanswered = true;
     this.silence.calleeSpoke();
     this.greeted = true;
-    if (this.held || this.reply || this.ears.speaking || this.calleeItem !== null) return;
+    if (this.held || this.hold.holding || this.reply || this.ears.speaking || this.calleeItem !== null) return;
     void this.respond();
+  }
+
+  /** The model called wait_on_hold: it is asked nothing until the callee's turn brings words. */
+  private waitOnHold(): void {
+    if (this.ending || this.goodbye.ending || this.lineEnded) return;
+    const nowMs = this.ledger.nowMs;
+    if (!this.hold.on) {
+      this.holdItem = `hold-${++this.holdTurns}`;
+      this.ledger.begin(this.holdItem, 'agent', nowMs);
+      this.logger.info({ callId: this.brief.callId }, 'on hold: the model is asked nothing until someone speaks');
+    }
+    this.hold.enter(nowMs);
+    this.greeted = true;
+  }
+
+  /** The agent speaks (or presses keys, or the line ends) after a hold: the wait is a turn, up to the speech that ended it. */
+  private holdOver(): void {
+    const span = this.hold.end(this.ledger.nowMs);
+    if (!span || !this.holdItem) return;
+    this.ledger.note(this.holdItem, 'agent', span.startMs, span.endMs, HOLD_TURN_TEXT);
+    this.holdItem = null;
+  }
+
+  /** The agent has waited on hold, the model hearing nothing, for the call's budget: recorded, then hung up. */
+  private holdRanOut(): void {
+    if (this.ending) return;
+    this.logger.info({ callId: this.brief.callId }, "waited on hold past the call's limit; hanging up");
+    this.holdOver();
+    this.holdTimeout = (this.lifecycle.recordHoldTimeout?.() ?? Promise.resolve()).catch((err: Error) =>
+      this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the hold timeout'),
+    );
+    void this.finish('hold_timeout');
   }
 
   ended(): Promise<LineEnd> {
@@ -335,7 +385,7 @@ export class CascadedSession implements LineSession {
           this.cutIn();
           break;
         case 'turn_ended':
-          this.turnEnded(e.text, e.endMs);
+          this.turnEnded(e.text, e.startMs, e.endMs);
           break;
         case 'flush':
           this.stream?.flush();
@@ -344,7 +394,7 @@ export class CascadedSession implements LineSession {
     }
   }
 
-  private turnEnded(text: string, endMs: number): void {
+  private turnEnded(text: string, startMs: number, endMs: number): void {
     const item = this.calleeItem ?? `callee-${++this.calleeTurns}`;
     this.calleeItem = null;
     this.quietSince = endMs;
@@ -353,6 +403,8 @@ export class CascadedSession implements LineSession {
     this.ledger.said(item, 'callee', words);
     if (this.lastTurn) return this.lastTurn();
     if (!words) return;
+    // Words on hold wake the model: it answers a person, or waits again through a recording.
+    this.hold.wake(startMs);
     this.silence.calleeSpoke();
     // A listener's "uh-huh" while the agent talks is no bid for the turn (barge-in-detector.ts): the agent goes on.
     if (!hasWords(words) && (this.reply !== null || this.ledger.playing)) return;
@@ -411,7 +463,7 @@ export class CascadedSession implements LineSession {
         if (reply.abort.signal.aborted) break;
         const calls = await this.speakWithRetry(reply);
         if (calls.length === 0 || reply.abort.signal.aborted) break;
-        if (!(await this.runTools(calls, reply.spoken.message)) || this.goodbye.ending) break;
+        if (!(await this.runTools(calls, reply.spoken.message)) || this.goodbye.ending || this.hold.holding) break;
       }
     } catch (err) {
       if (!reply.abort.signal.aborted) void this.giveUp(err instanceof ProviderError ? `${err.provider} ${err.failure}` : `reply failed: ${(err as Error).message}`);
@@ -421,7 +473,7 @@ export class CascadedSession implements LineSession {
       this.ledger.markSent();
       this.goodbye.responseDone();
       // The callee's keys came after this reply's last request: they are answered now.
-      if (current && this.keysUnanswered && !reply.abort.signal.aborted && !this.held && !this.ending && !this.goodbye.ending && !this.lineEnded) void this.respond();
+      if (current && this.keysUnanswered && !reply.abort.signal.aborted && !this.held && !this.hold.holding && !this.ending && !this.goodbye.ending && !this.lineEnded) void this.respond();
     }
   }
 
@@ -530,6 +582,8 @@ export class CascadedSession implements LineSession {
           reply.marks.firstAudioAt = now();
           this.onStages(reply.marks);
         }
+        // The model answers what woke it: the hold is over.
+        if (this.hold.on && !this.hold.holding) this.holdOver();
         this.lastSpoken = spoken;
         this.ears.agentSpeaking(true);
       }
@@ -539,10 +593,11 @@ export class CascadedSession implements LineSession {
   }
 
   /**
-   * Runs the tools the model called, one after the other; true when any answered (the model is asked again with the
-   * answers). Each answer goes right after the message that called it: a message that came while a tool ran (the
-   * callee's words or keys) goes after the answers, as a chat model requires, and a reply begun meanwhile waits for
-   * them (`toolsRunning`). A remote tool still working after FILLER_AFTER_MS has the callee hear the filler.
+   * Runs the tools the model called, one after the other; true when the model is to be asked again with the answers:
+   * when any tool but a quiet one answered (a quiet tool's answer waits for what the line says next). Each answer
+   * goes right after the message that called it: a message that came while a tool ran (the callee's words or keys)
+   * goes after the answers, as a chat model requires, and a reply begun meanwhile waits for them (`toolsRunning`). A
+   * remote tool still working after FILLER_AFTER_MS has the callee hear the filler.
    */
   private runTools(calls: readonly ToolCallRequest[], asked: ChatMessage | null): Promise<boolean> {
     const run = (async () => {
@@ -560,6 +615,7 @@ export class CascadedSession implements LineSession {
           if (filler) clearTimeout(filler);
         }
         if (output === undefined) continue;
+        if (!tool?.quiet) answered = true;
         const answer: ChatMessage = { role: 'tool', tool_call_id: call.id, content: JSON.stringify(output) };
         let at = asked ? this.history.indexOf(asked) + 1 : 0;
         if (at === 0) this.history.push(answer);
@@ -567,7 +623,6 @@ export class CascadedSession implements LineSession {
           while (this.history[at]?.role === 'tool') at++;
           this.history.splice(at, 0, answer);
         }
-        answered = true;
       }
       return answered;
     })();
@@ -623,7 +678,7 @@ export class CascadedSession implements LineSession {
   }
 
   private promptSilence(): void {
-    if (this.ending || this.goodbye.ending || this.held || this.reply) return;
+    if (this.ending || this.goodbye.ending || this.held || this.hold.holding || this.reply) return;
     this.history.push({ role: 'system', content: SILENCE_PROMPT });
     void this.respond();
   }
@@ -674,6 +729,7 @@ export class CascadedSession implements LineSession {
     this.goodbye.stop();
     this.reply?.abort.abort();
     this.keypad.close();
+    this.holdOver();
     const keys = this.calleeKeys.flush();
     if (keys) this.calleePressed(keys);
     this.fillerStop?.abort();
@@ -686,6 +742,7 @@ export class CascadedSession implements LineSession {
     this.stream = null;
     await stream?.close(500).catch(() => undefined);
     await this.failure;
+    await this.holdTimeout;
     await this.ledger.close();
     await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));
     const end: LineEnd = reason === 'transferred' && !handedOver ? 'end_call' : reason;

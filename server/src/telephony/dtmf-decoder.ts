@@ -1,6 +1,6 @@
-// A DTMF receiver for tests: finds the keys in 8 kHz audio (G.711 mu-law or 16-bit linear) and when each sounded,
-// written apart from the tone synthesiser it checks (server/src/telephony/dtmf-tones.ts) and sharing none of its
-// code. The audio is cut into 5 ms blocks; a run of blocks louder than the line's silence is one sound, each block
+// A DTMF receiver: finds the keys in 8 kHz audio (G.711 mu-law or 16-bit linear) and when each sounded. The
+// sandbox's menus hear the agent's keys with it, and the tests check the tone synthesiser (dtmf-tones.ts) with it, so
+// it is written apart from that synthesiser and shares none of its code. The audio is cut into 5 ms blocks; a run of blocks louder than the line's silence is one sound, each block
 // of it judged by the Goertzel algorithm over the 20 ms around it, and each stretch of blocks judged alike is judged
 // again whole: a key when its strongest row and column frequencies are each at least 10 dB above the other rows and
 // columns, the two are within 8 dB of each other (the "twist" a receiver allows), and together they hold nearly all

@@ -1,0 +1,85 @@
+// Waiting on hold, for either live agent: the hold's span and budget, and svc's ears on a line the model does not
+// hear. The budget runs only while the model hears nothing; a recording that wakes the model and is waited through
+// again keeps the hold's start; the hold ends where the speech that woke it began. The ears take the sandbox's hold
+// music, however long and whatever came before it, for no speech, wake on a person's words, and keep the second
+// before so the model hears the words from their start.
+import { expect } from 'chai';
+import { holdMusic } from '../../server/src/telephony/hold-music.js';
+import { Hold, HoldEars, PRE_ROLL_MS } from '../../server/src/voice-agent/hold.js';
+import { loadFvad } from '../../server/src/voice-agent/cascaded/voice-activity.js';
+import { Line, speak } from './cascaded/line-audio.js';
+
+describe('a hold', () => {
+  it('runs from the first wait to the speech that ended it, a recording waited through again keeping its start', () => {
+    const hold = new Hold(30_000);
+    expect([hold.on, hold.holding]).to.deep.equal([false, false]);
+    hold.enter(5000);
+    expect([hold.on, hold.holding]).to.deep.equal([true, true]);
+    hold.wake(20_000);
+    expect([hold.on, hold.holding]).to.deep.equal([true, false]);
+    hold.enter(24_000);
+    hold.wake(40_000);
+    expect(hold.end(41_500)).to.deep.equal({ startMs: 5000, endMs: 40_000 });
+    expect(hold.on).to.equal(false);
+    expect(hold.end(50_000)).to.equal(null);
+  });
+
+  it('ends where it is when nothing woke it (the line ended, or the agent pressed keys)', () => {
+    const hold = new Hold(30_000);
+    hold.enter(1000);
+    expect(hold.end(9000)).to.deep.equal({ startMs: 1000, endMs: 9000 });
+  });
+
+  it('runs out at its budget while the model hears nothing, not while it listens to what woke it', () => {
+    const hold = new Hold(30_000);
+    hold.enter(1000);
+    expect(hold.expired(30_999)).to.equal(false);
+    expect(hold.expired(31_000)).to.equal(true);
+    hold.wake(25_000);
+    expect(hold.expired(40_000)).to.equal(false);
+    hold.enter(41_000);
+    expect(hold.expired(41_000)).to.equal(true);
+  });
+});
+
+describe('the ears on a hold', function () {
+  this.timeout(30_000);
+  const frames = (audio: Buffer) => Array.from({ length: Math.floor(audio.length / 160) }, (_, i) => audio.subarray(i * 160, (i + 1) * 160).toString('base64'));
+
+  it('hear two minutes of the hold music as no speech, from the start of the hold or after a silence', async () => {
+    for (const before of [0, 3000]) {
+      const ears = new HoldEars(loadFvad());
+      await loadFvad();
+      const line = Buffer.concat([Buffer.alloc(before * 8, 0xff), holdMusic(0, 120_000 * 8)]);
+      const woke = frames(line).map((f) => ears.push(f));
+      expect(
+        woke.filter((w) => w !== null),
+        `${before} ms of silence first`,
+      ).to.deep.equal([]);
+      ears.close();
+    }
+  });
+
+  it('wake on a person’s words after the music, a little after they begin, and keep the second before', async () => {
+    const hello = await speak('Hello, thanks for holding, this is Sam.');
+    const line = new Line(6000);
+    const at = line.say(3000, hello);
+    const mixed = line.muLaw();
+    // The music until the person picks up, then the person alone.
+    holdMusic(0, 3000 * 8).copy(mixed, 0);
+    const ears = new HoldEars(loadFvad());
+    await loadFvad();
+    const all = frames(mixed);
+    let wokeAt: number | null = null;
+    let at20 = 0;
+    for (; at20 < all.length && wokeAt === null; at20++) wokeAt = ears.push(all[at20]!);
+    expect(wokeAt, 'woke').to.not.equal(null);
+    expect(Math.abs(wokeAt! - at.startMs)).to.be.at.most(60);
+    const kept = ears.takeKept();
+    expect(kept.length * 20).to.equal(PRE_ROLL_MS);
+    // The frames kept are the last second heard, ending with the one that woke the ears: the words from their start.
+    expect(kept).to.deep.equal(all.slice(at20 - PRE_ROLL_MS / 20, at20));
+    expect(at20 * 20 - PRE_ROLL_MS).to.be.at.most(at.startMs);
+    ears.close();
+  });
+});
