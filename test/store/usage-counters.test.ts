@@ -204,6 +204,7 @@ forEachStore('minute usage counters', (kind) => {
       await db.schema.alterTable('calls').dropColumn('send_digits').execute();
       for (const column of ['tools_json', 'tool_calls_json']) await db.schema.alterTable('calls').dropColumn(column).execute();
       for (const column of ['transfer_json', 'transferred_to', 'transferred_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
+      await db.schema.dropTable('call_tool_calls').execute();
       if (kind === 'postgres') {
         await db.schema.dropIndex('calls_claimable_at').execute();
         await db.schema.dropIndex('webhook_events_pending').execute();
@@ -242,6 +243,7 @@ forEachStore('minute usage counters', (kind) => {
         '035_client_tools',
         '037_transfers',
         '038_batch_rows',
+        '039_call_tool_calls',
       ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();
