@@ -41,7 +41,7 @@ describe('svc CLI invocation', () => {
   it('names unknown commands and subcommands with exit 2', async () => {
     expect(await cli.run('frobnicate')).to.include({
       code: 2,
-      err: 'svc: unknown command "frobnicate"; commands: serve, mcp, accounts, plan, usage, keys, webhook-secret, numbers, dnc\nRun "npx svc --help" for usage.\n',
+      err: 'svc: unknown command "frobnicate"; commands: serve, mcp, accounts, plan, usage, keys, webhook-secret, numbers, dnc, doctor\nRun "npx svc --help" for usage.\n',
     });
     expect(await cli.run('keys')).to.include({ code: 2, err: 'svc: "keys" needs a subcommand: create, list, update, revoke\nRun "npx svc --help" for usage.\n' });
     expect(await cli.run('keys', 'delete', 'x')).to.include({ code: 2, err: 'svc: unknown subcommand "keys delete"; "keys" takes create, list, update, revoke\nRun "npx svc --help" for usage.\n' });

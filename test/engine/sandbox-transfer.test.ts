@@ -54,6 +54,20 @@ forEachStore('transfers in the text sandbox', (kind) => {
     expect(await hungUpAt(id)).to.not.equal(null);
   });
 
+  it("asks the objective's own question after declining, on a call placed without fields; or has a message confirmed", async () => {
+    const id = await place({ fields: [] });
+    const lines = (await srv.drive(id)).transcript!.split('\n');
+    expect(lex.callee.asksForPerson.map((l) => `Callee: ${l}`)).to.include(lines[2]);
+    expect(lines[3]).to.equal(`Agent: ${lex.agent.declineTransfer} I have a quick question: could you tell me whether the shop is open on Sunday?`);
+    expect(lines[4]).to.match(/^Callee: \S/);
+    expect(lines[5]).to.match(new RegExp(`${escapeRegExp(lex.agent.allDone)} ${escapeRegExp(lex.agent.goodbye)}$`));
+    const message = await place({ fields: [], objective: 'Tell them the delivery comes on Friday.' });
+    const said = (await srv.drive(message)).transcript!.split('\n');
+    expect(said[3]).to.match(new RegExp(`^Agent: ${escapeRegExp(lex.agent.declineTransfer)} .+\\?$`));
+    expect(said[4]).to.match(/^Callee: /);
+    expect(said.at(-2)).to.equal(`Agent: ${lex.agent.allDone} ${lex.agent.goodbye}`);
+  });
+
   it('hands a cold transfer over at once: completed where the agent left, the line left up, to whom and when on the record and the event', async () => {
     const id = await place({ transfer: { to: PERSON } });
     const row = await srv.drive(id);

@@ -106,6 +106,7 @@ describe('the @svc/sdk package', function () {
         'redeliver_event',
         'list_batch_events',
         'redeliver_batch_event',
+        'list_batch_rows',
       ]);
     } finally {
       await client.close();

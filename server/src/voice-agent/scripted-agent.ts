@@ -146,6 +146,16 @@ function script(brief: LineBrief, callee: SimulatedCallee, rng: SeededRandom, lo
       reaction = lex.agent.transferFailed;
     }
     stretches.push(first);
+    // With no field to ask, the objective itself is still to be served: its question asked again, or its message
+    // confirmed, after the agent's answer to the request.
+    if (brief.fields.length === 0 && words.question) {
+      const reply = callee.answerObjective(words.question.text, words.question.yesNo);
+      stretches.push([agent(`${reaction} ${words.purpose}`), said(reply.text)]);
+      reaction = rng.pick(reply.value === null ? lex.agent.noProblem : lex.agent.thanks);
+    } else if (brief.fields.length === 0 && words.confirm) {
+      stretches.push([agent(`${reaction} ${words.confirm}`), said(callee.replyToOpening(false))]);
+      reaction = '';
+    }
   } else if (words.question) {
     const reply = callee.answerObjective(words.question.text, words.question.yesNo);
     const thanks = rng.pick(reply.value === null ? lex.agent.noProblem : lex.agent.thanks);

@@ -218,17 +218,18 @@ forEachStore('transfers on a realtime call', (kind) => {
   });
 
   it('hangs up, and records no transfer, when Twilio refuses the handover because the call ended under it', async () => {
-    const { id, sid } = await call([{ agent: 'Of course, I am transferring you now.', audioBytes: 8000 }, { call: 'transfer_call' }], { transfer: { to: PERSON } });
-    // The agent's words still play when the callee hangs up: Twilio will take no new TwiML for the call.
-    peer!.echoMarks = false;
-    await peer!.until(() => peer!.mediaBytes === 8000);
+    const { id, sid } = await call([{ agent: 'Of course, I am transferring you now.' }, { call: 'transfer_call' }], { transfer: { to: PERSON } });
+    // The callee has hung up as the agent speaks: Twilio will take no new TwiML for the call, nor stop its recording.
     twilio.call(sid).status = 'completed';
-    peer!.echoMarks = true;
-    for (const m of peer!.events('mark')) peer!.send({ event: 'mark', streamSid: peer!.streamSid, mark: m.mark });
     await twilio.hungUp(sid);
     expect(twilio.call(sid).updates).to.deep.equal([{ Status: 'completed' }]);
-    expect(h!.logs.join('\n')).to.include('the line could not be handed over; hanging up');
-    const row = await srv.drive(id, 50, async () => void (await twilio.status(sid, 'completed').catch(() => undefined)));
-    expect([row.status, row.transferred_to]).to.deep.equal(['completed', null]);
+    expect(twilio.call(sid).recordingStopped).to.equal(false);
+    const logs = h!.logs.join('\n');
+    expect(logs).to.include('could not stop the recording at the handover');
+    expect(logs).to.include('the line could not be handed over; hanging up');
+    srv.clock.advance(30_000);
+    expect((await twilio.status(sid, 'completed')).status).to.equal(204);
+    const row = await srv.drive(id);
+    expect([row.status, row.transferred_to, row.transcript]).to.deep.equal(['completed', null, 'Agent: Of course, I am transferring you now.']);
   });
 });

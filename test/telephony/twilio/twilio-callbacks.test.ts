@@ -126,6 +126,31 @@ forEachStore('Twilio callback routes', (kind) => {
     await expectNothingChanged();
   });
 
+  it("takes a transfer's callbacks signed like the rest: the person's line under its own CallSid, never the call's", async () => {
+    const legSid = `CA${'1'.repeat(32)}`;
+    const leg = `${srv.baseUrl}/twilio/leg/${id}`;
+    const handover = `${srv.baseUrl}/twilio/handover/${id}`;
+    const ringing = { AccountSid: fake.accountSid, CallSid: legSid, CallStatus: 'ringing' };
+    expect(await fake.send(leg, ringing, null)).to.deep.equal({ status: 403, body: '{"error":"invalid_signature"}' });
+    expect(await fake.send(handover, { AccountSid: fake.accountSid, CallSid: legSid, Digits: '1' }, null)).to.deep.equal({ status: 403, body: '{"error":"invalid_signature"}' });
+    // The call's own sid is no person's line; a sid that is no Call SID is refused.
+    expect(await fake.send(leg, { ...ringing, CallSid: sid, CallStatus: 'in-progress' })).to.deep.equal({ status: 409, body: '{"error":"call_sid_mismatch"}' });
+    expect(await fake.send(handover, { AccountSid: fake.accountSid, CallSid: 'CAnope', Digits: '1' })).to.deep.equal({ status: 400, body: '{"error":"invalid_call_sid"}' });
+    await expectNothingChanged();
+    expect(await fake.send(`${srv.baseUrl}/twilio/leg/0198a1b2-0000-7000-8000-00000000dead`, ringing)).to.deep.equal({ status: 404, body: '{"error":"not_found"}' });
+    // The person's status and key go to the inbox under the person's sid, apart from the call's line.
+    expect(await fake.send(leg, { ...ringing, CallStatus: 'in-progress', SequenceNumber: '1' })).to.deep.equal({ status: 204, body: '' });
+    const key = await fake.send(handover, { AccountSid: fake.accountSid, CallSid: legSid, Digits: '1' });
+    expect(key.status).to.equal(200);
+    expect(key.body).to.include(`<Conference beep="false" startConferenceOnEnter="true" endConferenceOnExit="true" waitUrl="">svc-${id}</Conference>`);
+    const events = await srv.deps.store.db.selectFrom('carrier_events').select(['call_id', 'carrier_ref', 'kind', 'payload_json']).orderBy('created_at').execute();
+    expect(events.map((e) => [e.call_id, e.carrier_ref, e.kind, JSON.parse(e.payload_json!).source])).to.deep.equal([
+      [id, legSid, 'answered', 'status'],
+      [id, legSid, 'answered', 'handover'],
+    ]);
+    expect((await srv.row(id)).status).to.equal('dialing');
+  });
+
   it('accepts only POST with a form body (405 with Allow, 415)', async () => {
     const get = await fetch(statusUrl());
     expect(get.status).to.equal(405);
