@@ -249,8 +249,13 @@ export class CallStream extends LiveStream {
       const { item, cursor } = entry;
       const fresh = item.event === 'status' ? cursor.statuses > this.cursor.statuses : item.event === 'turn' ? cursor.turns > this.cursor.turns : cursor.tools > this.cursor.tools;
       if (!fresh) continue;
-      this.cursor = cursor;
-      const open = batch.add((entry.frame ??= sseFrame(formatCallCursor(cursor), item)));
+      // Each kind's count only grows. A read can show a turn before the status that came before it (the status log
+      // is read first, so a change committed between the queries shows only in the next read): the turn was sent,
+      // and the status then comes after it, its id counting the turn, so neither is sent twice, nor on a resume.
+      const at: CallCursor = { statuses: Math.max(cursor.statuses, this.cursor.statuses), turns: Math.max(cursor.turns, this.cursor.turns), tools: Math.max(cursor.tools, this.cursor.tools) };
+      const shared = at.statuses === cursor.statuses && at.turns === cursor.turns && at.tools === cursor.tools;
+      this.cursor = at;
+      const open = batch.add(shared ? (entry.frame ??= sseFrame(formatCallCursor(cursor), item)) : sseFrame(formatCallCursor(at), item));
       if (item.event === 'status' && isTerminal((item.data as StatusData).status)) {
         batch.flush();
         return 'done';
