@@ -10,10 +10,13 @@
 //     agent, each timed to its answer's JSON parsed;
 //   - svc: each session's tool call at once (the model's function call over the socket, then svc: the key's
 //     signing secrets, the body signed, the SSRF guard, the POST over a kept-alive agent, the answer read and
-//     parsed, the use's write to the call's record begun, the function_call_output sent back), timed by the model.
+//     parsed, the function_call_output sent back, the use's write to the call's record after the burst), timed by
+//     the model.
 // svc's own share is svc's less the bare POST's, at p50 and at p99, each round; both sockets' transit is in it. A
 // warm-up round opens the connections first (TLS handshakes are the tool's cost, not a round trip's). Medians of
-// the rounds.
+// the rounds. Beside the times, the CPU time svc's process spends per call in each kind of round (from the round's
+// start to its last answer, the callee's turn and the model's answer included in svc's): on a busy machine the
+// times swing with the load, and svc's p99 is about a hundred times its own work per call, which this shows.
 //   npx tsx bench/tool-latency.ts [rounds=7] [calls=100] [store=sqlite|postgres]
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -124,6 +127,8 @@ interface RoundFigures {
   bareP99: number;
   svcP50: number;
   svcP99: number;
+  bareCpu: number;
+  svcCpu: number;
 }
 
 async function main(): Promise<void> {
@@ -194,8 +199,8 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), '--import', 'tsx', AGENT], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const replies: Array<{ type: string; times?: number[] }> = [];
-  child.on('message', (m: { type: string; times?: number[] }) => replies.push(m));
+  const replies: Array<{ type: string; times?: number[]; micros?: number }> = [];
+  child.on('message', (m: { type: string; times?: number[]; micros?: number }) => replies.push(m));
   const ask = async (command: AgentCommand, answer: string) => {
     const from = replies.length;
     child.send(command);
@@ -208,12 +213,22 @@ async function main(): Promise<void> {
   await sleep(500);
 
   const body = JSON.stringify({ event: 'tool.call', callId: ids[0], tool: 'check_stock', arguments: ARGS, metadata: { order: 'A-0' } });
-  const bareRound = async () => (await ask({ type: 'bare', url, body, n: N }, 'bare')).times!;
+  const cpu = async () => (await ask({ type: 'cpu' }, 'cpu')).micros!;
+  /** The CPU time svc's process spent on the last round of each kind, in ms per call. */
+  const cpuPerCall = { bare: 0, svc: 0 };
+  const bareRound = async () => {
+    const from = await cpu();
+    const times = (await ask({ type: 'bare', url, body, n: N }, 'bare')).times!;
+    cpuPerCall.bare = ((await cpu()) - from) / 1000 / N;
+    return times;
+  };
   const svcRound = async (r: number) => {
+    const from = await cpu();
     await ask({ type: 'hear' }, 'heard');
     await until(`round ${r}'s outputs`, () => realtime.connections.every((c) => c.functionCalls[r]?.afterMs != null));
     // The model's answer to the output is played before the next round's callee speaks.
     await until(`round ${r}'s answers`, () => realtime.connections.every((c) => c.sent.filter((e) => e.type === 'response.done').length >= 2 * (r + 1)));
+    cpuPerCall.svc = ((await cpu()) - from) / 1000 / N;
     return realtime.connections.map((c) => c.functionCalls[r]!.afterMs!);
   };
 
@@ -235,7 +250,7 @@ async function main(): Promise<void> {
       await sleep(100);
       bare = await bareRound();
     }
-    figures.push({ bareP50: percentile(bare, 50), bareP99: percentile(bare, 99), svcP50: percentile(svc, 50), svcP99: percentile(svc, 99) });
+    figures.push({ bareP50: percentile(bare, 50), bareP99: percentile(bare, 99), svcP50: percentile(svc, 50), svcP99: percentile(svc, 99), bareCpu: cpuPerCall.bare, svcCpu: cpuPerCall.svc });
   }
   await ask({ type: 'stop' }, 'stopped');
   const rows = await db.selectFrom('calls').select('tool_calls_json').execute();
@@ -249,14 +264,15 @@ async function main(): Promise<void> {
   const shareP50 = m((x) => x.svcP50 - x.bareP50);
   const shareP99 = m((x) => x.svcP99 - x.bareP99);
   const f1 = (x: number) => x.toFixed(1);
+  const f2 = (x: number) => x.toFixed(2);
   console.log(
     `\nClient tool round trip: ${N} calls at once, a loopback https tool server answering at once, ${rounds} rounds (after a warm-up), store ${storeKind}, Node ${process.version}, load average ${f1(loadavg()[0]!)} — medians of the rounds, ms`,
   );
-  console.log("\n| path | p50 | p99 | svc's own share p50 / p99 | p99 ratio to bare | runs (p99) |");
-  console.log('|---|---:|---:|---:|---:|---|');
-  console.log(`| bare HTTPS POST of the same body | ${f1(bareP50)} | ${f1(bareP99)} | — | baseline | ${figures.map((x) => f1(x.bareP99)).join(', ')} |`);
+  console.log("\n| path | p50 | p99 | svc's own share p50 / p99 | p99 ratio to bare | CPU per call (ms) | runs (p99) |");
+  console.log('|---|---:|---:|---:|---:|---:|---|');
+  console.log(`| bare HTTPS POST of the same body | ${f1(bareP50)} | ${f1(bareP99)} | — | baseline | ${f2(m((x) => x.bareCpu))} | ${figures.map((x) => f1(x.bareP99)).join(', ')} |`);
   console.log(
-    `| svc: model's call → output at the model | ${f1(svcP50)} | ${f1(svcP99)} | ${f1(shareP50)} / ${f1(shareP99)} | ${(svcP99 / bareP99).toFixed(2)} | ${figures.map((x) => f1(x.svcP99)).join(', ')} |`,
+    `| svc: model's call → output at the model | ${f1(svcP50)} | ${f1(svcP99)} | ${f1(shareP50)} / ${f1(shareP99)} | ${(svcP99 / bareP99).toFixed(2)} | ${f2(m((x) => x.svcCpu))} | ${figures.map((x) => f1(x.svcP99)).join(', ')} |`,
   );
   console.log(`\nUses recorded on the calls: ${recorded} of ${N * (rounds + 1)}. Goal: svc's own share p99 ≤ ${GOAL_SHARE_P99_MS} ms: ${shareP99 <= GOAL_SHARE_P99_MS ? 'met' : 'NOT met'}.`);
 

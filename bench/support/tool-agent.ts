@@ -2,7 +2,8 @@
 // ClientTools with SVC_WEBHOOK_ALLOW_PRIVATE's address rule, and an https agent that trusts the bench's own
 // certificate), on the bench's store, joined to one line per call (a line that plays at once). Told over IPC:
 // `hear` (each line hears a frame of the callee), `bare` (N plain HTTPS POSTs of a body at once from this same
-// process, the baseline, each timed to its answer's JSON parsed), `stop`.
+// process, the baseline, each timed to its answer's JSON parsed), `cpu` (the CPU time this process has used, µs),
+// `stop`.
 import http from 'node:http';
 import https from 'node:https';
 import { pino } from 'pino';
@@ -18,6 +19,7 @@ export type AgentCommand =
   | { type: 'start'; store: { sqlitePath: string } | { postgresUrl: string }; ids: string[]; realtimeUrl: string; ca: string }
   | { type: 'hear' }
   | { type: 'bare'; url: string; body: string; n: number }
+  | { type: 'cpu' }
   | { type: 'stop' };
 
 const send = (m: unknown) => process.send!(m);
@@ -87,6 +89,9 @@ process.on('message', async (m: AgentCommand) => {
     send({ type: 'heard' });
   } else if (m.type === 'bare') {
     send({ type: 'bare', times: await Promise.all(Array.from({ length: m.n }, () => barePost(m.url, m.body))) });
+  } else if (m.type === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    send({ type: 'cpu', micros: user + system });
   } else if (m.type === 'stop') {
     await stop?.();
     send({ type: 'stopped' });

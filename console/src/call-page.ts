@@ -1,13 +1,15 @@
 // One call: its record, the turns as a conversation with their times, the recording (its position follows the turn
 // being spoken; clicking a turn seeks to it), the extracted values with their evidence quote marked in its turn,
 // the event log with a redeliver button, and a cancel button while the call is live. A call a live agent spoke on
-// shows how quickly it answered (the record's latency). A live call follows its stream
-// (GET /v1/agent/calls/{id}/stream); its record is read again when it ends.
+// shows how quickly it answered (the record's latency); a call placed with tools, each use of them (tool-calls.ts).
+// A live call follows its stream (GET /v1/agent/calls/{id}/stream): its turns, statuses and uses of tools as they
+// come; its record is read again when it ends.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
-import type { CallLatency, CallRecord, Turn } from '../../sdk/src/generated/types.gen.js';
+import type { CallLatency, CallRecord, ToolCall, Turn } from '../../sdk/src/generated/types.gen.js';
 import { svc } from './api.js';
 import { EventLog } from './event-log.js';
+import { ToolCalls } from './tool-calls.js';
 import { Chip, clock, ErrorLine, isLive, seconds, when } from './ui.js';
 
 type Evidence = Record<string, { turn: number; quote: string } | null>;
@@ -51,6 +53,7 @@ function Latency({ latency }: { latency: CallLatency }) {
 export function CallPage({ id }: { id: string }) {
   const [record, setRecord] = useState<CallRecord | null>(null);
   const [turns, setTurns] = useState<Turn[]>([]);
+  const [uses, setUses] = useState<ToolCall[]>([]);
   const [ended, setEnded] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [actionError, setActionError] = useState<unknown>(null);
@@ -66,6 +69,7 @@ export function CallPage({ id }: { id: string }) {
       const r = await svc().getCall(id, { signal: stop.signal });
       setRecord(r);
       if (r.turns) setTurns(r.turns);
+      setUses(r.toolCalls ?? []);
       if (r.recordingUrl && !objectUrl) {
         // The recording needs the key, which an <audio> element cannot send: it is fetched and played from a blob.
         const rec = await svc().getCallRecording(id, { signal: stop.signal });
@@ -79,11 +83,16 @@ export function CallPage({ id }: { id: string }) {
         const r = await loadRecord();
         if (!isLive(r.status)) return;
         const live: Turn[] = [];
+        const used: ToolCall[] = [...(r.toolCalls ?? [])];
         for await (const e of svc().streamCall(id, { signal: stop.signal })) {
           if (e.event === 'turn') {
             const { speaker, text, startSec, endSec } = e.data;
             live[e.data.index] = { speaker, text, startSec, endSec };
             setTurns([...live]);
+          } else if (e.event === 'tool_call') {
+            const { name, arguments: args, status, latencyMs, error, at } = e.data;
+            used[e.data.index] = { name, arguments: args, status, latencyMs, error, at };
+            setUses([...used]);
           } else {
             const { status, latency } = e.data;
             setRecord((old) => (old ? { ...old, status, ...(latency ? { latency } : {}) } : old));
@@ -184,6 +193,8 @@ export function CallPage({ id }: { id: string }) {
           )}
         </ol>`
     }
+
+    ${record.tools || uses.length > 0 ? html`<${ToolCalls} uses=${uses} live=${isLive(record.status)} />` : null}
 
     ${record.latency ? html`<${Latency} latency=${record.latency} />` : null}
 

@@ -1,10 +1,11 @@
-// Place a call: a form built from openapi.yaml's PlaceCallRequest (every field, its description as the hint),
-// with preflight's verdict shown before the call is placed.
+// Place a call: a form built from openapi.yaml's PlaceCallRequest (every field, its description as the hint; the
+// tools each a group of fields, tools-editor.ts), with preflight's verdict shown before the call is placed.
 import { useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import fields from 'virtual:place-call-schema';
 import type { PlaceCallRequest, PreflightResponse } from '../../sdk/src/generated/types.gen.js';
 import { svc } from './api.js';
+import { ToolsEditor, toolsOf, type ToolDraft } from './tools-editor.js';
 import { ErrorLine } from './ui.js';
 
 const EXAMPLES: Record<string, string> = {
@@ -27,10 +28,21 @@ const EXAMPLES: Record<string, string> = {
 
 class FormError extends Error {}
 
-/** The body from the form's values: empty fields left out, JSON fields parsed, metadata from key=value lines, yes/no as booleans. */
-function bodyOf(values: Record<string, string>): PlaceCallRequest {
+/**
+ * The body from the form's values: empty fields left out, JSON fields parsed, metadata from key=value lines, yes/no
+ * as booleans, and the tools from their own fields.
+ */
+function bodyOf(values: Record<string, string>, tools: readonly ToolDraft[]): PlaceCallRequest {
   const body: Record<string, unknown> = {};
+  if (tools.length > 0) {
+    try {
+      body.tools = toolsOf(tools);
+    } catch (err) {
+      throw new FormError((err as Error).message);
+    }
+  }
   for (const f of fields) {
+    if (f.name === 'tools') continue;
     const v = (values[f.name] ?? '').trim();
     if (v === '') continue;
     if (f.kind === 'json') {
@@ -61,6 +73,7 @@ function bodyOf(values: Record<string, string>): PlaceCallRequest {
 
 export function PlacePage() {
   const [values, setValues] = useState<Record<string, string>>({});
+  const [tools, setTools] = useState<ToolDraft[]>([]);
   const [verdict, setVerdict] = useState<PreflightResponse | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -74,7 +87,7 @@ export function PlacePage() {
     setBusy(true);
     setError(null);
     try {
-      const body = bodyOf(values);
+      const body = bodyOf(values, tools);
       if (place) {
         const placed = await svc().placeCall(body);
         location.hash = `#/calls/${placed.callId}`;
@@ -92,8 +105,17 @@ export function PlacePage() {
   return html`
     <h1>Place a call</h1>
     <form class="place" onSubmit=${(e: Event) => (e.preventDefault(), run(true))}>
-      ${fields.map(
-        (f) => html`
+      ${fields.map((f) =>
+        f.name === 'tools'
+          ? html`<${ToolsEditor}
+              tools=${tools}
+              description=${f.description.split('\n')[0]}
+              onChange=${(next: ToolDraft[]) => {
+                setTools(next);
+                setVerdict(null);
+              }}
+            />`
+          : html`
           <div class="field">
             <label for=${`f-${f.name}`}>${f.name}${f.required ? html` <span aria-hidden="true">*</span>` : ''}</label>
             ${

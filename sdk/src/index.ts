@@ -25,6 +25,7 @@ export type {
   DeliveryState,
   StreamStatus,
   StreamTurn,
+  StreamToolCall,
   WebhookAttempt,
   CallEvent,
   CallEventName,

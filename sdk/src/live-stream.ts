@@ -3,13 +3,16 @@
 // event's id with Last-Event-ID, after the wait the server asked for, so a loop over the stream sees every event
 // across reconnects. A call's stream ends after its terminal status; the key's runs until the signal aborts.
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import type { StreamStatus, StreamTurn } from './generated/types.gen.js';
+import type { StreamStatus, StreamToolCall, StreamTurn } from './generated/types.gen.js';
 import { SvcApiError, SvcNetworkError } from './errors.js';
 import { isTerminal } from './wait-for-call.js';
 import type { Sleep } from './retry-policy.js';
 
-/** One event of a live stream: a status the call reached, or a turn as it was heard. */
-export type LiveEvent = { event: 'status'; id: string; data: StreamStatus } | { event: 'turn'; id: string; data: StreamTurn };
+/** One event of a live stream: a status the call reached, a turn as it was heard, or a use of a client tool as it was answered. */
+export type LiveEvent = { event: 'status'; id: string; data: StreamStatus } | { event: 'turn'; id: string; data: StreamTurn } | { event: 'tool_call'; id: string; data: StreamToolCall };
+
+/** The events this SDK knows; others a newer service may send are skipped. */
+const KNOWN = new Set(['status', 'turn', 'tool_call']);
 
 export interface StreamOptions {
   signal?: AbortSignal;
@@ -52,7 +55,7 @@ export async function* liveEvents(t: StreamTransport, path: string, options: Str
     const events = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream({ onRetry: (ms) => (retryMs = ms) }));
     try {
       for await (const message of events) {
-        if (message.event !== 'status' && message.event !== 'turn') continue;
+        if (!KNOWN.has(message.event ?? '')) continue;
         const event = { event: message.event, id: message.id ?? '', data: JSON.parse(message.data) } as LiveEvent;
         if (message.id !== undefined) lastId = message.id;
         failures = 0;

@@ -1,11 +1,13 @@
 // Sandbox calls analysed by the LLM analyst against the local chat-completions fake, through the real engine:
 // the call record carries what the endpoint answered, SVC_ANALYST=openai wires it from the settings, and an
-// endpoint that keeps failing still ends the call completed, with null fields and the reason in the log.
+// endpoint that keeps failing still ends the call completed, with null fields and the reason in the log. Of a
+// client tool's use (the sandbox's 555-0131) the analyst is told only what was said.
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { LlmAnalyst } from '../../server/src/analysis/llm-analyst.js';
 import { startEngineServer, type EngineParts, type EngineServer } from '../support/engine.js';
 import { startFakeChatCompletions, type FakeChatCompletions } from '../support/fake-chat-completions.js';
+import { FakeToolServer } from '../support/fake-tool-server.js';
 import { forEachStore } from '../support/stores.js';
 
 const KEY = 'sk-test-Hq2wE4rT6yU8iO0pA1sD3fG5';
@@ -45,10 +47,10 @@ forEachStore('LLM analyst in the call engine', (kind) => {
     await fake.close();
   });
 
-  async function placeAndDrive(env: Record<string, string>, parts: EngineParts) {
+  async function placeAndDrive(env: Record<string, string>, parts: EngineParts, body: Record<string, unknown> = {}) {
     srv = await startEngineServer(kind, env, parts);
     const alice = await srv.tenant({ rateLimit: 1000 });
-    const placed = await alice.api.post('/v1/agent/calls', { body: { to: TO, objective: OBJECTIVE, fields } });
+    const placed = await alice.api.post('/v1/agent/calls', { body: { to: TO, objective: OBJECTIVE, fields, ...body } });
     expect(placed.status).to.equal(202);
     const callId = placed.body.callId as string;
     await srv.drive(callId);
@@ -91,6 +93,36 @@ forEachStore('LLM analyst in the call engine', (kind) => {
     const warning = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'values dropped: their quotes are not in the turns they were said in');
     expect(warning).to.deep.include({ level: 40, callId: call.callId, analyst: 'openai', fields: ['open_sunday', 'closing_time', 'staff_count'] });
     expect(lines.join('\n')).not.to.include('We close at five');
+  });
+
+  it("is told of a client tool's use only what the agent said of its answer: not the rest of the answer, the tool, its URL or the use", async () => {
+    const tools = await FakeToolServer.start();
+    try {
+      const said = 'Your order arrives on Thursday';
+      tools.reply({ body: { answer: said, internal: 'margin 41 percent', tracking: 'trk_9f8e7d6c' } });
+      fake.reply(quoting());
+      const analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
+      const tool = {
+        name: 'order_lookup',
+        description: 'Reads the order from the CRM, internal notes included.',
+        parameters: { type: 'object', properties: { question: { type: 'string' } } },
+        url: `${tools.url}/crm?token=tok_receiver_3e1d`,
+      };
+      const call = await placeAndDrive({}, { analyst }, { to: '+14155550131', tools: [tool] });
+      expect(call.status).to.equal('completed');
+      expect(call.toolCalls.map((u: { status: string }) => u.status)).to.deep.equal(['ok']);
+      expect(fake.requests).to.have.length(1);
+      // The transcript the analyst read is the record's: the answer as the agent said it, and nothing else of the use.
+      const sent = sentLines(fake.requests[0].body);
+      expect(sent.map((l) => `${l.speaker}: ${l.text}`).join('\n')).to.equal(call.transcript);
+      const body = JSON.stringify(fake.requests[0].body);
+      expect(body).to.include(said);
+      for (const unsaid of ['margin 41 percent', 'trk_9f8e7d6c', 'order_lookup', 'Reads the order from the CRM', 'tok_receiver_3e1d', tools.url, 'latencyMs', 'toolCalls']) {
+        expect(body, unsaid).to.not.include(unsaid);
+      }
+    } finally {
+      await tools.close();
+    }
   });
 
   it('SVC_ANALYST=openai makes the engine analyse with the configured endpoint, key and model', async () => {

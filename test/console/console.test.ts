@@ -1,8 +1,9 @@
 // The console in headless Chromium (Debian's, as the /docs test), against a real service process (role both) on
 // SQLite with the sandbox at a tenth of real time and a webhook receiver on loopback. The console is a pure client
 // of the public API, which its own tests cover on both stores; here it is the page that is under test.
-// Each page is checked with axe-core (no serious or critical violation) and photographed at 1280 and 375 px wide
-// into SVC_TEST_ARTIFACTS (default: the temp folder); docs/console/ holds a copy of each.
+// A call placed with a client tool (the sandbox's 555-0131, whose callee asks a question the agent looks up) shows
+// the use on its page. Each page is checked with axe-core (no serious or critical violation) and photographed at
+// 1280 and 375 px wide into SVC_TEST_ARTIFACTS (default: the temp folder); docs/console/ holds a copy of each.
 import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +14,7 @@ import { addNumber, createAccount, createKey } from '../../server/src/accounts/a
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 import { startService, type ServiceProcess } from '../scale/support/service-process.js';
+import { FakeToolServer } from '../support/fake-tool-server.js';
 import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
 
 const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -314,6 +316,54 @@ describe('the console in headless Chromium', function () {
     await page.click('button[aria-label="Remove +14155550199"]');
     await page.waitForSelector('.empty');
     expect((await api('/v1/agent/do-not-call')).body.numbers).to.deep.equal([]);
+  });
+
+  it("places a call with a tool of the client's from the form, and its page shows the use as the stream brings it", async () => {
+    const tools = await FakeToolServer.start();
+    try {
+      tools.defaultReply = { body: { answer: 'It arrives on Thursday' } };
+      await page.click('nav a:has-text("Place a call")');
+      await page.fill('#f-to', '+14155550131');
+      await page.fill('#f-objective', 'Confirm the delivery address for order A-1042.');
+      await page.click('button:has-text("Add a tool")');
+      await page.click('button:has-text("Add a tool")');
+      expect(await page.locator('fieldset.tool').count()).to.equal(2);
+      await page.click('button[aria-label="Remove tool 2"]');
+      expect(await page.locator('fieldset.tool').count()).to.equal(1);
+      await page.fill('#tool-0-name', 'order_status');
+      await page.fill('#tool-0-description', 'Looks up where an order is.');
+      await page.fill('#tool-0-parameters', '{ "type": "object", "properties": { "question": { "type": "string" } } ');
+      await page.fill('#tool-0-url', `${tools.url}/orders`);
+      await page.fill('#tool-0-timeoutMs', '3000');
+      // Parameters that are not JSON are the form's to say, naming the tool.
+      await page.click('button:has-text("Preflight")');
+      await page.waitForSelector('.error');
+      expect(await page.textContent('.error')).to.include('the parameters of tool 1 are not valid JSON');
+      await page.fill('#tool-0-parameters', '{ "type": "object", "properties": { "question": { "type": "string" } } }');
+      await page.click('button:has-text("Preflight")');
+      await page.waitForSelector('.verdict');
+      await accessible('place-tools');
+      await photograph('place-tools');
+
+      await page.click('button:has-text("Place call")');
+      await page.waitForURL(/#\/calls\/[0-9a-f-]+$/);
+      const id = /#\/calls\/([0-9a-f-]+)$/.exec(page.url())![1];
+      await page.waitForSelector('table.tool-calls tbody tr', { timeout: 60_000 });
+      await page.waitForSelector('.status-line .chip-completed', { timeout: 60_000 });
+      const record = (await api(`/v1/agent/calls/${id}`)).body;
+      expect(record.tools).to.deep.equal([
+        { name: 'order_status', description: 'Looks up where an order is.', parameters: { type: 'object', properties: { question: { type: 'string' } } }, timeoutMs: 3000 },
+      ]);
+      expect(record.toolCalls).to.have.length(1);
+      const [use] = record.toolCalls;
+      const cells = await page.$$eval('table.tool-calls tbody tr td', (tds) => tds.map((td) => td.textContent));
+      expect(cells.slice(0, 5)).to.deep.equal(['order_status', JSON.stringify(use.arguments), 'ok', `${use.latencyMs} ms`, '—']);
+      expect(tools.hits).to.have.length(1);
+      await accessible('call-tools');
+      await photograph('call-tools');
+    } finally {
+      await tools.close();
+    }
   });
 
   it('signs out, clearing the key; signs in and moves between pages from the keyboard alone', async () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { loadDocument } from '../../server/src/contract/openapi-document.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
+import { FakeToolServer } from '../support/fake-tool-server.js';
 import type { TestTenant } from '../support/server.js';
 import { callTool, httpClient, stdioClient } from './mcp-tools.js';
 
@@ -84,6 +85,36 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(done.value.transcript).to.match(/^Callee: /);
       const listed = await callTool(mcp, 'list_calls', { limit: 1 });
       expect(listed.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([callId]);
+    });
+
+    it("places a call with the client's own tools, and get_call and wait_for_call show each use; a bad tool is invalid_tools", async () => {
+      const place = (await mcp.listTools()).tools[0].inputSchema as any;
+      // The tools as plain JSON Schema, from ClientTool, without the document's own extensions and formats.
+      expect(place.properties.tools).to.deep.include({ type: ['array', 'null'], maxItems: 10 });
+      expect(place.properties.tools.items.required).to.deep.equal(['name', 'description', 'url']);
+      expect(Object.keys(place.properties.tools.items.properties)).to.deep.equal(['name', 'description', 'parameters', 'url', 'timeoutMs']);
+      const dave = await srv.tenant({ rateLimit: 100 });
+      const daveMcp = await connect(dave);
+      const server = await FakeToolServer.start();
+      try {
+        server.reply({ body: { answer: 'It arrives on Thursday' } });
+        const tool = { name: 'order_status', description: 'Looks up an order.', parameters: { type: 'object', properties: { question: { type: 'string' } } }, url: `${server.url}/orders` };
+        const bad = await callTool(daveMcp, 'place_call', { ...ok, to: '+14155550131', tools: [{ ...tool, name: 'end_call' }] });
+        expect(bad.value).to.deep.include({ error: 'invalid_tools', status: 400 });
+        const placed = await callTool(daveMcp, 'place_call', { ...ok, to: '+14155550131', tools: [tool] });
+        expect(placed.isError).to.equal(false);
+        const { callId } = placed.value;
+        await srv.drive(callId);
+        const done = await callTool(daveMcp, 'wait_for_call', { id: callId, timeoutSec: 5, intervalSec: 0.1 });
+        expect(done.value.tools).to.deep.equal([{ name: 'order_status', description: 'Looks up an order.', parameters: tool.parameters, timeoutMs: 5000 }]);
+        expect(done.value.toolCalls.map((u: { name: string; status: string }) => [u.name, u.status])).to.deep.equal([['order_status', 'ok']]);
+        expect((await callTool(daveMcp, 'get_call', { id: callId })).value.toolCalls).to.deep.equal(done.value.toolCalls);
+        expect(JSON.stringify(done.value)).to.not.include(server.url);
+        expect(server.hits).to.have.length(1);
+      } finally {
+        await daveMcp.close();
+        await server.close();
+      }
     });
 
     it("places a call with a transfer to a person, and reads that it was transferred; a bad transfer is the API's invalid_transfer", async () => {

@@ -1,7 +1,8 @@
 // A stream served by an api process while a worker process runs the call: the two share nothing but the store.
 // A sandbox call placed on the api process is followed there with the SDK's streamCall from placement to its end,
-// while the key's stream (streamEvents) is open beside it; the events match the record the worker wrote. Then the
-// api process, with the key's stream still open, stops on SIGTERM at once: shutdown ends the open streams.
+// while the key's stream (streamEvents) is open beside it; the events match the record the worker wrote, the use of
+// the call's client tool (the sandbox's 555-0131 asks the worker's agent a question it looks up) among them. Then
+// the api process, with the key's stream still open, stops on SIGTERM at once: shutdown ends the open streams.
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { SvcClient, type LiveEvent } from '../../sdk/src/index.js';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
+import { FakeToolServer } from '../support/fake-tool-server.js';
 import { emptySchema, requirePostgres, type EmptySchema } from './support/pg-schema.js';
 import { startService, type ServiceProcess } from './support/service-process.js';
 
@@ -45,7 +47,11 @@ for (const kind of ['sqlite', 'postgres'] as const) {
         SVC_SANDBOX_TIME_SCALE: '0.05',
         SVC_ENGINE_POLL_MS: '50',
         SVC_STREAM_POLL_MS: '50',
+        // The test's tool server is on loopback.
+        SVC_WEBHOOK_ALLOW_PRIVATE: '1',
       };
+      const tools = await FakeToolServer.start();
+      tools.defaultReply = { body: { answer: 'It arrives on Thursday' } };
       const now = Date.now();
       const accountId = await createAccount(store.db, { name: 'stream', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
       await addNumber(store.db, accountId, '+14155550100', now);
@@ -63,7 +69,12 @@ for (const kind of ['sqlite', 'postgres'] as const) {
           if (!keyStream.signal.aborted) throw err;
         }
       })();
-      const { callId } = await sdk.placeCall({ to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' });
+      const parameters = { type: 'object' as const, properties: { question: { type: 'string' } } };
+      const { callId } = await sdk.placeCall({
+        to: '+14155550131',
+        objective: 'Ask whether the shop is open on Sunday.',
+        tools: [{ name: 'order_status', description: 'Looks up an order.', parameters, url: `${tools.url}/orders` }],
+      });
       const got: LiveEvent[] = [];
       for await (const e of sdk.streamCall(callId)) got.push(e);
 
@@ -75,6 +86,11 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(got.at(-1)!.event).to.equal('status');
       expect(turns.map((t) => ({ speaker: t.speaker, text: t.text, startSec: t.startSec, endSec: t.endSec }))).to.deep.equal(record.turns);
       expect(statuses[3]).to.include({ durationSec: record.durationSec, timestamp: record.endedAt });
+      // The use the worker made of the tool, as the record lists it.
+      expect(tools.hits).to.have.length(1);
+      expect(record.toolCalls).to.have.length(1);
+      const uses = got.filter((e) => e.event === 'tool_call').map((e) => e.data as any);
+      expect(uses.map(({ id, callId, batchId, index, timestamp, ...use }) => use)).to.deep.equal(record.toolCalls);
       // The call was run by the worker: the api process runs no engine.
       const owner = await store.db.selectFrom('sandbox_dials').select('call_id').where('call_id', '=', callId).execute();
       expect(owner).to.have.length(1);
@@ -94,6 +110,7 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       expect(api.proc.exitCode).to.equal(0);
       keyStream.abort();
       await following;
+      await tools.close();
     });
   });
 }

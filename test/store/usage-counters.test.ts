@@ -205,6 +205,7 @@ forEachStore('minute usage counters', (kind) => {
       for (const column of ['tools_json', 'tool_calls_json']) await db.schema.alterTable('calls').dropColumn(column).execute();
       for (const column of ['hold_max_wait_sec', 'hold_timed_out_at', 'hold_ms', 'end_reason']) await db.schema.alterTable('calls').dropColumn(column).execute();
       for (const column of ['transfer_json', 'transferred_to', 'transferred_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
+      await db.schema.dropTable('call_tool_calls').execute();
       if (kind === 'postgres') {
         await db.schema.dropIndex('calls_claimable_at').execute();
         await db.schema.dropIndex('webhook_events_pending').execute();
@@ -243,6 +244,7 @@ forEachStore('minute usage counters', (kind) => {
         '035_client_tools',
         '037_transfers',
         '038_batch_rows',
+        '039_call_tool_calls',
         '040_hold',
       ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);

@@ -7,7 +7,7 @@ import { SvcClient, type LiveEvent } from '../../sdk/src/index.js';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
-import { readCall, readKey, type StreamStore } from '../../server/src/streams/stream-reads.js';
+import { CALL_START, readCall, readKey, type StreamStore } from '../../server/src/streams/stream-reads.js';
 import { until } from '../support/until.js';
 
 const ANSWERED = '+14155550123';
@@ -206,10 +206,10 @@ forEachStore('live streams', (kind) => {
 
     const id = await place(ANSWERED);
     await stepUntil(id, 'in_progress');
-    const during = await readCall(endingBetween(id), alice.keyId, id, { statuses: 0, turns: 0 }, later());
+    const during = await readCall(endingBetween(id), alice.keyId, id, CALL_START, later());
     const record = (await alice.api.get(`/v1/agent/calls/${id}`)).body;
     expect(record.status).to.equal('completed');
-    const after = await readCall(srv.deps.store, alice.keyId, id, { statuses: 0, turns: 0 }, later());
+    const after = await readCall(srv.deps.store, alice.keyId, id, CALL_START, later());
     // Every item the read during the end sent is the one a read after it sends, the ending's fields included.
     const sentAfter = new Map(after!.items.map(({ item }) => [idOf(item), item]));
     for (const { item } of during!.items) expect(item, idOf(item)).to.deep.equal(sentAfter.get(idOf(item)));

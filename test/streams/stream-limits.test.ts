@@ -145,7 +145,9 @@ forEachStore('live streams under abuse', (kind) => {
     const res = await fetch(`${srv.baseUrl}/v1/agent/stream`, { headers: { authorization: `Bearer ${alice.key}`, 'last-event-id': '0' }, signal: abort.signal });
     expect(res.status).to.equal(200);
     const text = await readUntil(res, (t) => dataIds(t).length >= expected.length, abort);
-    expect(text.startsWith(`retry: 1000\n\n: replay starts at ${new Date(now - 24 * HOUR).toISOString()}: at most 24 hours and the last 1000 calls, statuses and turns back;`)).to.equal(true);
+    expect(text.startsWith(`retry: 1000\n\n: replay starts at ${new Date(now - 24 * HOUR).toISOString()}: at most 24 hours and the last 1000 calls, statuses, turns and uses of tools back;`)).to.equal(
+      true,
+    );
     expect(dataIds(text)).to.deep.equal(expected);
     expect(text).to.not.include(tooOld);
   });

@@ -7,17 +7,18 @@ import json
 from typing import Callable, Dict, Iterator, List, Literal, NamedTuple, Optional, Union
 
 from .errors import SvcNetworkError
-from .generated.models import StreamStatus, StreamTurn
+from .generated.models import StreamStatus, StreamToolCall, StreamTurn
 from .waiting import is_terminal
 
 
 class LiveEvent(NamedTuple):
-    """One event of a live stream: a status the call reached, or a turn as it was heard."""
+    """One event of a live stream: a status the call reached, a turn as it was heard, or a use of one of the call's
+    own tools as it was answered."""
 
-    event: Literal["status", "turn"]
+    event: Literal["status", "turn", "tool_call"]
     #: The stream's position, to resume after it (`last_event_id=`).
     id: str
-    data: Union[StreamStatus, StreamTurn]
+    data: Union[StreamStatus, StreamTurn, StreamToolCall]
 
 
 class SseMessage(NamedTuple):
@@ -104,7 +105,8 @@ def live_events(
                 message = parser.feed(line)
                 if parser.retry_ms is not None:
                     retry = parser.retry_ms / 1000
-                if message is None or message.event not in ("status", "turn"):
+                # An event of a name this SDK does not know (a newer service's) is skipped.
+                if message is None or message.event not in ("status", "turn", "tool_call"):
                     continue
                 event = LiveEvent(message.event, message.id or "", json.loads(message.data))  # type: ignore[arg-type]
                 if message.id is not None:

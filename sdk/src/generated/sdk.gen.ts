@@ -351,16 +351,20 @@ export const redeliverBatchEvent = <ThrowOnError extends boolean = false>(option
  * Follow a call live (Server-Sent Events)
  *
  * A `text/event-stream` of the call as it happens: a `status` event for each status it reaches (`queued`,
- * `dialing`, `in_progress`, then its terminal status), and a `turn` event for each turn of the conversation as
- * it is heard, with its speaker, text and times. The terminal status comes last, after every turn the record
- * keeps, and then the stream ends. A call that already ended is replayed whole and the stream ends.
+ * `dialing`, `in_progress`, then its terminal status), a `turn` event for each turn of the conversation as
+ * it is heard, with its speaker, text and times, and a `tool_call` event for each use of one of the call's
+ * `tools` as it is answered (as the record's `toolCalls` lists it: never the tool's URL, its answer or a
+ * secret). The terminal status comes last, after every turn and use the record keeps, and then the stream
+ * ends. A call that already ended is replayed whole and the stream ends. More event names may be added in v1:
+ * a client skips an event whose name it does not know (as `EventSource` does for a name it has no listener
+ * for).
  *
  * The stream is read from the store, so any process of a deployment serves it, whichever worker runs the call:
  * a change is sent within `SVC_STREAM_POLL_MS` (250 ms by default) of being committed. Each event's `id` is the
  * stream's position; reconnecting with `Last-Event-ID` resumes after it, with nothing lost and nothing sent
  * twice. The data of each event carries an `id` of its own (`<callId>:status:<status>`,
- * `<callId>:turn:<index>`). A comment line is sent every 15 seconds while nothing happens. Another key's call is
- * 404 `not_found` (as JSON, before any event).
+ * `<callId>:turn:<index>`, `<callId>:tool_call:<index>`). A comment line is sent every 15 seconds while
+ * nothing happens. Another key's call is 404 `not_found` (as JSON, before any event).
  *
  * Opening a stream counts against the key's request window (the RateLimit-* headers report it), and a key holds
  * at most `SVC_STREAMS_PER_KEY` open streams (100 by default) across every process: above that, 429
@@ -378,17 +382,18 @@ export const streamCall = <ThrowOnError extends boolean = false>(options: Option
 /**
  * Follow every call of the key live (Server-Sent Events)
  *
- * The same `status` and `turn` events as streamCall, for every call of the key, as they happen; the stream stays
- * open. A new stream starts with what happened in the last 5 seconds.
+ * The same `status`, `turn` and `tool_call` events as streamCall, for every call of the key, as they happen; the
+ * stream stays open. A new stream starts with what happened in the last 5 seconds.
  *
  * Calls change in no common order, so this stream reads the store in windows of time that overlap by 5 seconds
  * and sends each event once per connection. Each event's `id` is a time (epoch ms); reconnecting with
  * `Last-Event-ID` replays from 5 seconds before it, so nothing is lost across a reconnect but an event near the
  * cut may come again: deduplicate on the data's own `id`.
  *
- * Replay goes back at most 24 hours and at most the newest 1,000 calls placed, 1,000 status changes and 1,000
- * turns: a `Last-Event-ID` older than that (or `0`) replays from where the first limit falls, and the stream
- * says so in a comment line; older changes are read with listCalls, getCall and listCallEvents.
+ * Replay goes back at most 24 hours and at most the newest 1,000 calls placed, 1,000 status changes, 1,000
+ * turns and 1,000 uses of tools: a `Last-Event-ID` older than that (or `0`) replays from where the first limit
+ * falls, and the stream says so in a comment line; older changes are read with listCalls, getCall and
+ * listCallEvents.
  * Replay is written a page at a time at the client's pace. Opening a stream counts against the key's request
  * window, a key holds at most `SVC_STREAMS_PER_KEY` open streams (429 `too_many_streams` above it), a client
  * that reads nothing for `SVC_STREAM_STALL_MS` has its stream closed (it resumes with its `Last-Event-ID`; an

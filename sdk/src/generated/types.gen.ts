@@ -798,7 +798,7 @@ export type CallRecord = {
      */
     tools?: Array<CallTool> | null;
     /**
-     * Each use of a client tool by the agent, in the order the model called them (the first 100 of a call), written as each is answered; empty when none was used. svc's own tools (hanging up, the opt-out) are not listed.
+     * Each use of a client tool by the agent, in the order the model called them (the first 100 of a call), written as each is answered, and each also sent on the live streams as a `tool_call` event; empty when none was used. svc's own tools (hanging up, the opt-out) are not listed.
      */
     toolCalls?: Array<ToolCall>;
     /**
@@ -1067,6 +1067,29 @@ export type StreamTurn = {
     endSec: number;
     /**
      * When it was heard (its end).
+     */
+    timestamp: string;
+};
+
+/**
+ * The data of a stream's `tool_call` event: a use of one of the call's client tools, as it is answered, with
+ * the fields of the record's ToolCall (its name, arguments, status, latency, error and when the model called
+ * it). Never the tool's URL, its answer or a secret.
+ *
+ */
+export type StreamToolCall = ToolCall & {
+    /**
+     * `<callId>:tool_call:<index>`.
+     */
+    id: string;
+    callId: string;
+    batchId: string | null;
+    /**
+     * The use's place in the record's `toolCalls` (0 first).
+     */
+    index: number;
+    /**
+     * When it was answered (or failed); `at` is when the model called it.
      */
     timestamp: string;
 };
@@ -2581,7 +2604,7 @@ export type StreamCallError = StreamCallErrors[keyof StreamCallErrors];
 
 export type StreamCallResponses = {
     /**
-     * Events of the form `id: <position>`, `event: status|turn`, `data: <JSON>`.
+     * Events of the form `id: <position>`, `event: status|turn|tool_call`, `data: <JSON>`.
      */
     200: string;
 };
@@ -2637,7 +2660,7 @@ export type StreamEventsError = StreamEventsErrors[keyof StreamEventsErrors];
 
 export type StreamEventsResponses = {
     /**
-     * Events of the form `id: <epoch ms>`, `event: status|turn`, `data: <JSON>`.
+     * Events of the form `id: <epoch ms>`, `event: status|turn|tool_call`, `data: <JSON>`.
      */
     200: string;
 };

@@ -78,7 +78,8 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       name: 'place_call',
       description:
         `${summary(doc, 'placeCall')} Returns the callId; the call then runs on its own: use wait_for_call to get its outcome. ` +
-        'Pass the same idempotencyKey when retrying, so the retry cannot place a second call.',
+        'Pass the same idempotencyKey when retrying, so the retry cannot place a second call. ' +
+        "With tools, the agent may call your own endpoints during the call (each use is POSTed to the tool's url, signed as webhooks are, and listed in the record's toolCalls).",
       inputSchema: {
         ...place,
         type: 'object',
@@ -87,7 +88,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     },
     {
       name: 'get_call',
-      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript, extracted fields and who answered (answeredBy: human, machine, fax or unknown), and for a call a live agent spoke on how quickly it answered (latency, in ms).`,
+      description: `${summary(doc, 'getCall')}: its status and, once it has ended, summary, transcript, extracted fields and who answered (answeredBy: human, machine, fax or unknown), for a call a live agent spoke on how quickly it answered (latency, in ms), and each use the agent made of the call's own tools (toolCalls: name, arguments, status, latencyMs, error) as it is answered.`,
       inputSchema: { type: 'object', properties: { id }, required: ['id'], additionalProperties: false },
     },
     {
@@ -99,7 +100,7 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       name: 'wait_for_call',
       description:
         'Waits until a call has ended (completed, no_answer, voicemail, declined, failed or canceled) and returns its record with summary, ' +
-        'transcript, extracted fields and answeredBy (human, machine, fax or unknown; null when nobody answered). If it has not ended within timeoutSec, returns a wait_timeout error: call again to keep waiting.',
+        "transcript, extracted fields, answeredBy (human, machine, fax or unknown; null when nobody answered) and the uses of the call's own tools (toolCalls). If it has not ended within timeoutSec, returns a wait_timeout error: call again to keep waiting.",
       inputSchema: {
         type: 'object',
         properties: {

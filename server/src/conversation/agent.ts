@@ -4,12 +4,12 @@
 // - a live agent talks on the line as the call happens: it joins the call's live line (telephony/live-line.ts,
 //   LineAgent), which the carrier's media stream carries; the engine waits for the line to end, or hangs up at the
 //   call's limit, then reads what was said (LiveAgent). The realtime speech agent is both, one object.
-import type { CallBrief, TimedTurn, Turn } from './conversation.js';
+import type { LineBrief, TimedTurn, Turn } from './conversation.js';
 
 export interface Agent {
   readonly name: string;
   /** Holds the whole conversation with whoever answered; returns it turn by turn, in order. */
-  converse(brief: CallBrief): Promise<Turn[]>;
+  converse(brief: LineBrief): Promise<Turn[]>;
 }
 
 export interface LiveAgent {

@@ -1,7 +1,7 @@
 // A call's conversation as the engine keeps it: turns by speaker, and their times in the simulated call.
 // Times are milliseconds of call time from the answer; the sandbox's time scale speeds up the wall clock, never
 // these, so durationSec, billing and the recording's length agree at every scale.
-import type { CallMetadata, FieldDefinition, Turn as RecordTurn } from '../generated/types.gen.js';
+import type { CallMetadata, FieldDefinition, ToolCall, Turn as RecordTurn } from '../generated/types.gen.js';
 import { metadataOf, toolsOf, transferOf, type CallRow, type CallTransfer, type StoredTool } from '../store/calls-repo.js';
 import { calleeTime } from './callee-time.js';
 
@@ -16,6 +16,11 @@ export interface Turn {
   handover?: boolean;
   /** How long the turn lasts (call-time ms) when that is not its words' time: keys' tones, a wait on hold (turn-marks.ts). */
   ms?: number;
+  /**
+   * A scripted conversation's use of a client tool on hearing this turn (the sandbox's 555-0131: the callee's
+   * question); the engine writes it as the call is answered. Never part of what is said.
+   */
+  toolCall?: ToolCall;
 }
 
 export interface TimedTurn extends Turn {
@@ -96,8 +101,13 @@ export function lineBriefOf(row: CallRow, now: number = Date.now()): LineBrief {
     recordingNotice: row.recording_notice !== 0,
     calleeTime: calleeTime(row.to_number, now),
     holdMaxWaitMs: holdMaxWaitMs(row),
-    ...(row.tools_json === null ? {} : { clientTools: { tools: toolsOf(row), apiKeyId: row.api_key_id, metadata: metadataOf(row) } }),
+    ...clientToolsOf(row),
   };
+}
+
+/** The call's own tools as its agent is given them; nothing for a call placed without. */
+export function clientToolsOf(row: CallRow): Pick<LineBrief, 'clientTools'> {
+  return row.tools_json === null ? {} : { clientTools: { tools: toolsOf(row), apiKeyId: row.api_key_id, metadata: metadataOf(row) } };
 }
 
 export const SPEAKER_LABEL: Record<Speaker, string> = { agent: 'Agent', callee: 'Callee' };

@@ -46,6 +46,8 @@ export const DE: Lexicon = {
       `Guten Tag, hier spricht ein KI-Assistent im Auftrag eines Kunden. Ich habe eine Person am Apparat, die mit jemandem sprechen möchte. Der Grund meines Anrufs: ${objective}.`,
     takeCallPrompt: 'Drücken Sie die 1, um den Anruf anzunehmen.',
     nobodyTook: 'Es tut mir leid, niemand konnte Ihren Anruf annehmen. Auf Wiederhören.',
+    toolAnswer: (answer) => `Ich habe gerade nachgesehen: ${answer}`,
+    followUp: 'Das habe ich leider gerade nicht zur Hand; ich kläre es und melde mich dazu bei Ihnen.',
   },
   callee: {
     hello: ['Hallo?', 'Guten Tag, was kann ich für Sie tun?', 'Ja, bitte?'],
@@ -56,6 +58,8 @@ export const DE: Lexicon = {
     asksForPerson: ['Könnte ich bitte mit einem echten Menschen sprechen?', 'Ich würde lieber mit einer Person sprechen, wenn das geht.', 'Können Sie mich bitte mit jemandem verbinden?'],
     willHold: ['Gut, ich warte.', 'In Ordnung, ich bleibe dran.', 'Kein Problem, ich warte.'],
     thankYou: ['Danke.', 'Prima, danke.', 'Vielen Dank.'],
+    question: ['Bevor Sie weitermachen: Können Sie mir sagen, wo meine Bestellung ist?', 'Kurze Frage vorab: Wann kommt meine Bestellung an?'],
+    answered: ['Ah, gut zu wissen, danke.', 'Prima, danke.'],
     voicemailGreeting: 'Sie sind mit unserer Mailbox verbunden. Wir sind gerade nicht erreichbar; bitte hinterlassen Sie eine Nachricht nach dem Signalton.',
     dontKnow: ['Das weiß ich leider nicht.', 'Keine Ahnung, tut mir leid.', 'Da bin ich mir nicht sicher.', 'Das müsste ich nachsehen, tut mir leid.'],
     yes: ['Ja, genau.', 'Ja.', 'Natürlich.', 'Ja, sicher.', 'Klar.'],

@@ -102,6 +102,8 @@ export const EN: Lexicon = {
     briefing: (objective) => `Hello, this is an AI assistant calling on behalf of a client. I have someone on the line who would like to speak to a person. The reason for my call: ${objective}.`,
     takeCallPrompt: 'Press 1 to take the call.',
     nobodyTook: "I'm sorry, nobody could take your call. Goodbye.",
+    toolAnswer: (answer) => `I've just checked: ${answer}`,
+    followUp: "I don't have that in front of me, I'm afraid; I'll find out and follow up with you.",
   },
   callee: {
     hello: ['Hello?', 'Hi, how can I help you?', 'Good afternoon, how can I help?', 'Hello, front desk.'],
@@ -112,6 +114,8 @@ export const EN: Lexicon = {
     asksForPerson: ['Could I speak to a real person, please?', "I'd rather talk to a person, if that's possible.", 'Can you put me through to someone, please?'],
     willHold: ["Sure, I'll hold.", 'Okay, I can wait.', "No problem, I'll wait."],
     thankYou: ['Thank you.', 'Great, thanks.', 'Thanks a lot.'],
+    question: ['Before you go on, could you tell me where my order is?', 'Quick question first: when will my order arrive?'],
+    answered: ['Oh, good to know, thanks.', 'Great, thank you.'],
     voicemailGreeting: 'You have reached our voicemail. We cannot take your call right now; please leave a message after the tone.',
     dontKnow: ["I'm sorry, I don't know.", "I'm not sure, I'm afraid.", 'No idea, sorry.', "I couldn't tell you, I'm afraid.", "I'd have to check, sorry."],
     yes: ['Yes, we are.', 'Yep.', "Yeah, that's right.", 'Yes, we do.', 'Absolutely.', 'Sure, we do.'],

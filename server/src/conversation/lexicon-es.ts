@@ -40,6 +40,8 @@ export const ES: Lexicon = {
     briefing: (objective) => `Hola, le llama un asistente de IA en nombre de un cliente. Tengo en la línea a una persona que quiere hablar con alguien. El motivo de mi llamada: ${objective}.`,
     takeCallPrompt: 'Pulse 1 para atender la llamada.',
     nobodyTook: 'Lo siento, nadie ha podido atender su llamada. Adiós.',
+    toolAnswer: (answer) => `Lo acabo de comprobar: ${answer}`,
+    followUp: 'No tengo ese dato a mano; lo consultaré y le responderé más adelante.',
   },
   callee: {
     hello: ['¿Diga?', 'Hola, ¿en qué puedo ayudarle?', '¿Sí, dígame?'],
@@ -50,6 +52,8 @@ export const ES: Lexicon = {
     asksForPerson: ['¿Podría hablar con una persona de verdad, por favor?', 'Prefiero hablar con una persona, si es posible.', '¿Me puede pasar con alguien, por favor?'],
     willHold: ['Claro, espero.', 'Vale, puedo esperar.', 'No hay problema, espero.'],
     thankYou: ['Gracias.', 'Perfecto, gracias.', 'Muchas gracias.'],
+    question: ['Antes de seguir, ¿me puede decir dónde está mi pedido?', 'Una pregunta primero: ¿cuándo llegará mi pedido?'],
+    answered: ['Ah, bueno saberlo, gracias.', 'Perfecto, gracias.'],
     voicemailGreeting: 'Ha llamado a nuestro buzón de voz. No podemos atenderle; por favor, deje un mensaje después de la señal.',
     dontKnow: ['No lo sé, lo siento.', 'Ni idea, perdone.', 'No estoy seguro.', 'Tendría que comprobarlo, lo siento.'],
     yes: ['Sí, así es.', 'Sí.', 'Claro que sí.', 'Por supuesto.', 'Sí, correcto.'],

@@ -40,6 +40,8 @@ export const FR: Lexicon = {
     briefing: (objective) => `Bonjour, ici un assistant IA qui appelle de la part d'un client. J'ai en ligne une personne qui souhaite parler à quelqu'un. Voici l'objet de mon appel : ${objective}.`,
     takeCallPrompt: "Appuyez sur 1 pour prendre l'appel.",
     nobodyTook: "Je suis désolé, personne n'a pu prendre votre appel. Au revoir.",
+    toolAnswer: (answer) => `Je viens de vérifier : ${answer}`,
+    followUp: "Je n'ai pas cette information sous la main ; je vais me renseigner et je reviendrai vers vous.",
   },
   callee: {
     hello: ['Allô ?', 'Bonjour, je vous écoute.', 'Oui, bonjour ?'],
@@ -54,6 +56,8 @@ export const FR: Lexicon = {
     ],
     willHold: ["D'accord, je patiente.", "Très bien, j'attends.", 'Pas de problème, je reste en ligne.'],
     thankYou: ['Merci.', 'Parfait, merci.', 'Merci beaucoup.'],
+    question: ['Avant de continuer, pouvez-vous me dire où en est ma commande ?', "Petite question d'abord : quand ma commande arrivera-t-elle ?"],
+    answered: ['Ah, bon à savoir, merci.', 'Parfait, merci.'],
     voicemailGreeting: 'Vous êtes bien sur notre messagerie. Nous ne pouvons pas vous répondre ; veuillez laisser un message après le bip.',
     dontKnow: ['Je ne sais pas, désolé.', 'Aucune idée, désolée.', 'Je ne suis pas sûr.', 'Il faudrait que je vérifie, désolé.'],
     yes: ['Oui, tout à fait.', 'Oui.', 'Bien sûr.', 'Absolument.', "Oui, c'est exact."],

@@ -41,6 +41,8 @@ export const IT: Lexicon = {
       `Buongiorno, sono un assistente IA e chiamo per conto di un cliente. Ho in linea una persona che vorrebbe parlare con qualcuno. Il motivo della mia chiamata: ${objective}.`,
     takeCallPrompt: 'Prema 1 per rispondere alla chiamata.',
     nobodyTook: 'Mi dispiace, nessuno ha potuto rispondere alla sua chiamata. Arrivederci.',
+    toolAnswer: (answer) => `Ho appena controllato: ${answer}`,
+    followUp: 'Non ho questa informazione sottomano; mi informo e le faccio sapere.',
   },
   callee: {
     hello: ['Pronto?', 'Buongiorno, mi dica.', 'Sì, pronto?'],
@@ -51,6 +53,8 @@ export const IT: Lexicon = {
     asksForPerson: ['Potrei parlare con una persona vera, per favore?', 'Preferirei parlare con una persona, se possibile.', 'Può passarmi qualcuno, per favore?'],
     willHold: ['Va bene, attendo.', "D'accordo, posso aspettare.", 'Nessun problema, aspetto.'],
     thankYou: ['Grazie.', 'Perfetto, grazie.', 'Grazie mille.'],
+    question: ["Prima di continuare, mi può dire dov'è il mio ordine?", 'Una domanda prima: quando arriverà il mio ordine?'],
+    answered: ['Ah, buono a sapersi, grazie.', 'Perfetto, grazie.'],
     voicemailGreeting: 'Ha raggiunto la nostra segreteria. Non possiamo rispondere; la preghiamo di lasciare un messaggio dopo il segnale acustico.',
     dontKnow: ['Non lo so, mi dispiace.', 'Non ne ho idea, scusi.', 'Non sono sicura.', 'Dovrei controllare, mi scusi.'],
     yes: ['Sì, esatto.', 'Sì.', 'Certo.', 'Assolutamente sì.', 'Sì, certamente.'],

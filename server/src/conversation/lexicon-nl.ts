@@ -41,6 +41,8 @@ export const NL: Lexicon = {
       `Goedendag, u spreekt met een AI-assistent die belt namens een klant. Ik heb iemand aan de lijn die graag een persoon wil spreken. De reden van mijn oproep: ${objective}.`,
     takeCallPrompt: 'Druk op 1 om het gesprek aan te nemen.',
     nobodyTook: 'Het spijt me, niemand kon uw gesprek aannemen. Tot ziens.',
+    toolAnswer: (answer) => `Ik heb het net nagekeken: ${answer}`,
+    followUp: 'Dat heb ik nu niet bij de hand; ik zoek het uit en kom erop terug.',
   },
   callee: {
     hello: ['Hallo?', 'Goedemiddag, waarmee kan ik u helpen?', 'Ja, hallo?'],
@@ -51,6 +53,8 @@ export const NL: Lexicon = {
     asksForPerson: ['Kan ik alstublieft een echt persoon spreken?', 'Ik spreek liever met een persoon, als dat kan.', 'Kunt u mij alstublieft met iemand doorverbinden?'],
     willHold: ['Goed, ik wacht.', 'Oké, ik kan wachten.', 'Geen probleem, ik blijf aan de lijn.'],
     thankYou: ['Dank u.', 'Prima, bedankt.', 'Hartelijk dank.'],
+    question: ['Voordat u verdergaat: kunt u me zeggen waar mijn bestelling is?', 'Eerst een vraagje: wanneer komt mijn bestelling aan?'],
+    answered: ['Ah, goed om te weten, dank u.', 'Prima, dank u.'],
     voicemailGreeting: 'U bent verbonden met onze voicemail. We kunnen nu niet opnemen; laat alstublieft een bericht achter na de toon.',
     dontKnow: ['Dat weet ik niet, sorry.', 'Geen idee, sorry.', 'Dat weet ik niet zeker.', 'Dat zou ik moeten nakijken, sorry.'],
     yes: ['Ja, klopt.', 'Ja.', 'Zeker.', 'Natuurlijk.', 'Ja, hoor.'],

@@ -40,6 +40,8 @@ export const PT: Lexicon = {
     briefing: (objective) => `Olá, fala um assistente de IA em nome de um cliente. Tenho em linha uma pessoa que gostaria de falar com alguém. O motivo da minha chamada: ${objective}.`,
     takeCallPrompt: 'Prima 1 para atender a chamada.',
     nobodyTook: 'Lamento, ninguém pôde atender a sua chamada. Adeus.',
+    toolAnswer: (answer) => `Acabei de verificar: ${answer}`,
+    followUp: 'Não tenho essa informação à mão; vou verificar e depois dou-lhe uma resposta.',
   },
   callee: {
     hello: ['Estou?', 'Olá, em que posso ajudar?', 'Sim, diga?'],
@@ -50,6 +52,8 @@ export const PT: Lexicon = {
     asksForPerson: ['Posso falar com uma pessoa a sério, por favor?', 'Preferia falar com uma pessoa, se for possível.', 'Pode passar-me a alguém, por favor?'],
     willHold: ['Claro, eu aguardo.', 'Está bem, posso esperar.', 'Sem problema, eu espero.'],
     thankYou: ['Obrigada.', 'Ótimo, obrigada.', 'Muito obrigada.'],
+    question: ['Antes de continuar, pode dizer-me onde está a minha encomenda?', 'Uma pergunta primeiro: quando chega a minha encomenda?'],
+    answered: ['Ah, bom saber, obrigado.', 'Perfeito, obrigado.'],
     voicemailGreeting: 'Você ligou para a nossa caixa postal. Não podemos atender agora; por favor, deixe uma mensagem após o sinal.',
     dontKnow: ['Não sei, desculpe.', 'Não faço ideia.', 'Não tenho a certeza.', 'Teria de verificar, desculpe.'],
     yes: ['Sim, é isso.', 'Sim.', 'Claro que sim.', 'Com certeza.', 'Exatamente.'],

@@ -53,6 +53,10 @@ export interface AgentLines {
   takeCallPrompt: string;
   /** What the carrier says to a callee whose cold transfer nobody took, before it hangs up. */
   nobodyTook: string;
+  /** Says what a client's tool answered to the callee's question (the sandbox's 555-0131); never a question. */
+  toolAnswer(answer: string): string;
+  /** Said instead when the agent has no tool to answer with, or the tool failed: it will find out and follow up. */
+  followUp: string;
 }
 
 export interface CalleeLines {
@@ -69,6 +73,10 @@ export interface CalleeLines {
   willHold: readonly string[];
   /** Thanking the agent that is putting them through. */
   thankYou: readonly string[];
+  /** A question for the agent before its questions (the sandbox's 555-0131), which it answers through a tool. */
+  question: readonly string[];
+  /** The callee's thanks for the answer. */
+  answered: readonly string[];
   /** An answering machine's greeting (the sandbox's voicemail number), asking for a message after the tone. */
   voicemailGreeting: string;
   dontKnow: readonly string[];

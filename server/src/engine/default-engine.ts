@@ -9,6 +9,7 @@ import type { Agent, AnyAgent } from '../conversation/agent.js';
 import { configuredRealtimeAgent } from '../voice-agent/realtime-agent.js';
 import { configuredCascadedAgent } from '../voice-agent/cascaded/configured-cascaded.js';
 import type { LatencyObserver } from '../voice-agent/turn-timing.js';
+import { ClientTools } from '../voice-agent/client-tools.js';
 import { LONG_CALL_TALK_MS, ScriptedAgent } from '../voice-agent/scripted-agent.js';
 import type { Analyst } from '../analysis/analyst.js';
 import { LlmAnalyst } from '../analysis/llm-analyst.js';
@@ -32,13 +33,16 @@ function configuredAnalyst(config: Config): Analyst {
 /** SVC_AGENT: the scripted agent, the realtime speech agent or the cascaded agent (the live ones read what their lines recorded). */
 export function configuredAgent(config: Config, store: Store, logger?: Logger, observer?: LatencyObserver): AnyAgent {
   if (config.agent === 'cascaded') return configuredCascadedAgent(config, store.db, logger?.child({ part: 'cascaded' }), observer);
-  if (config.agent !== 'realtime') return sandboxAgent();
+  if (config.agent !== 'realtime') return sandboxAgent(new ClientTools(store.db, { allowPrivate: config.webhookAllowPrivate }), logger?.child({ part: 'scripted' }));
   return configuredRealtimeAgent(config, store.db, logger, observer);
 }
 
-/** The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes. */
-function sandboxAgent(): Agent {
-  const normal = new ScriptedAgent();
+/**
+ * The scripted agent; on the sandbox's long-call number the simulated callee talks for fifteen minutes, and on its
+ * question number the agent asks the call's first client tool.
+ */
+function sandboxAgent(clientTools: ClientTools, logger: Logger | undefined): Agent {
+  const normal = new ScriptedAgent({ clientTools, logger });
   const talkative = new ScriptedAgent({ minTalkMs: LONG_CALL_TALK_MS });
   return { name: normal.name, converse: (brief) => (brief.to && sandboxScenario(brief.to) === 'long' ? talkative : normal).converse(brief) };
 }

@@ -12,12 +12,21 @@ import { briefOf, formatTranscript, recordTurns, type TimedTurn } from '../conve
 import { holdMs } from '../conversation/turn-marks.js';
 import { turnSounds } from '../recording/turn-sounds.js';
 import { settleTurns } from '../voice-agent/recorded-turns.js';
+import { scriptedToolCalls, type ScriptedToolCalls } from '../voice-agent/scripted-tool-calls.js';
+import { settleToolCallRows } from '../store/calls/tool-call-rows.js';
 import type { EngineEvent } from './call-state.js';
 import type { Commit, StepContext, Talk } from './step-context.js';
 
-/** The turns' rows settled to what was said, in the transaction that ends the call (voice-agent/recorded-turns.ts). */
-export const settled = (callId: string, said: readonly TimedTurn[], connectedMs: number) => (ex: Executor, written: CallRow) =>
-  settleTurns(ex, callId, said, connectedMs, written.ended_at ?? written.updated_at);
+/**
+ * The turns' rows settled to what was said, and the uses of tools' rows to those kept (all unless `keptToolCalls`),
+ * in the transaction that ends the call (voice-agent/recorded-turns.ts, store/calls/tool-call-rows.ts).
+ */
+export const settled = (callId: string, said: readonly TimedTurn[], connectedMs: number, keptToolCalls?: number) => async (ex: Executor, written: CallRow) => {
+  const endedAt = written.ended_at ?? written.updated_at;
+  await settleTurns(ex, callId, said, connectedMs, endedAt);
+  // Only a call placed with tools has uses.
+  if (written.tools_json !== null) await settleToolCallRows(ex, callId, endedAt, keptToolCalls);
+};
 
 /**
  * Ends an answered call: the transcript of what was said, what its recording is rendered from, and for a completed
@@ -66,6 +75,8 @@ export async function finish(
     values = analysis.extracted;
   }
   const turnsJson = JSON.stringify(recordTurns(said, e.connectedMs));
+  // A scripted conversation's uses of client tools whose turns the end cut off are dropped with them.
+  const uses = isLive(agent) ? null : cutToolCalls(row.id, talk, e.connectedMs, carrier.timeScale);
   // An opt-out lists the number in the transaction that ends the call, so nothing can dial it in between.
   const listing: NewRow[] = optOut ? [optOutEntry(row, ctx.deps.clock.now())] : [];
   const set = {
@@ -79,14 +90,27 @@ export async function finish(
     opt_out: optOut ? 1 : 0,
     hold_ms: holdMs(said, e.connectedMs),
     end_reason: e.type === 'conversation_over' ? reason : null,
+    ...(uses ? { tool_calls_json: uses.list.length > 0 ? JSON.stringify(uses.list) : null } : {}),
   };
   // What completes with the call (a batch's stop condition) is written in the transaction that completes it.
   const completed = e.type === 'conversation_over';
-  const settle = settled(row.id, said, e.connectedMs);
+  const settle = settled(row.id, said, e.connectedMs, uses?.list.length);
   await ctx.apply(row, e, set, null, false, listing, async (ex, written) => {
     await settle(ex, written);
     if (completed) await ctx.deps.hooks.onCallCompleted(ex, written, values, ctx.deps.clock.now());
   });
+}
+
+/** The uses of a scripted conversation the end kept (their turns heard whole); null when the end cut none off. */
+function cutToolCalls(callId: string, talk: Talk, connectedMs: number, timeScale: number): ScriptedToolCalls | null {
+  const all = talk.turns.filter((t) => t.toolCall).length;
+  const kept = scriptedToolCalls(
+    callId,
+    talk.turns.filter((t) => t.endMs <= connectedMs),
+    talk.answeredAt,
+    timeScale,
+  );
+  return kept.list.length < all ? kept : null;
 }
 
 /** The summary of a call whose agent failed: what happened, in place of an analysis. */

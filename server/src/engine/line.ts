@@ -8,9 +8,11 @@ import { transferOf, type CallRow } from '../store/calls-repo.js';
 import { readTransferred } from '../store/calls/agent-line.js';
 import type { LineEvent } from '../telephony/carrier.js';
 import { isLive } from '../conversation/agent.js';
-import { briefOf, holdMaxWaitMs, timeTurns, type TimedTurn } from '../conversation/conversation.js';
+import { briefOf, clientToolsOf, holdMaxWaitMs, timeTurns, type TimedTurn } from '../conversation/conversation.js';
 import { isHoldTurn } from '../conversation/turn-marks.js';
+import type { NewRow } from '../jobs/job-queue.js';
 import { scriptedTurnRows } from '../voice-agent/recorded-turns.js';
+import { scriptedToolCalls } from '../voice-agent/scripted-tool-calls.js';
 import { finish } from './finish.js';
 import type { EngineState, StepContext, Talk } from './step-context.js';
 import { finishVoicemail, planMessage } from './voicemail.js';
@@ -94,9 +96,14 @@ async function onLineEvent(ctx: StepContext, row: CallRow, state: EngineState, e
   if (e.kind === 'answered') {
     if (row.status !== 'dialing') return row;
     state.talk = await planTalk(ctx, row, e.at);
-    // A scripted conversation's turns are written now, each to be heard on the streams as its end is reached.
-    const turns = scriptedTurnRows(row.id, state.talk.turns, e.at, ctx.deps.carrier.timeScale).map((values) => ({ into: 'call_turns' as const, values, keepExisting: ['call_id', 'seq'] }));
-    return ctx.apply(row, { type: 'answered', at: e.at, by: e.by }, { engine_state: JSON.stringify({ ...state, line: lineBefore }) }, state.talk.endsAt, true, turns);
+    // A scripted conversation's turns are written now, each to be heard on the streams as its end is reached, and
+    // its uses of client tools with them, each shown as the turn that led to it is heard.
+    const { timeScale } = ctx.deps.carrier;
+    const turns: NewRow[] = scriptedTurnRows(row.id, state.talk.turns, e.at, timeScale).map((values) => ({ into: 'call_turns' as const, values, keepExisting: ['call_id', 'seq'] }));
+    const uses = scriptedToolCalls(row.id, state.talk.turns, e.at, timeScale);
+    turns.push(...uses.rows.map((values) => ({ into: 'call_tool_calls' as const, values, keepExisting: ['call_id', 'seq'] })));
+    const set = { engine_state: JSON.stringify({ ...state, line: lineBefore }), ...(uses.list.length > 0 ? { tool_calls_json: JSON.stringify(uses.list) } : {}) };
+    return ctx.apply(row, { type: 'answered', at: e.at, by: e.by }, set, state.talk.endsAt, true, turns);
   }
   if (e.kind === 'greeting_ended') {
     if (row.status !== 'dialing' || state.voicemail) return row;
@@ -158,7 +165,7 @@ async function planTalk(ctx: StepContext, row: CallRow, answeredAt: number): Pro
   const limitReason: EndReason = limitMs === maxMs ? 'max_duration' : 'minute_cap';
   const endsAt = (ms: number) => answeredAt + Math.round(ms * carrier.timeScale);
   if (isLive(agent)) return { answeredAt, turns: [], talkMs: limitMs, reason: limitReason, endsAt: endsAt(limitMs), live: true };
-  const turns = timeTurns(await agent.converse(briefOf(row)));
+  const turns = timeTurns(await agent.converse({ ...briefOf(row), ...clientToolsOf(row) }));
   const holdEndsAt = holdRunsOut(turns, holdMaxWaitMs(row));
   const scriptMs = holdEndsAt ?? (turns.length ? turns[turns.length - 1].endMs : 0);
   const talkMs = Math.min(scriptMs, limitMs);

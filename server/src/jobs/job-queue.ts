@@ -31,7 +31,7 @@ export class LeaseLost extends Error {
 
 /** A row written with an outcome: an outbox event, an attempt's record. */
 export interface NewRow {
-  into: 'webhook_events' | 'webhook_attempts' | 'calls' | 'do_not_call' | 'call_status_changes' | 'call_turns';
+  into: 'webhook_events' | 'webhook_attempts' | 'calls' | 'do_not_call' | 'call_status_changes' | 'call_turns' | 'call_tool_calls';
   values: Record<string, unknown>;
   /** The columns of a unique key on which a row already there is kept and this one dropped; none to insert always. */
   keepExisting?: readonly string[];

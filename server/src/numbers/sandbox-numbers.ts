@@ -24,7 +24,9 @@ export type SandboxScenario =
   /** Answered; after the agent's opening the callee asks to speak to a person (a transfer, when the call has one). */
   | 'asks_for_person'
   /** Nobody answers, as 555-0111: the transfer destination whose phone rings out. */
-  | 'never_answers';
+  | 'never_answers'
+  /** Answered and completed; the callee first asks a question the agent answers through the call's first client tool. */
+  | 'asks_question';
 
 const BY_SUFFIX: Record<string, SandboxScenario> = {
   '11': 'no_answer',
@@ -44,6 +46,7 @@ const BY_SUFFIX: Record<string, SandboxScenario> = {
   '27': 'hold',
   '28': 'asks_for_person',
   '29': 'never_answers',
+  '31': 'asks_question',
 };
 
 export function sandboxScenario(to: string): SandboxScenario {

@@ -301,6 +301,17 @@ export interface CallTurnsTable {
   heard_at: number | null;
 }
 
+/** Each use of a client tool, for the live streams (migration 039). */
+export interface CallToolCallsTable {
+  call_id: string;
+  /** The use's place in the call's toolCalls. */
+  seq: number;
+  /** When the streams show it (wall-clock ms): when it was answered, or when a scripted conversation reaches it. */
+  at: number;
+  /** The use as the record lists it (the contract's ToolCall). */
+  tool_call_json: string;
+}
+
 /** Each status a call reached after queued, when (migration 023). */
 export interface CallStatusChangesTable {
   call_id: string;
@@ -362,6 +373,7 @@ export interface Database {
   sandbox_dials: SandboxDialsTable;
   carrier_events: CarrierEventsTable;
   call_turns: CallTurnsTable;
+  call_tool_calls: CallToolCallsTable;
   call_status_changes: CallStatusChangesTable;
   account_usage: AccountUsageTable;
   account_minutes: AccountMinutesTable;

@@ -10,8 +10,8 @@
 // one connection. A stream that falls out of the ring (its client read too slowly for too long) reads the store
 // again from its last id; only then may an event near the cut come twice, as after a reconnect.
 //
-// A call's stream writes from the call as the hub last read it, after its cursor (the counts of statuses and turns
-// it sent), and ends after the call's terminal status.
+// A call's stream writes from the call as the hub last read it, after its cursor (the counts of statuses, turns and
+// uses of tools it sent), and ends after the call's terminal status.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { isTerminal } from '../calls/call-status.js';
@@ -21,7 +21,7 @@ import { dataJson, formatCallCursor, itemId, STREAM_OVERLAP_MS, type CallCursor,
 
 /** How far back a key's stream replays: a Last-Event-ID older than this replays from here. */
 export const REPLAY_HORIZON_MS = 24 * 3600 * 1000;
-/** The most items of each kind (status changes, calls placed, turns) a key's stream replays. */
+/** The most items of each kind (status changes, calls placed, turns, uses of tools) a key's stream replays. */
 export const REPLAY_MAX_ITEMS = 1000;
 
 /** Where a stream writes: the client's connection. */
@@ -247,10 +247,15 @@ export class CallStream extends LiveStream {
     const batch = new Batch(this.sink);
     for (const entry of read.items) {
       const { item, cursor } = entry;
-      const fresh = item.event === 'status' ? cursor.statuses > this.cursor.statuses : cursor.turns > this.cursor.turns;
+      const fresh = item.event === 'status' ? cursor.statuses > this.cursor.statuses : item.event === 'turn' ? cursor.turns > this.cursor.turns : cursor.tools > this.cursor.tools;
       if (!fresh) continue;
-      this.cursor = cursor;
-      const open = batch.add((entry.frame ??= sseFrame(formatCallCursor(cursor), item)));
+      // Each kind's count only grows. A read can show a turn before the status that came before it (the status log
+      // is read first, so a change committed between the queries shows only in the next read): the turn was sent,
+      // and the status then comes after it, its id counting the turn, so neither is sent twice, nor on a resume.
+      const at: CallCursor = { statuses: Math.max(cursor.statuses, this.cursor.statuses), turns: Math.max(cursor.turns, this.cursor.turns), tools: Math.max(cursor.tools, this.cursor.tools) };
+      const shared = at.statuses === cursor.statuses && at.turns === cursor.turns && at.tools === cursor.tools;
+      this.cursor = at;
+      const open = batch.add(shared ? (entry.frame ??= sseFrame(formatCallCursor(cursor), item)) : sseFrame(formatCallCursor(at), item));
       if (item.event === 'status' && isTerminal((item.data as StatusData).status)) {
         batch.flush();
         return 'done';

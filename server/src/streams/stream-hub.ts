@@ -4,9 +4,9 @@
 // store's work grows with the changes, not with the streams open; a stream whose client reads slowly falls
 // behind in the ring, and one that falls out of it catches up from the store a page at a time.
 //
-// A call's stream needs the call's whole state (its statuses and turns in their order, the ending held back until
-// the turns before it are heard), so the hub also keeps, for each call with a stream open, the call as last read,
-// read again once whenever the ring shows a change of it.
+// A call's stream needs the call's whole state (its statuses, turns and uses of tools in their order, the ending
+// held back until the turns and uses before it are shown), so the hub also keeps, for each call with a stream
+// open, the call as last read, read again once whenever the ring shows a change of it.
 //
 // Every few seconds the hub checks that the keys of its streams are still active (not revoked, account still
 // there) and ends the streams of those that are not; and it renews the store leases that count its streams
@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { activeKeys, renewStreamLeases, STREAM_LEASE_MS } from '../store/stream-leases.js';
 import type { Store } from '../store/store.js';
-import { itemId, readCall, readKeys, STREAM_OVERLAP_MS, type CallRead, type KeyItems, type StreamItem } from './stream-reads.js';
+import { CALL_START, itemId, readCall, readKeys, STREAM_OVERLAP_MS, type CallRead, type KeyItems, type StreamItem } from './stream-reads.js';
 
 /** A change in the ring: the item, and the time of the read that found it (the key stream's event id). */
 export interface HubEntry {
@@ -346,7 +346,7 @@ export class StreamHub {
       return;
     }
     this.stats.reads++;
-    w.reading = readCall(this.o.store, w.apiKeyId, callId, { statuses: 0, turns: 0 }, this.o.clock.now()).then(
+    w.reading = readCall(this.o.store, w.apiKeyId, callId, CALL_START, this.o.clock.now()).then(
       (read) => {
         w.read = read;
         w.reading = null;

@@ -1,25 +1,28 @@
 // What the live streams send, read from the store alone, so any process can serve a stream of a call another
 // process is running. A call's items are its statuses (queued at created_at, then the status log,
-// calls/status-log.ts) and its turns as they are heard (call_turns.heard_at); the terminal status comes last,
-// after every turn the call's record keeps, and ends a call's stream.
+// calls/status-log.ts), its turns as they are heard (call_turns.heard_at) and its uses of client tools as they are
+// answered (call_tool_calls.at, written by whichever process holds the line); the terminal status comes last,
+// after every turn and use the call's record keeps, and ends a call's stream.
 //
-// A call's stream resumes exactly: its cursor is how many statuses and how many turns were sent, since each kind
-// is seen in its own order. The key's stream spans calls, whose changes commit in no common order, so it reads a
+// A call's stream resumes exactly: its cursor is how many statuses, turns and uses of tools were sent, since each
+// kind is seen in its own order. The key's stream spans calls, whose changes commit in no common order, so it reads a
 // window of time that overlaps the last read by STREAM_OVERLAP_MS and drops what it already sent; resumed, it
 // replays from its cursor's time less that overlap. An item's `id` never changes, so a client deduplicates on it.
 // The key's changes are read for many keys at once (the process's stream hub reads once for all its streams) or
 // a page at a time (a stream catching up on what it missed).
 import { isTerminal } from '../calls/call-status.js';
-import type { CallLatency } from '../generated/types.gen.js';
+import type { CallLatency, StreamToolCall, ToolCall } from '../generated/types.gen.js';
 import {
   readKeysWindow,
   readReplayMarks,
   readStatusChanges,
   readStreamCall,
   readStreamCallsById,
+  readStreamToolCalls,
   readStreamTurns,
   type StatusChangeRow,
   type StreamCallRow,
+  type ToolCallRow,
   type TurnRow,
 } from '../store/calls/stream-rows.js';
 import type { Store } from '../store/store.js';
@@ -32,15 +35,15 @@ export type StreamStore = Pick<Store, 'db' | 'read'>;
 /** How far back of its last read the key's stream reads again: a change that commits later than this after it was made is missed. */
 export const STREAM_OVERLAP_MS = 5_000;
 
-export type StreamEventName = 'status' | 'turn';
+export type StreamEventName = 'status' | 'turn' | 'tool_call';
 
 export interface StreamItem {
   event: StreamEventName;
   apiKeyId: string;
-  /** When it happened (ms): the status's change, the turn's being heard. */
+  /** When it happened (ms): the status's change, the turn's being heard, the tool's answer. */
   at: number;
   callId: string;
-  data: StatusData | TurnData;
+  data: StatusData | TurnData | ToolCallData;
   /** The data as JSON, made once for every stream that sends the item (dataJson). */
   json?: string;
   /** The item as a replay writes it (its own time as the event's id), made once for every stream replaying it. */
@@ -73,6 +76,9 @@ export interface TurnData {
   endSec: number;
   timestamp: string;
 }
+
+/** A use of a client tool as the streams send it: the record's ToolCall, with where it is and when it was answered. */
+export type ToolCallData = StreamToolCall;
 
 type CallFields = StreamCallRow;
 type StatusRow = StatusChangeRow;
@@ -126,42 +132,65 @@ function turnItem(call: CallFields, t: TurnRow): StreamItem {
   };
 }
 
-/** A turn is shown once heard, and only if heard by the end of its call (what the end cut is settled away then). */
-const heardBy = (call: CallFields, t: TurnRow, now: number) => t.heard_at !== null && Number(t.heard_at) <= now && (call.ended_at === null || Number(t.heard_at) <= Number(call.ended_at));
+function toolCallItem(call: CallFields, t: ToolCallRow): StreamItem {
+  const at = Number(t.at);
+  const use = JSON.parse(t.tool_call_json) as ToolCall;
+  return {
+    event: 'tool_call',
+    apiKeyId: call.api_key_id,
+    at,
+    callId: call.id,
+    data: { id: `${call.id}:tool_call:${t.seq}`, callId: call.id, batchId: call.batch_id, index: Number(t.seq), ...use, timestamp: iso(at) },
+  };
+}
 
-/** Items in the order they are sent: by time; at the same time, a status before a turn, a terminal status after both. */
+/**
+ * A turn or a use of a tool is shown once its time has come, and only if it came by the end of its call (what the
+ * end cut is settled away then).
+ */
+const shownBy = (call: CallFields, at: number | string | null, now: number) => at !== null && Number(at) <= now && (call.ended_at === null || Number(at) <= Number(call.ended_at));
+/** Still to be shown before the call's end. */
+const toComeBy = (call: CallFields, at: number | string | null, now: number) => at !== null && Number(at) > now && (call.ended_at === null || Number(at) <= Number(call.ended_at));
+
+/** Items in the order they are sent: by time; at the same time, a status, then a turn, then a use of a tool, a terminal status after all. */
 function bySendOrder(a: StreamItem, b: StreamItem): number {
-  const rank = (i: StreamItem) => (i.event === 'turn' ? 1 : isTerminal((i.data as StatusData).status) ? 2 : 0);
+  const rank = (i: StreamItem) => (i.event === 'turn' ? 1 : i.event === 'tool_call' ? 2 : isTerminal((i.data as StatusData).status) ? 3 : 0);
   return a.at - b.at || rank(a) - rank(b);
 }
 
 /**
- * Two lists, each in its own order, merged in send order without reordering either: a call's cursor counts each
- * kind in its list's order, so the n-th status sent is always the list's n-th.
+ * Lists, each in its own order, merged in send order without reordering any: a call's cursor counts each kind in
+ * its list's order, so the n-th status sent is always the list's n-th.
  */
-function merged(statuses: StreamItem[], turns: StreamItem[]): StreamItem[] {
+function merged(lists: readonly StreamItem[][]): StreamItem[] {
   const out: StreamItem[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < statuses.length || j < turns.length) {
-    if (j >= turns.length || (i < statuses.length && bySendOrder(statuses[i], turns[j]) <= 0)) out.push(statuses[i++]);
-    else out.push(turns[j++]);
+  const at = lists.map(() => 0);
+  for (;;) {
+    let next = -1;
+    for (let k = 0; k < lists.length; k++) {
+      if (at[k] < lists[k].length && (next < 0 || bySendOrder(lists[k][at[k]], lists[next][at[next]]) < 0)) next = k;
+    }
+    if (next < 0) return out;
+    out.push(lists[next][at[next]++]);
   }
-  return out;
 }
 
-/** Where a call's stream is: how many of its statuses and of its turns were sent. */
+/** Where a call's stream is: how many of its statuses, of its turns and of its uses of tools were sent. */
 export interface CallCursor {
   statuses: number;
   turns: number;
+  tools: number;
 }
 
-export const formatCallCursor = (c: CallCursor) => `${c.statuses}.${c.turns}`;
+/** `<statuses>.<turns>`, with `.<uses of tools>` once there is one (a call without tools keeps v1's ids). */
+export const formatCallCursor = (c: CallCursor) => (c.tools > 0 ? `${c.statuses}.${c.turns}.${c.tools}` : `${c.statuses}.${c.turns}`);
+
+export const CALL_START: CallCursor = { statuses: 0, turns: 0, tools: 0 };
 
 /** A Last-Event-ID of a call's stream, or the start for anything else. */
 export function parseCallCursor(raw: string | undefined): CallCursor {
-  const m = /^(\d{1,4})\.(\d{1,6})$/.exec(raw?.trim() ?? '');
-  return m ? { statuses: Number(m[1]), turns: Number(m[2]) } : { statuses: 0, turns: 0 };
+  const m = /^(\d{1,4})\.(\d{1,6})(?:\.(\d{1,4}))?$/.exec(raw?.trim() ?? '');
+  return m ? { statuses: Number(m[1]), turns: Number(m[2]), tools: Number(m[3] ?? 0) } : { ...CALL_START };
 }
 
 /** A call's items after a cursor, each with the cursor after it, and whether the call's stream has ended with them. */
@@ -180,14 +209,15 @@ export async function readCall(s: StreamStore, apiKeyId: string, callId: string,
   // record and turns at least as new as it: a change shown with the record as it was before it would carry none
   // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.
   const changes = await readStatusChanges(s, callId);
-  const [call, turns] = await Promise.all([readStreamCall(s, apiKeyId, callId), readStreamTurns(s, callId)]);
+  const [call, turns, uses] = await Promise.all([readStreamCall(s, apiKeyId, callId), readStreamTurns(s, callId), readStreamToolCalls(s, callId)]);
   if (!call) return null;
   // Queued first whatever the clocks say (the placing process's clock may run ahead of the worker's).
   const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at))).sort(bySendOrder)];
-  const heard = turns.filter((t) => heardBy(call, t, now)).map((t) => turnItem(call, t));
-  // The terminal status waits for the turns still to be heard before the end; at the end they are settled.
-  const toCome = turns.some((t) => t.heard_at !== null && Number(t.heard_at) > now && (call.ended_at === null || Number(t.heard_at) <= Number(call.ended_at)));
-  const next = merged(statuses.slice(cursor.statuses), heard.slice(cursor.turns));
+  const heard = turns.filter((t) => shownBy(call, t.heard_at, now)).map((t) => turnItem(call, t));
+  const answered = uses.filter((u) => shownBy(call, u.at, now)).map((u) => toolCallItem(call, u));
+  // The terminal status waits for the turns and uses still to come before the end; at the end they are settled.
+  const toCome = turns.some((t) => toComeBy(call, t.heard_at, now)) || uses.some((u) => toComeBy(call, u.at, now));
+  const next = merged([statuses.slice(cursor.statuses), heard.slice(cursor.turns), answered.slice(cursor.tools)]);
   const c = { ...cursor };
   const items: { item: StreamItem; cursor: CallCursor }[] = [];
   let ended = false;
@@ -195,7 +225,8 @@ export async function readCall(s: StreamStore, apiKeyId: string, callId: string,
     const terminal = item.event === 'status' && isTerminal((item.data as StatusData).status);
     if (terminal && toCome) break;
     if (item.event === 'status') c.statuses++;
-    else c.turns++;
+    else if (item.event === 'turn') c.turns++;
+    else c.tools++;
     items.push({ item, cursor: { ...c } });
     ended ||= terminal;
   }
@@ -205,7 +236,7 @@ export async function readCall(s: StreamStore, apiKeyId: string, callId: string,
   return { items, ended };
 }
 
-/** An item's own id (`<callId>:status:<status>`, `<callId>:turn:<index>`), the same on every read. */
+/** An item's own id (`<callId>:status:<status>`, `<callId>:turn:<index>`, `<callId>:tool_call:<index>`), the same on every read. */
 export const itemId = (item: StreamItem): string => (item.data as { id: string }).id;
 
 /**
@@ -243,6 +274,7 @@ export async function readKeys(s: StreamStore, apiKeyIds: readonly string[], aft
       read.changes.length === limit ? Number(read.changes.at(-1)!.at) : null,
       read.created.length === limit ? Number(read.created.at(-1)!.created_at) : null,
       read.turns.length === limit ? Number(read.turns.at(-1)!.heard_at) : null,
+      read.toolCalls.length === limit ? Number(read.toolCalls.at(-1)!.at) : null,
     ].filter((x): x is number => x !== null);
     if (full.length > 0) {
       cut = Math.min(...full) - 1;
@@ -257,23 +289,25 @@ export async function readKeys(s: StreamStore, apiKeyIds: readonly string[], aft
   const calls = new Map<string, CallFields>(read.created.map((c) => [c.id, c]));
   const changes = read.changes.filter((c) => within(Number(c.at)));
   const turns = read.turns.filter((t) => within(Number(t.heard_at)));
-  const missing = [...new Set([...changes.map((c) => c.call_id), ...turns.map((t) => t.call_id)])].filter((id) => !calls.has(id));
+  const uses = read.toolCalls.filter((u) => within(Number(u.at)));
+  const missing = [...new Set([...changes.map((c) => c.call_id), ...turns.map((t) => t.call_id), ...uses.map((u) => u.call_id)])].filter((id) => !calls.has(id));
   for (let i = 0; i < missing.length; i += 500) {
     for (const c of await readStreamCallsById(s, missing.slice(i, i + 500))) calls.set(c.id, c);
   }
   const items: StreamItem[] = [
     ...read.created.filter((c) => within(Number(c.created_at))).map((c) => statusItem(c, 'queued', Number(c.created_at))),
     ...changes.map((c: StatusRow) => statusItem(calls.get(c.call_id)!, c.status, Number(c.at))),
-    ...turns.filter((t) => heardBy(calls.get(t.call_id)!, t, now)).map((t) => turnItem(calls.get(t.call_id)!, t)),
+    ...turns.filter((t) => shownBy(calls.get(t.call_id)!, t.heard_at, now)).map((t) => turnItem(calls.get(t.call_id)!, t)),
+    ...uses.filter((u) => shownBy(calls.get(u.call_id)!, u.at, now)).map((u) => toolCallItem(calls.get(u.call_id)!, u)),
   ];
   return { items: items.sort(bySendOrder), cut };
 }
 
 /**
  * Where a key's replay after `after` starts when it may send at most `max` items of each kind: after the newest
- * `max` status changes, calls placed and turns heard, or `after` itself when it has fewer.
+ * `max` status changes, calls placed, turns heard and uses of tools, or `after` itself when it has fewer.
  */
 export async function replayStart(s: StreamStore, apiKeyId: string, after: number, max: number): Promise<number> {
-  const [change, call, turn] = await readReplayMarks(s, apiKeyId, after, max);
-  return Math.max(after, ...[change, call, turn].map((r) => (r ? Number(r.at) : after)));
+  const marks = await readReplayMarks(s, apiKeyId, after, max);
+  return Math.max(after, ...marks.map((r) => (r ? Number(r.at) : after)));
 }

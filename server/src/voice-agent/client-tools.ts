@@ -63,11 +63,19 @@ export class ClientTools {
       description: placed.description,
       parameters: placed.parameters,
       remote: true,
-      run: (args, ctx) => this.use(callId, placed, own, args, ctx),
+      run: async (args, ctx) => {
+        const { call, output } = await this.use(callId, placed, own, args, ctx);
+        void ctx.recordToolCall?.(call).catch((err: Error) => ctx.logger.error({ callId, tool: placed.name, err: err.message }, 'could not record the tool call'));
+        return output;
+      },
     };
   }
 
-  private async use(callId: string, placed: StoredTool, own: ClientToolsBrief, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+  /**
+   * Asks one of the call's tools, as the model's call of it does: the use as the record keeps it, and the output the
+   * model is given (the tool's answer, or `{ error }`). Never throws.
+   */
+  async use(callId: string, placed: StoredTool, own: ClientToolsBrief, args: Record<string, unknown>, ctx: Pick<ToolContext, 'logger' | 'signal'>): Promise<{ call: ToolCall; output: ToolOutput }> {
     const at = Date.now();
     const started = performance.now();
     const answer = await this.ask(callId, placed, own, args, ctx.signal).catch((err: Error): ToolAnswer => {
@@ -81,10 +89,9 @@ export class ClientTools {
     const fields = { callId, tool: placed.name, status: call.status, latencyMs };
     if (answer.status === 'ok') ctx.logger.info(fields, 'client tool answered');
     else ctx.logger.warn({ ...fields, error: answer.error }, 'client tool failed');
-    void ctx.recordToolCall?.(call).catch((err: Error) => ctx.logger.error({ callId, tool: placed.name, err: err.message }, 'could not record the tool call'));
-    if (answer.status !== 'ok') return { error: answer.error };
+    if (answer.status !== 'ok') return { call, output: { error: answer.error } };
     const output = answer.answer;
-    return typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as ToolOutput) : { result: output };
+    return { call, output: typeof output === 'object' && output !== null && !Array.isArray(output) ? (output as ToolOutput) : { result: output } };
   }
 
   /** The key's signing secrets, read again once they are older than SECRETS_FRESH_MS. */

@@ -21,6 +21,7 @@ import {
   readOptOut,
   writeCallLatency,
   writeToolCalls,
+  type ToolCallsWrite,
 } from '../store/calls/agent-line.js';
 import { hasEntryForCall } from '../store/do-not-call/do-not-call.js';
 import type { Database } from '../store/schema.js';
@@ -39,6 +40,13 @@ const LINE_CLOSE_POLL_MS = 50;
 export const MAX_TOOL_CALLS = 100;
 /** The most calls whose tools' uses one statement writes (a few hundred bound parameters: far below either store's limit). */
 const TOOL_WRITES_PER_STATEMENT = 200;
+/**
+ * Uses are written once none has been answered for TOOL_WRITE_QUIET_MS, and at most TOOL_WRITE_WITHIN_MS after the
+ * first of them: the uses of a burst (a hundred lines asking the same service) go in one write, made once their
+ * answers have gone to their models rather than between them.
+ */
+const TOOL_WRITE_QUIET_MS = 20;
+const TOOL_WRITE_WITHIN_MS = 500;
 
 /** A session on a line in this process, as the records see it. */
 export interface HeldSession {
@@ -68,8 +76,11 @@ export interface LineWrites {
 export class LineRecords {
   /** The sessions on lines in this process, by call. */
   private readonly sessions = new Map<string, HeldSession>();
-  /** The uses of tools to write, by call (its whole list so far), and who waits for them. */
-  private readonly toolWritesDue = new Map<string, { json: string; waiting: Array<{ resolve(): void; reject(err: unknown): void }> }>();
+  /** The uses of tools to write, by call (its whole list so far and its uses not yet written), and who waits for them. */
+  private readonly toolWritesDue = new Map<string, { list: readonly ToolCall[]; rows: ToolCallsWrite['rows']; waiting: Array<{ resolve(): void; reject(err: unknown): void }> }>();
+  /** When the uses due are written, and the latest that may be. */
+  private toolWriteTimer: NodeJS.Timeout | null = null;
+  private toolWriteBy = 0;
   /** The tools' writes in flight: each batch waits for the one before, so a call's later list is never overwritten by an earlier. */
   private toolWrites: Promise<void> = Promise.resolve();
 
@@ -106,7 +117,9 @@ export class LineRecords {
       recordToolCall: (call) => {
         if (toolCalls.length >= MAX_TOOL_CALLS) return Promise.resolve();
         toolCalls.push(call);
-        const written = this.writeToolCallsSoon(callId, JSON.stringify(toolCalls));
+        // The streams show the use from now, its answer.
+        const row = { call_id: callId, seq: toolCalls.length - 1, at: Date.now(), tool_call_json: JSON.stringify(call) };
+        const written = this.writeToolCallsSoon(callId, toolCalls, row);
         toolCallsWritten = written.catch(() => undefined);
         return written;
       },
@@ -121,40 +134,50 @@ export class LineRecords {
   }
 
   /**
-   * Writes a call's tool calls with those of every call whose tools answered in the same turn of the event loop: a
-   * burst of calls waiting on their tools at once (a hundred lines asking the same service) costs one statement,
-   * not one commit each, before any of their models hears its answer.
+   * Writes a call's tool calls with those of every call whose tools answered in the same burst: calls waiting on
+   * their tools at once (a hundred lines asking the same service) cost one write, made after their models have
+   * their answers, not one commit each between them.
    */
-  private writeToolCallsSoon(callId: string, json: string): Promise<void> {
-    return new Promise((resolve, reject) => {
+  private writeToolCallsSoon(callId: string, list: readonly ToolCall[], row: ToolCallsWrite['rows'][number]): Promise<void> {
+    const written = new Promise<void>((resolve, reject) => {
       const due = this.toolWritesDue.get(callId);
       if (due) {
-        due.json = json;
+        due.rows.push(row);
         due.waiting.push({ resolve, reject });
-        return;
-      }
-      if (this.toolWritesDue.size === 0) setImmediate(() => this.writeDueToolCalls());
-      this.toolWritesDue.set(callId, { json, waiting: [{ resolve, reject }] });
+      } else this.toolWritesDue.set(callId, { list, rows: [row], waiting: [{ resolve, reject }] });
     });
+    const now = performance.now();
+    if (this.toolWriteTimer === null) {
+      this.toolWriteBy = now + TOOL_WRITE_WITHIN_MS;
+      this.toolWriteTimer = setTimeout(() => {
+        this.toolWriteTimer = null;
+        this.writeDueToolCalls();
+      }, TOOL_WRITE_QUIET_MS);
+    } else if (now + TOOL_WRITE_QUIET_MS <= this.toolWriteBy) {
+      // Another use of the burst: the write waits for the burst's end, but no longer than its bound.
+      this.toolWriteTimer.refresh();
+    }
+    return written;
   }
 
   private writeDueToolCalls(): void {
-    const due = [...this.toolWritesDue];
+    // Each call's whole list as it stands now, with the rows of its uses in it not yet written.
+    const due = [...this.toolWritesDue].map(([callId, d]) => ({ write: { callId, listJson: JSON.stringify(d.list), rows: d.rows }, waiting: d.waiting }));
     this.toolWritesDue.clear();
     for (let i = 0; i < due.length; i += TOOL_WRITES_PER_STATEMENT) {
       const batch = due.slice(i, i + TOOL_WRITES_PER_STATEMENT);
       const write = () =>
         writeToolCalls(
           this.db,
-          batch.map(([callId, d]) => [callId, d.json] as const),
+          batch.map((d) => d.write),
         );
       this.toolWrites = this.toolWrites.then(write, write);
       this.toolWrites.then(
         () => {
-          for (const [, d] of batch) for (const w of d.waiting) w.resolve();
+          for (const d of batch) for (const w of d.waiting) w.resolve();
         },
         (err: unknown) => {
-          for (const [, d] of batch) for (const w of d.waiting) w.reject(err);
+          for (const d of batch) for (const w of d.waiting) w.reject(err);
         },
       );
     }

@@ -5,17 +5,25 @@
 // nothing more is asked. A callee who asks for a person (555-0128) is transferred on a call placed with a transfer
 // (cold: at once; warm: after the agent has called the person, who takes the call unless the number is 555-0129,
 // which nobody answers: then the agent says so and carries on), and is told politely that the agent cannot on any
-// other. The context only shapes the wording (it is for the agent, not the recipient, so it is never read out). On
-// the sandbox's business lines a menu or a hold comes first (conversation/sandbox-menus.ts): the agent presses the
-// key, or says the option, that fits the objective as it reads the menu (menu-choice.ts), or waits on hold, and the
-// person who then comes on hears the script.
-import type { FieldDefinition } from '../generated/types.gen.js';
+// other. A callee who asks a question first (555-0131) is answered through the call's first client tool, asked
+// before the conversation is laid out, with the question as its first string parameter: the tool's `answer` (or
+// its `result`, for an answer that is not an object) is said, and without a tool, or when it fails or says
+// neither, the agent says it will follow up; the callee then thanks it and answers the opening. The context only
+// shapes the wording (it is for the agent, not the recipient, so it is never read out). On the sandbox's business
+// lines a menu or a hold comes first (conversation/sandbox-menus.ts): the agent presses the key, or says the option,
+// that fits the objective as it reads the menu (menu-choice.ts), or waits on hold, and the person who then comes on
+// hears the script.
+import { pino, type Logger } from 'pino';
+import type { FieldDefinition, ToolCall } from '../generated/types.gen.js';
 import { sandboxScenario } from '../numbers/sandbox-numbers.js';
-import { timeTurns, type CallBrief, type Turn } from '../conversation/conversation.js';
+import type { StoredTool } from '../store/calls-repo.js';
+import { timeTurns, type CallBrief, type LineBrief, type Turn } from '../conversation/conversation.js';
 import { HOLD_ANNOUNCEMENT, HOLD_MUSIC_MS, type MenuStep, SandboxMenu } from '../conversation/sandbox-menus.js';
 import { HOLD_TURN_TEXT, pressedTurnText } from '../conversation/turn-marks.js';
 import { dtmfDurationMs } from '../telephony/dtmf-tones.js';
+import type { ClientTools } from './client-tools.js';
 import { chooseOption, readLine } from './menu-choice.js';
+import type { ToolOutput } from './tools.js';
 import type { Agent } from '../conversation/agent.js';
 import { fieldLabel, fieldType } from '../conversation/field-label.js';
 import { lexiconFor, type Lexicon } from '../conversation/lexicon.js';
@@ -34,6 +42,17 @@ export interface ScriptedAgentOptions {
    * talks for LONG_CALL_TALK_MS.
    */
   minTalkMs?: number;
+  /** Asks the call's client tools (the sandbox's 555-0131); without, the agent says it will follow up. */
+  clientTools?: ClientTools;
+  /** Where the tools' uses are logged. */
+  logger?: Logger;
+}
+
+/** What the agent learnt from a client's tool for the callee's question, and the use as the record keeps it. */
+export interface LookedUp {
+  call: ToolCall;
+  /** The words of the answer to say; null when there are none to say (the agent follows up). */
+  answer: string | null;
 }
 
 const URGENT = /\b(urgent|urgently|asap|as soon as possible|quickly|today|time-sensitive)\b/i;
@@ -41,22 +60,49 @@ const URGENT = /\b(urgent|urgently|asap|as soon as possible|quickly|today|time-s
 export class ScriptedAgent implements Agent {
   readonly name = 'scripted';
   private readonly minTalkMs: number;
+  private readonly logger: Logger;
 
-  constructor(options: ScriptedAgentOptions = {}) {
+  constructor(private readonly options: ScriptedAgentOptions = {}) {
     this.minTalkMs = options.minTalkMs ?? 0;
+    this.logger = options.logger ?? pino({ level: 'silent' });
   }
 
-  async converse(brief: CallBrief): Promise<Turn[]> {
-    return scriptedConversation(brief, this.minTalkMs);
+  async converse(brief: LineBrief): Promise<Turn[]> {
+    const asks = brief.to !== undefined && sandboxScenario(brief.to) === 'asks_question';
+    return scriptedConversation(brief, this.minTalkMs, asks ? await this.lookUp(brief, new SimulatedCallee(brief).question()) : null);
   }
+
+  /** Asks the call's first client tool the callee's question; null when the call has none (or no tools are at hand). */
+  private async lookUp(brief: LineBrief, question: string): Promise<LookedUp | null> {
+    const own = brief.clientTools;
+    const tool = own?.tools[0];
+    if (!own || !tool || !this.options.clientTools) return null;
+    const { call, output } = await this.options.clientTools.use(brief.callId, tool, own, questionArguments(tool, question), { logger: this.logger });
+    return { call, answer: spokenAnswer(output) };
+  }
+}
+
+/** The tool's arguments for a question: the question as its first string parameter; none when it has no such parameter. */
+export function questionArguments(tool: StoredTool, question: string): Record<string, unknown> {
+  const properties = (tool.parameters.properties ?? {}) as Record<string, { type?: unknown }>;
+  const name = Object.keys(properties).find((p) => properties[p]?.type === 'string');
+  return name === undefined ? {} : { [name]: question };
+}
+
+/** The words of a tool's output to say: its `answer` string, or its `result` when that is a string or number. */
+function spokenAnswer(output: ToolOutput): string | null {
+  const said = typeof output.answer === 'string' ? output.answer : typeof output.result === 'string' || typeof output.result === 'number' ? String(output.result) : null;
+  const words = said?.replace(/\s+/g, ' ').trim();
+  return words ? words : null;
 }
 
 /**
  * The whole scripted conversation of a call, both speakers, as `converse` holds it: what comes before a person
- * (scriptedPrelude), then the talk with the person. `minTalkMs` as in ScriptedAgentOptions.
+ * (scriptedPrelude), then the talk with the person. `minTalkMs` as in ScriptedAgentOptions; `lookedUp`, what a
+ * client's tool answered the callee's question (555-0131), null when none did.
  */
-export function scriptedConversation(brief: CallBrief, minTalkMs = 0): Turn[] {
-  return [...scriptedPrelude(brief), ...scriptedTalk(brief, minTalkMs)];
+export function scriptedConversation(brief: LineBrief, minTalkMs = 0, lookedUp: LookedUp | null = null): Turn[] {
+  return [...scriptedPrelude(brief), ...scriptedTalk(brief, minTalkMs, lookedUp)];
 }
 
 /** A menu that never puts the caller through would loop: the script stops following it after this many prompts. */
@@ -107,18 +153,18 @@ export function scriptedPrelude(brief: CallBrief): Turn[] {
  * The scripted conversation with the person who answers, both speakers; the scripted chat model plays its agent
  * lines one reply at a time, and the live sandbox's callee its callee lines. `minTalkMs` as in ScriptedAgentOptions.
  */
-export function scriptedTalk(brief: CallBrief, minTalkMs = 0): Turn[] {
+export function scriptedTalk(brief: LineBrief, minTalkMs = 0, lookedUp: LookedUp | null = null): Turn[] {
   const callee = new SimulatedCallee(brief);
   const rng = seededRandom(`agent:${brief.callId}`);
   // Stretches of conversation between which the long script lets the callee digress.
-  const stretches = script(brief, callee, rng);
+  const stretches = script(brief, callee, rng, lookedUp);
   const longCall = brief.to !== undefined && sandboxScenario(brief.to) === 'long';
   const talkMs = Math.max(minTalkMs, longCall ? LONG_CALL_TALK_MS : 0);
   if (talkMs <= 0) return stretches.flat();
   return ramble(stretches, callee, rng, talkMs);
 }
 
-function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): Turn[][] {
+function script(brief: LineBrief, callee: SimulatedCallee, rng: SeededRandom, lookedUp: LookedUp | null): Turn[][] {
   const lex = callee.lexicon;
   const agent = (text: string): Turn => ({ speaker: 'agent', text });
   const said = (text: string): Turn => ({ speaker: 'callee', text });
@@ -133,8 +179,18 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
   }
   let reaction = '';
   const stretches: Turn[][] = [];
+  const hello = said(callee.hello());
+  const asksQuestion = brief.to !== undefined && sandboxScenario(brief.to) === 'asks_question';
+  /** The opening and the callee's reply to it; on 555-0131 the callee's question and its answer come first. */
+  const opened = (reply: string): Turn[][] =>
+    asksQuestion
+      ? [
+          [hello, agent(opening.join(' ')), { ...said(callee.question()), ...(lookedUp ? { toolCall: lookedUp.call } : {}) }],
+          [agent(lookedUp?.answer ? lex.agent.toolAnswer(sentence(lookedUp.answer)) : lex.agent.followUp), said(`${callee.answered()} ${reply}`)],
+        ]
+      : [[hello, agent(opening.join(' ')), said(reply)]];
   if (brief.to !== undefined && sandboxScenario(brief.to) === 'asks_for_person') {
-    const first = [said(callee.hello()), agent(opening.join(' ')), said(callee.asksForPerson())];
+    const first = [hello, agent(opening.join(' ')), said(callee.asksForPerson())];
     const transfer = brief.transfer;
     const note = (text: string, handover = false): Turn => ({ speaker: 'agent', text, note: true, ...(handover ? { handover } : {}) });
     if (!transfer) reaction = lex.agent.declineTransfer;
@@ -162,12 +218,9 @@ function script(brief: CallBrief, callee: SimulatedCallee, rng: SeededRandom): T
   } else if (words.question) {
     const reply = callee.answerObjective(words.question.text, words.question.yesNo);
     const thanks = rng.pick(reply.value === null ? lex.agent.noProblem : lex.agent.thanks);
-    return [
-      [said(callee.hello()), agent(opening.join(' ')), said(reply.text)],
-      [agent([thanks, lex.agent.allDone, lex.agent.goodbye].join(' ')), said(callee.goodbye())],
-    ];
+    return [...opened(reply.text), [agent([thanks, lex.agent.allDone, lex.agent.goodbye].join(' ')), said(callee.goodbye())]];
   } else {
-    stretches.push([said(callee.hello()), agent(opening.join(' ')), said(callee.replyToOpening(brief.fields.length > 0))]);
+    stretches.push(...opened(callee.replyToOpening(brief.fields.length > 0)));
   }
   brief.fields.forEach((field, i) => {
     const question = ask(lex, field, i);
@@ -187,6 +240,11 @@ export function scriptedBriefing(brief: Pick<CallBrief, 'objective' | 'language'
 
 function ask(lex: Lexicon, field: FieldDefinition, index: number): string {
   return lex.agent.ask(fieldLabel(field), fieldType(field), index);
+}
+
+/** Words ending as a sentence does, so the line never ends as a question the analyst would read as one. */
+function sentence(text: string): string {
+  return /[.!。]$/u.test(text) ? text : `${stripEnd(text)}.`;
 }
 
 function stripEnd(text: string): string {

@@ -20,6 +20,7 @@ export interface CalleeReply {
 export class SimulatedCallee {
   readonly lexicon: Lexicon;
   private readonly rng: SeededRandom;
+  private readonly questionRng: SeededRandom;
   private readonly replies = new Map<string, CalleeReply>();
   private rambled = 0;
   private readonly callId: string;
@@ -28,6 +29,7 @@ export class SimulatedCallee {
     this.callId = brief.callId;
     this.lexicon = lexiconFor(brief.language);
     this.rng = seededRandom(`callee:${brief.callId}`);
+    this.questionRng = seededRandom(`question:${brief.callId}`);
     // Each field draws from its own stream, so its value does not depend on which other fields were requested
     // (only the one-known-one-unknown rule below may change whether it is known).
     const draws = brief.fields.map((field) => {
@@ -76,6 +78,19 @@ export class SimulatedCallee {
     const start = this.rambled;
     this.rambled += 3;
     return [0, 1, 2].map((i) => sentences[(start + i) % sentences.length]).join(' ');
+  }
+
+  /**
+   * Its question for the agent (the sandbox's 555-0131), drawn from a stream of its own: the agent asks its tool
+   * before the conversation is laid out, and the question is the same whenever it is drawn.
+   */
+  question(): string {
+    return this.questionRng.pick(this.lexicon.callee.question);
+  }
+
+  /** Thanks the agent for its answer to the question. */
+  answered(): string {
+    return this.rng.pick(this.lexicon.callee.answered);
   }
 
   /** Asks not to be called again (the sandbox's opt-out number). */

@@ -2,14 +2,16 @@
 // exactly as a webhook delivery is (X-SVC-Signature over the same secrets, signature.ts), through the same SSRF
 // guard (the host resolved once, every address public unless SVC_WEBHOOK_ALLOW_PRIVATE, the connection pinned
 // to the checked address: endpoint-guard.ts, webhook-sender.ts's pinned lookup), with one deadline over the whole
-// exchange. Unlike a delivery, the answer is the point: it is read, at most MAX_ANSWER_BYTES, and must be JSON.
+// exchange. A url whose host is an IP address needs no lookup, and its check gives the same answer every time: it
+// is made once per process, and the requests after it skip the parse and the lookup's deadline. Unlike a
+// delivery, the answer is the point: it is read, at most MAX_ANSWER_BYTES, and must be JSON.
 // A request is never retried (the model is waiting, and a tool may not be safe to call twice), and redirects are
 // never followed. What went wrong is said without the URL or its host, since it is told to the model and kept on
 // the record.
 import type http from 'node:http';
 import type https from 'node:https';
 import { isIP } from 'node:net';
-import { checkEndpoint, RefusedDestination, type Resolver } from './endpoint-guard.js';
+import { checkEndpoint, RefusedDestination, type CheckedEndpoint, type Resolver } from './endpoint-guard.js';
 import { SIGNATURE_HEADER, signatureHeader } from './signature.js';
 import { pinnedLookup, type RequestFn } from './webhook-sender.js';
 
@@ -36,21 +38,33 @@ export interface ToolRequestOptions {
 
 export type ToolAnswer = { status: 'ok'; answer: unknown } | { status: 'failed' | 'timeout'; error: string };
 
+/** The checked endpoints of urls whose host is an IP address, by address rule and url. */
+const literalEndpoints = new Map<string, CheckedEndpoint>();
+/** More distinct urls than this and the checks kept are dropped, and made again as they come. */
+const MAX_LITERAL_ENDPOINTS = 1000;
+
 /** POSTs the signed request and reads the tool's answer; never throws. */
 export async function requestTool(o: ToolRequestOptions): Promise<ToolAnswer> {
   const deadline = performance.now() + o.timeoutMs;
   const timedOut = (): ToolAnswer => ({ status: 'timeout', error: `the tool did not answer within ${o.timeoutMs} ms` });
   if (o.signal?.aborted) return ended();
-  let endpoint: Awaited<ReturnType<typeof checkEndpoint>>;
-  try {
-    // The lookup counts against the deadline too: a resolver that hangs is a tool that does not answer.
-    endpoint = await withDeadline(checkEndpoint(o.url, { allowPrivate: o.allowPrivate, resolver: o.resolver }), deadline - performance.now());
-  } catch (err) {
-    if (err === DEADLINE) return timedOut();
-    if (err instanceof RefusedDestination) return { status: 'failed', error: "the tool's URL is refused: only https to a public address is allowed" };
-    return { status: 'failed', error: `the tool's host could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'no address'})` };
+  const literalKey = `${o.allowPrivate ? 1 : 0} ${o.url}`;
+  let endpoint = literalEndpoints.get(literalKey);
+  if (!endpoint) {
+    try {
+      // The lookup counts against the deadline too: a resolver that hangs is a tool that does not answer.
+      endpoint = await withDeadline(checkEndpoint(o.url, { allowPrivate: o.allowPrivate, resolver: o.resolver }), deadline - performance.now());
+    } catch (err) {
+      if (err === DEADLINE) return timedOut();
+      if (err instanceof RefusedDestination) return { status: 'failed', error: "the tool's URL is refused: only https to a public address is allowed" };
+      return { status: 'failed', error: `the tool's host could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'no address'})` };
+    }
+    if (isIP(endpoint.hostname)) {
+      if (literalEndpoints.size >= MAX_LITERAL_ENDPOINTS) literalEndpoints.clear();
+      literalEndpoints.set(literalKey, endpoint);
+    }
+    if (o.signal?.aborted) return ended();
   }
-  if (o.signal?.aborted) return ended();
   const { url, hostname } = endpoint;
   const secure = url.protocol === 'https:';
   const headers = {

@@ -4,9 +4,10 @@
 // the function's output, and every use is on the record, written by the process that holds the line. Failures
 // (statuses, answers that are not JSON or too large, a redirect, an answer cut off, a refused connection, a
 // timeout) are answered to the model as `{ error }` and the call goes on; a slow tool has the callee hear svc's
-// filler; a tool still working when the callee hangs up is given up and recorded so.
+// filler; a tool still working when the callee hangs up is given up and recorded so. The use is on the call's live
+// stream as the record lists it.
 import { expect } from 'chai';
-import { verifyToolRequest, verifyWebhook } from '../../../sdk/src/index.js';
+import { SvcClient, verifyToolRequest, verifyWebhook, type LiveEvent, type StreamToolCall } from '../../../sdk/src/index.js';
 import { fillerFor } from '../../../server/src/voice-agent/filler.js';
 import type { EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, FRAME_BYTES, muLawTone } from '../../support/fake-media-peer.js';
@@ -56,6 +57,9 @@ forEachStore('client tools on a realtime call', (kind) => {
   async function callAsking(script: RealtimeStep[], placed: Record<string, unknown>) {
     h = await startRealtimeTwilio(kind, twilio, script);
     ({ srv, realtime } = h);
+    // The engine's clock just behind the wall's, which times what the line records (its turns, its uses of tools),
+    // so the answer (4 s later on the engine's clock) comes before them, as it does on one clock.
+    srv.clock.ms = Date.now() - 10_000;
     const { id, sid, url, token } = await h.placeCall(placed);
     await h.answer(sid, id);
     peer = await FakeMediaPeer.connect(url);
@@ -119,6 +123,23 @@ forEachStore('client tools on a realtime call', (kind) => {
     expect(Date.parse(use.at)).to.be.a('number').and.not.NaN;
     // The record's tools never show the url, which carries the receiver's own token.
     expect(JSON.stringify(record)).not.to.include(TOOL_TOKEN);
+    // The use is on the call's stream too, as the record lists it, between the question and its answer.
+    const streamed: LiveEvent[] = [];
+    for await (const e of new SvcClient({ apiKey: h!.tenant.key, baseUrl: srv.baseUrl }).streamCall(id)) streamed.push(e);
+    expect(streamed.map((e) => (e.event === 'status' ? e.data.status : `${e.event} ${e.data.index}`))).to.deep.equal([
+      'queued',
+      'dialing',
+      'in_progress',
+      'turn 0',
+      'turn 1',
+      'tool_call 0',
+      'turn 2',
+      'completed',
+    ]);
+    const shown = streamed[5]!.data as StreamToolCall;
+    expect(shown).to.deep.equal({ id: `${id}:tool_call:0`, callId: id, batchId: null, index: 0, ...use, timestamp: shown.timestamp });
+    expect(Date.parse(shown.timestamp)).to.be.at.least(Date.parse(use.at));
+    expect(JSON.stringify(streamed)).not.to.include(TOOL_TOKEN);
 
     const mallory = await srv.tenant();
     expect((await mallory.api.get(`/v1/agent/calls/${id}`)).status).to.equal(404);

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "CallSummary", "CallList", "CallEventBase"]
+__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "StreamToolCall", "CallSummary", "CallList", "CallEventBase"]
 
 
 CallStatus = Literal["queued", "dialing", "in_progress", "completed", "no_answer", "voicemail", "declined", "failed", "canceled"]
@@ -715,8 +715,8 @@ class CallRecord(_CallRecordRequired, total=False):
     #: The client tools the call was placed with (`tools`), without their URLs; null for none.
     tools: Optional[List[CallTool]]
     #: Each use of a client tool by the agent, in the order the model called them (the first 100 of a call),
-    #: written as each is answered; empty when none was used. svc's own tools (hanging up, the opt-out) are
-    #: not listed.
+    #: written as each is answered, and each also sent on the live streams as a `tool_call` event; empty when
+    #: none was used. svc's own tools (hanging up, the opt-out) are not listed.
     toolCalls: List[ToolCall]
     #: The transfer the call was placed with (`transfer`), its defaults filled in; null for none.
     transfer: Optional[Transfer]
@@ -1136,6 +1136,35 @@ class StreamTurn(TypedDict):
     #: When it ends, in seconds from the answer.
     endSec: float
     #: When it was heard (its end).
+    timestamp: str
+
+
+class StreamToolCall(TypedDict):
+    """The data of a stream's `tool_call` event: a use of one of the call's client tools, as it is answered, with
+    the fields of the record's ToolCall (its name, arguments, status, latency, error and when the model called
+    it). Never the tool's URL, its answer or a secret.
+    """
+    #: The tool's name.
+    name: str
+    #: The arguments the model called it with (`{}` when what it wrote was not a JSON object).
+    arguments: Dict[str, Any]
+    #: `ok`: a 2xx with a JSON answer of at most 16 KiB; `timeout`: no whole answer within the tool's
+    #: `timeoutMs`; `failed`: anything else (another status, no connection, an answer that is not JSON or is
+    #: too large, a URL the address rule refuses, the call ending first). The set may grow.
+    status: Literal["ok", "failed", "timeout"]
+    #: From the model's call to the answer (or the failure), in ms.
+    latencyMs: int
+    #: Why it failed, as the model was told it; null when `ok`. Never names the URL.
+    error: Optional[str]
+    #: When the model called it.
+    at: str
+    #: `<callId>:tool_call:<index>`.
+    id: str
+    callId: str
+    batchId: Optional[str]
+    #: The use's place in the record's `toolCalls` (0 first).
+    index: int
+    #: When it was answered (or failed); `at` is when the model called it.
     timestamp: str
 
 

@@ -96,7 +96,7 @@ export function streamHandlers(deps: AppDeps, hub: StreamHub) {
       if (!hub.add(stream)) return;
       if (after > asked) {
         sse.note(
-          `replay starts at ${new Date(after).toISOString()}: at most 24 hours and the last ${REPLAY_MAX_ITEMS} calls, statuses and turns back; older changes are on GET /v1/agent/calls and each call's events`,
+          `replay starts at ${new Date(after).toISOString()}: at most 24 hours and the last ${REPLAY_MAX_ITEMS} calls, statuses, turns and uses of tools back; older changes are on GET /v1/agent/calls and each call's events`,
         );
       }
       stream.wake();

@@ -46,7 +46,7 @@ export function calleeSentences(lex: Lexicon): WeightedSentence[] {
     }
   };
   const c = lex.callee;
-  for (const line of [...c.hello, ...c.goAhead, ...c.noted, ...c.bye, ...c.optOut, c.voicemailGreeting, ...c.dontKnow, ...c.yes, ...c.no, ...c.ramble]) add(line);
+  for (const line of [...c.hello, ...c.goAhead, ...c.noted, ...c.bye, ...c.optOut, ...c.question, ...c.answered, c.voicemailGreeting, ...c.dontKnow, ...c.yes, ...c.no, ...c.ramble]) add(line);
   const numbers = numbersSaid();
   const fill = (template: string, slots: Record<string, string>) => template.replace(/\{(\w)\}/g, (_, k: string) => slots[k] ?? '');
   for (const template of c.number) for (const n of numbers) add(fill(template, { n }), NUMBER_TEMPLATE_WEIGHT / numbers.length);

@@ -1,7 +1,7 @@
 // The columns of a call that the live agent's side of the line writes while the engine holds the call's lease:
 // each operation touches only its own columns, so it never overwrites what the engine writes as the call ends.
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type { CallsTable, Database } from '../schema.js';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import type { CallsTable, CallToolCallsTable, Database } from '../schema.js';
 import { makeDueNow } from './call-due.js';
 
 /** When the call's line was opened to the agent and when its turns were all written; undefined for no such call. */
@@ -49,21 +49,43 @@ export async function readHoldTimedOut(db: Kysely<Database>, callId: string): Pr
   return db.selectFrom('calls').select('hold_timed_out_at').where('id', '=', callId).executeTakeFirst();
 }
 
+/** A call's uses of client tools to write: its whole list (JSON, the contract's ToolCall[]) and its uses not yet written. */
+export interface ToolCallsWrite {
+  callId: string;
+  listJson: string;
+  /** The new uses' rows for the streams (call_tool_calls). */
+  rows: Insertable<CallToolCallsTable>[];
+}
+
 /**
- * Writes the uses of client tools so far of several calls (each its JSON, the contract's ToolCall list) in one
- * statement: one round trip and one commit however many calls' tools answered at once.
+ * Writes the uses of client tools so far of several calls in one transaction: each call's list (one UPDATE, a CASE
+ * on the call's id) and the new uses' rows for the streams (one INSERT), so one commit however many calls' tools
+ * answered at once, and a stream never shows a use the record lacks. A row already there is kept.
  */
-export async function writeToolCalls(db: Kysely<Database>, uses: ReadonlyArray<readonly [callId: string, toolCallsJson: string]>): Promise<void> {
-  if (uses.length === 0) return;
-  const each = uses.map(([id, json]) => sql`when ${id} then ${json}`);
+export async function writeToolCalls(db: Kysely<Database>, writes: readonly ToolCallsWrite[]): Promise<void> {
+  if (writes.length === 0) return;
+  const each = writes.map((w) => sql`when ${w.callId} then ${w.listJson}`);
+  const rows = writes.flatMap((w) => w.rows);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('calls')
+      .set({ tool_calls_json: sql<string>`case ${sql.ref('id')} ${sql.join(each, sql` `)} end` })
+      .where(
+        'id',
+        'in',
+        writes.map((w) => w.callId),
+      )
+      .execute();
+    if (rows.length > 0) await insertToolCallRows(trx, rows);
+  });
+}
+
+/** Inserts uses' rows for the streams; a use the call already has at its seq is kept as it is. */
+export async function insertToolCallRows(db: Kysely<Database>, rows: readonly Insertable<CallToolCallsTable>[]): Promise<void> {
   await db
-    .updateTable('calls')
-    .set({ tool_calls_json: sql<string>`case ${sql.ref('id')} ${sql.join(each, sql` `)} end` })
-    .where(
-      'id',
-      'in',
-      uses.map(([id]) => id),
-    )
+    .insertInto('call_tool_calls')
+    .values([...rows])
+    .onConflict((oc) => oc.columns(['call_id', 'seq']).doNothing())
     .execute();
 }
 

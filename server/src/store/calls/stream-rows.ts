@@ -1,9 +1,9 @@
-// What the live streams read of calls, their status log and their turns, on the store's reading path (on SQLite
-// the reading connection, so replays never queue behind the writer; on Postgres the pool). The queries are built
-// by the store's kysely for each read, since their keys and limits vary.
+// What the live streams read of calls, their status log, their turns and their uses of client tools, on the
+// store's reading path (on SQLite the reading connection, so replays never queue behind the writer; on Postgres
+// the pool). The queries are built by the store's kysely for each read, since their keys and limits vary.
 import type { Compilable, Selectable } from 'kysely';
 import type { CallRow } from '../calls-repo.js';
-import type { CallStatusChangesTable, CallTurnsTable } from '../schema.js';
+import type { CallStatusChangesTable, CallToolCallsTable, CallTurnsTable } from '../schema.js';
 import type { Store } from '../store.js';
 
 /** The store as the streams read it. */
@@ -14,6 +14,7 @@ export type StreamCallRow = Pick<CallRow, 'id' | 'api_key_id' | 'batch_id' | 'st
 const CALL_FIELDS = ['id', 'api_key_id', 'batch_id', 'status', 'created_at', 'started_at', 'ended_at', 'duration_sec', 'error', 'latency_json'] as const;
 export type StatusChangeRow = Pick<Selectable<CallStatusChangesTable>, 'call_id' | 'status' | 'at'>;
 export type TurnRow = Selectable<CallTurnsTable>;
+export type ToolCallRow = Selectable<CallToolCallsTable>;
 
 function run<Row>(s: ReadPath, query: Compilable<Row>): Promise<Row[]> {
   const { sql, parameters } = query.compile();
@@ -39,6 +40,11 @@ export function readStreamTurns(s: ReadPath, callId: string): Promise<TurnRow[]>
   return run(s, s.db.selectFrom('call_turns').selectAll().where('call_id', '=', callId).orderBy('seq'));
 }
 
+/** The call's uses of client tools, in order. */
+export function readStreamToolCalls(s: ReadPath, callId: string): Promise<ToolCallRow[]> {
+  return run(s, s.db.selectFrom('call_tool_calls').selectAll().where('call_id', '=', callId).orderBy('seq'));
+}
+
 export interface KeysWindow {
   /** Status changes, by time. */
   changes: StatusChangeRow[];
@@ -46,12 +52,14 @@ export interface KeysWindow {
   created: StreamCallRow[];
   /** Turns heard, by time. */
   turns: TurnRow[];
+  /** Uses of client tools shown, by time. */
+  toolCalls: ToolCallRow[];
 }
 
 /**
- * The keys' status changes, calls placed and turns heard in (from, to], each kind by time and, with `n`, at most
- * `n` of each. The changes are read first, and the calls and turns after them, so that both are at least as new as
- * the changes.
+ * The keys' status changes, calls placed, turns heard and uses of tools in (from, to], each kind by time and, with
+ * `n`, at most `n` of each. The changes are read first, and the rest after them, so that all are at least as new
+ * as the changes.
  */
 export async function readKeysWindow(s: ReadPath, keys: string[], from: number, to: number, n: number | undefined): Promise<KeysWindow> {
   const { db } = s;
@@ -65,14 +73,24 @@ export async function readKeysWindow(s: ReadPath, keys: string[], from: number, 
     .where('call_turns.heard_at', '<=', to)
     .where('calls.api_key_id', 'in', keys)
     .orderBy('call_turns.heard_at');
+  let toolCalls = db
+    .selectFrom('call_tool_calls')
+    .innerJoin('calls', 'calls.id', 'call_tool_calls.call_id')
+    .selectAll('call_tool_calls')
+    .where('call_tool_calls.at', '>', from)
+    .where('call_tool_calls.at', '<=', to)
+    .where('calls.api_key_id', 'in', keys)
+    .orderBy('call_tool_calls.at')
+    .orderBy('call_tool_calls.seq');
   if (n !== undefined) {
     changes = changes.limit(n);
     created = created.limit(n);
     turns = turns.limit(n);
+    toolCalls = toolCalls.limit(n);
   }
   const c = await run(s, changes);
-  const [cr, t] = await Promise.all([run(s, created), run(s, turns)]);
-  return { changes: c, created: cr, turns: t };
+  const [cr, t, tc] = await Promise.all([run(s, created), run(s, turns), run(s, toolCalls)]);
+  return { changes: c, created: cr, turns: t, toolCalls: tc };
 }
 
 /** The calls with these ids (a few hundred at most: the caller reads more in slices). */
@@ -81,8 +99,8 @@ export function readStreamCallsById(s: ReadPath, ids: string[]): Promise<StreamC
 }
 
 /**
- * The times of the key's status change, call placed and turn heard that are each `max` after the newest after
- * `after`; undefined for a kind with no more than `max` after it.
+ * The times of the key's status change, call placed, turn heard and use of a tool that are each `max` after the
+ * newest after `after`; undefined for a kind with no more than `max` after it.
  */
 export async function readReplayMarks(s: ReadPath, apiKeyId: string, after: number, max: number) {
   const { db } = s;
@@ -98,6 +116,18 @@ export async function readReplayMarks(s: ReadPath, apiKeyId: string, after: numb
         .where('calls.api_key_id', '=', apiKeyId)
         .where('call_turns.heard_at', '>', after)
         .orderBy('call_turns.heard_at', 'desc')
+        .offset(max)
+        .limit(1),
+    ),
+    first(
+      s,
+      db
+        .selectFrom('call_tool_calls')
+        .innerJoin('calls', 'calls.id', 'call_tool_calls.call_id')
+        .select('call_tool_calls.at as at')
+        .where('calls.api_key_id', '=', apiKeyId)
+        .where('call_tool_calls.at', '>', after)
+        .orderBy('call_tool_calls.at', 'desc')
         .offset(max)
         .limit(1),
     ),

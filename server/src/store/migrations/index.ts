@@ -39,6 +39,7 @@ import { m034SendDigits } from './034-send-digits.js';
 import { m035ClientTools } from './035-client-tools.js';
 import { m037Transfers } from './037-transfers.js';
 import { m038BatchRows } from './038-batch-rows.js';
+import { m039CallToolCalls } from './039-call-tool-calls.js';
 import { m040Hold } from './040-hold.js';
 
 export const migrations: Record<string, Migration> = {
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '035_client_tools': m035ClientTools,
   '037_transfers': m037Transfers,
   '038_batch_rows': m038BatchRows,
+  '039_call_tool_calls': m039CallToolCalls,
   '040_hold': m040Hold,
 };
 

@@ -17,6 +17,9 @@
 //   555-0128  asks for person  answered; after the agent's opening the callee asks to speak to a person: a call
 //                              placed with `transfer` is transferred (completed, transferredTo), any other declined
 //   555-0129  never answers    rings 30 s, nobody picks up; as a transfer's number, nobody takes the transfer
+//   555-0131  asks a question answered; after the agent's opening the callee asks where its order is, and the agent
+//                              answers through the call's first client tool (a signed POST; the use on the record and
+//                              the streams), or says it will follow up when the call has none; then completes
 //   anything else              rings 4 s, answered, completes
 //
 // Ring and talk times are real-world lengths; SVC_SANDBOX_TIME_SCALE multiplies the wall-clock time they take
@@ -51,6 +54,7 @@ const RING_MS: Record<SandboxScenario, number> = {
   hold: 4000,
   asks_for_person: 4000,
   never_answers: 30_000,
+  asks_question: 4000,
 };
 export const SANDBOX_DROP_AFTER_MS = 20_000;
 /** The answering machine's beep: this long after its greeting, lasting this long; the message may start after it. */
