@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { seedDevAccount } from './accounts/dev-seed.js';
-import { cliProgram } from './cli/program.js';
+import { cliProgram } from './cli-program.js';
 import { devBanner } from './dev-banner.js';
 import { DEFAULT_AGENT_CATALOGUE } from './placement/agent-catalogue.js';
 import { DEFAULT_IRSF_PATH, IrsfList } from './numbers/irsf.js';

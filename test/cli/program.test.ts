@@ -1,6 +1,6 @@
 // The name the CLI and the start banner give the svc command in their hints: the way this process was started.
 import { expect } from 'chai';
-import { cliProgram } from '../../server/src/cli/program.js';
+import { cliProgram } from '../../server/src/cli-program.js';
 
 describe('the svc command as the hints name it', () => {
   it('is npx svc under npx, and for the sources started any other way than a linked svc', () => {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { CONNECTING, HOLD_ANNOUNCEMENT, KEY_MENU, menuPrompt, SPOKEN_MENU } from '../../server/src/conversation/sandbox-menus.js';
 import type { OverheardPart } from '../../server/src/speech/oracle/oracle-recognizer.js';
-import { dtmfTones } from '../../server/src/telephony/dtmf-tones.js';
+import { dtmfTones } from '../../server/src/tones/dtmf-tones.js';
 import { LinePrelude, NO_INPUT_MS, type PreludeKind } from '../../server/src/telephony/sandbox/line-prelude.js';
 import { frameDbfs } from '../../server/src/voice-agent/cascaded/voice-activity.js';
 import { decodeMuLaw } from '../../server/src/speech/audio.js';

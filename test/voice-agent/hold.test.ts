@@ -4,7 +4,7 @@
 // music, however long and whatever came before it, for no speech, wake on a person's words, and keep the second
 // before so the model hears the words from their start.
 import { expect } from 'chai';
-import { holdMusic } from '../../server/src/telephony/hold-music.js';
+import { holdMusic } from '../../server/src/tones/hold-music.js';
 import { Hold, HoldEars, PRE_ROLL_MS } from '../../server/src/voice-agent/hold.js';
 import { loadFvad } from '../../server/src/voice-agent/cascaded/voice-activity.js';
 import { Line, speak } from './cascaded/line-audio.js';

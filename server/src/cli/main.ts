@@ -1,6 +1,6 @@
 // Entry point of the svc command (bin/svc.js loads it through tsx).
 import { systemClock } from '../clock.js';
-import { cliProgram } from './program.js';
+import { cliProgram } from '../cli-program.js';
 import { runCli } from './run-cli.js';
 
 const code = await runCli(process.argv.slice(2), {

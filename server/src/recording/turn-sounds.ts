@@ -4,8 +4,8 @@
 // such as a transfer's) is silent.
 import type { TimedTurn } from '../conversation/conversation.js';
 import { isHoldTurn, isSpeech, pressedKeys } from '../conversation/turn-marks.js';
-import { dtmfFrequencies, GAP_MS, TONE_MS } from '../telephony/dtmf-tones.js';
-import { holdMusicNotes } from '../telephony/hold-music.js';
+import { dtmfFrequencies, GAP_MS, TONE_MS } from '../tones/dtmf-tones.js';
+import { holdMusicNotes } from '../tones/hold-music.js';
 import type { Tone } from './recorder.js';
 
 export function turnSounds(turns: readonly TimedTurn[]): { speech: TimedTurn[]; tones: Tone[] } {

@@ -1,7 +1,7 @@
 // Audio as the cascaded agent handles it: a phone line's 8 kHz G.711 mu-law, and 16-bit linear PCM at whatever rate
 // a vendor speaks (OpenAI's speech is 24 kHz, espeak-ng's 22.05 kHz, a VAD wants 8 or 16 kHz). Encoding is a table
 // lookup both ways, so a 20 ms frame costs microseconds.
-import { muLaw } from '../telephony/dtmf-tones.js';
+import { muLaw } from '../tones/dtmf-tones.js';
 
 export const LINE_RATE = 8000;
 /** Bytes of mu-law per ms of line audio. */

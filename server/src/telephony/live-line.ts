@@ -65,7 +65,7 @@ export interface LiveLine {
   clear(): void;
   /**
    * Sends key presses to the callee (0-9, *, #, A-D; `w` a 0.5 s pause, `W` a 1 s one), after the audio played
-   * before them; a mark after them says when they have played (telephony/dtmf-tones.ts gives their length).
+   * before them; a mark after them says when they have played (tones/dtmf-tones.ts gives their length).
    */
   sendDigits(digits: string): void;
   /** Ends the call on the carrier. */

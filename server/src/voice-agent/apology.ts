@@ -3,7 +3,7 @@
 // model, so it plays whatever became of the model's session; each language's clip is rendered once per process.
 import { ESPEAK_SAMPLE_RATE, sharedSynthesizer, type Synthesizer } from '../recording/espeak-synthesizer.js';
 import { espeakLanguageFor } from '../recording/speech-recorder.js';
-import { muLaw } from '../telephony/dtmf-tones.js';
+import { muLaw } from '../tones/dtmf-tones.js';
 
 const APOLOGIES: Record<string, string> = {
   en: 'I am sorry, we have a technical problem and have to end this call. Goodbye.',

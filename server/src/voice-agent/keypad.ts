@@ -12,7 +12,7 @@
 // of the callee's, `[pressed 1 2 3]`, and a note to the model, `[The callee pressed 1 2 3]`.
 import type { Logger } from 'pino';
 import { pressedTurnText } from '../conversation/turn-marks.js';
-import { dtmfDurationMs } from '../telephony/dtmf-tones.js';
+import { dtmfDurationMs } from '../tones/dtmf-tones.js';
 import type { LiveLine } from '../telephony/live-line.js';
 import type { TurnLedger } from './turn-ledger.js';
 

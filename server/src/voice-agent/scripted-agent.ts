@@ -20,7 +20,7 @@ import type { StoredTool } from '../store/calls-repo.js';
 import { timeTurns, type CallBrief, type LineBrief, type Turn } from '../conversation/conversation.js';
 import { HOLD_ANNOUNCEMENT, HOLD_MUSIC_MS, type MenuStep, SandboxMenu } from '../conversation/sandbox-menus.js';
 import { HOLD_TURN_TEXT, pressedTurnText } from '../conversation/turn-marks.js';
-import { dtmfDurationMs } from '../telephony/dtmf-tones.js';
+import { dtmfDurationMs } from '../tones/dtmf-tones.js';
 import type { ClientTools } from './client-tools.js';
 import { chooseOption, readLine } from './menu-choice.js';
 import type { ToolOutput } from './tools.js';

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { HOLD_ANNOUNCEMENT } from '../../../server/src/conversation/sandbox-menus.js';
 import { encodeMuLaw } from '../../../server/src/speech/audio.js';
-import { holdMusic } from '../../../server/src/telephony/hold-music.js';
+import { holdMusic } from '../../../server/src/tones/hold-music.js';
 import type { EngineServer } from '../../support/engine.js';
 import { FakeMediaPeer, muLawTone } from '../../support/fake-media-peer.js';
 import type { FakeRealtime, RealtimeStep } from '../../support/fake-realtime.js';

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
 import type { Kysely } from 'kysely';
-import { dtmfTones } from '../../../server/src/telephony/dtmf-tones.js';
+import { dtmfTones } from '../../../server/src/tones/dtmf-tones.js';
 import type { LineEnd, LineListener } from '../../../server/src/telephony/live-line.js';
 import { parseTwilioMessage } from '../../../server/src/telephony/twilio/media-messages.js';
 import { TwilioCarrier } from '../../../server/src/telephony/twilio/twilio-carrier.js';

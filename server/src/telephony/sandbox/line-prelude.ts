@@ -9,7 +9,7 @@
 import { HOLD_ANNOUNCEMENT, HOLD_MUSIC_MS, type MenuStep, SandboxMenu } from '../../conversation/sandbox-menus.js';
 import type { OverheardPart } from '../../speech/oracle/oracle-recognizer.js';
 import { decodeDtmf } from '../dtmf-decoder.js';
-import { holdMusic } from '../hold-music.js';
+import { holdMusic } from '../../tones/hold-music.js';
 
 /** When the line's first recording starts after the pick-up. */
 const FIRST_AT_MS = 400;

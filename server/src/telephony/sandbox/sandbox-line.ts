@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { decodeMuLaw } from '../../speech/audio.js';
-import { dtmfTones } from '../dtmf-tones.js';
+import { dtmfTones } from '../../tones/dtmf-tones.js';
 import { speechMs } from '../../conversation/conversation.js';
 import { lexiconFor } from '../../conversation/lexicon.js';
 import { sandboxScenario } from '../../numbers/sandbox-numbers.js';

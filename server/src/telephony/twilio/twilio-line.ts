@@ -2,7 +2,7 @@
 // (media, mark, clear), and the stream's inbound messages become the listener's calls. The stream carries no key
 // presses outbound, so digits are played as their tones (in-band DTMF); a transfer, the call to a transfer's person
 // and a hang-up go over REST.
-import { dtmfTones } from '../dtmf-tones.js';
+import { dtmfTones } from '../../tones/dtmf-tones.js';
 import type { AgentHangUp, AnswerVerdict, Consultation, ConsultRequest, LineListener, LiveLine } from '../live-line.js';
 import { twilioClear, twilioMark, twilioMedia, type TwilioInbound } from './media-messages.js';
 

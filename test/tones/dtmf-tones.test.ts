@@ -2,7 +2,7 @@
 // then 100 ms of silence, as 8 kHz mu-law; `w` and `W` are pauses of 0.5 s and 1 s. The test receiver
 // (server/src/telephony/dtmf-decoder.ts) hears every key where it was played, and nothing in what is no key.
 import { expect } from 'chai';
-import { dtmfDurationMs, dtmfFrequencies, dtmfTones, muLaw, SAMPLE_RATE } from '../../server/src/telephony/dtmf-tones.js';
+import { dtmfDurationMs, dtmfFrequencies, dtmfTones, muLaw, SAMPLE_RATE } from '../../server/src/tones/dtmf-tones.js';
 import { decodeDtmf } from '../../server/src/telephony/dtmf-decoder.js';
 import { muLawTone } from '../support/fake-media-peer.js';
 

@@ -15,6 +15,6 @@ export interface Invocation {
 
 export function cliProgram({ script, npmCommand, cwd }: Invocation = { script: process.argv[1], npmCommand: process.env.npm_command, cwd: process.cwd() }): string {
   const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts')) return `node ${relative(cwd, join(dirname(here), 'main.js'))}`;
+  if (!here.endsWith('.ts')) return `node ${relative(cwd, join(dirname(here), 'cli', 'main.js'))}`;
   return script !== undefined && basename(script) === 'svc' && npmCommand !== 'exec' ? 'svc' : 'npx svc';
 }
