@@ -118,7 +118,7 @@ describe('openai-compatible chat model', () => {
     await open('text-only');
     fake.reply({ text: ['Goodbye.'], calls: [{ id: 'call_X', name: 'end_call', arguments: ['{}'] }] });
     expect(await collect(model())).to.deep.equal({ deltas: [text('Goodbye.')], error: null });
-    expect(fake.requests[0].body.tools).to.have.length(4);
+    expect(fake.requests[0].body.tools.map((t: { function: { name: string } }) => t.function.name)).to.deep.equal(CALL_TOOLS.offered.map((t) => t.name));
   });
 
   describe('the request', () => {

@@ -89,9 +89,18 @@ forEachStore('metadata through a whole call', (kind) => {
   const told: unknown[] = [];
   beforeEach(async () => {
     told.length = 0;
-    const defaults = defaultEngineParts(loadConfig({}), undefined as never);
-    const agent = defaults.agent as Agent;
-    const spyAgent: Agent = { name: agent.name, converse: (brief) => (told.push(brief), agent.converse(brief)) };
+    // The default agent reads the call's tools' signing secrets from the service's store, made below: it is built
+    // on the first conversation.
+    let agent: Agent | undefined;
+    const defaults = { analyst: defaultEngineParts(loadConfig({}), { db: undefined } as never).analyst };
+    const spyAgent: Agent = {
+      name: 'scripted',
+      converse: (brief) => {
+        agent ??= defaultEngineParts(loadConfig({}), srv.deps.store).agent as Agent;
+        told.push(brief);
+        return agent.converse(brief);
+      },
+    };
     const spyAnalyst: Analyst = {
       name: defaults.analyst.name,
       analyse: (input) => (told.push(input), defaults.analyst.analyse(input)),
