@@ -50,7 +50,8 @@ export interface CalleeLine {
  */
 const HELLO_AT_MS = 400;
 const INTO_GREETING_MS = 600;
-const LATE_HELLO_AT_MS = 4000;
+// Late enough that an agent whose greeting is slow to synthesise on a busy machine still speaks first.
+const LATE_HELLO_AT_MS = 8000;
 /** How long the agent must have been silent before the callee answers it. */
 const ANSWER_GAP_MS = 600;
 /**
