@@ -70,7 +70,9 @@ forEachStore('waiting on hold with the realtime agent', (kind) => {
     );
   const turnsOf = async (id: string) => (await h!.tenant.api.get(`/v1/agent/calls/${id}`)).body;
 
-  it('sends the model none of the hold music, then the person’s words from just before they began, and answers them', async () => {
+  it('sends the model none of the hold music, then the person’s words from just before they began, and answers them', async function () {
+    // Seconds of hold music stream in real time; a loaded machine stretches them past mocha's default 20 s.
+    this.timeout(60_000);
     const { id, sid, peer } = await call(
       [{ callee: HOLD_ANNOUNCEMENT, afterBytes: ms(200) }, { call: 'wait_on_hold' }, { callee: HELLO, afterBytes: ms(3000) }, { agent: ANSWER, audioBytes: 1600 }, { endCall: true }],
       { hold: { maxWaitSec: 120 } },
