@@ -10,7 +10,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 forEachStore('svc keys and webhook-secret', (kind) => {
   let cli: CliHarness;
-  beforeEach(async () => {
+  beforeEach(async function () {
+    // A test runs the CLI up to twenty times, each opening the store; on Postgres under the suite's load that passes 20 s.
+    this.currentTest?.timeout(90_000);
     cli = await cliHarness(kind);
   });
   afterEach(() => cli?.close());

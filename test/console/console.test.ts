@@ -1,126 +1,26 @@
-// The console in headless Chromium (Debian's, as the /docs test), against a real service process (role both) on
-// SQLite with the sandbox at a tenth of real time and a webhook receiver on loopback. The console is a pure client
-// of the public API, which its own tests cover on both stores; here it is the page that is under test.
-// A call placed with a client tool (the sandbox's 555-0131, whose callee asks a question the agent looks up) shows
-// the use on its page. Each page is checked with axe-core (no serious or critical violation) and photographed at
-// 1280 and 375 px wide into SVC_TEST_ARTIFACTS (default: the temp folder); docs/console/ holds a copy of each.
+// The console in headless Chromium against a real service process (test/console/support/console-browser.ts). The
+// console is a pure client of the public API, which its own tests cover on both stores; here it is the page that is
+// under test. A call placed with a client tool (the sandbox's 555-0131, whose callee asks a question the agent looks
+// up) shows the use on its page. Each page is checked with axe-core and photographed at 1280 and 375 px wide.
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
-import { migrate, type Store } from '../../server/src/store/store.js';
-import { openStore } from '../../server/src/store/open-store.js';
-import { startService, type ServiceProcess } from '../scale/support/service-process.js';
+import type { Page } from 'playwright-core';
+import type { Store } from '../../server/src/store/store.js';
+import type { ServiceProcess } from '../scale/support/service-process.js';
 import { FakeToolServer } from '../support/fake-tool-server.js';
-import { startReceiver, type Receiver } from '../webhooks/support/receiver.js';
-
-const CHROMIUM = process.env.SVC_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const SHOTS = process.env.SVC_TEST_ARTIFACTS ? join(process.env.SVC_TEST_ARTIFACTS, 'console') : join(tmpdir(), 'svc-console');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import type { Receiver } from '../webhooks/support/receiver.js';
+import { consoleRig, WAIT_MS } from './support/console-browser.js';
 
 describe('the console in headless Chromium', function () {
-  this.timeout(180_000);
-  let browser: Browser;
+  this.timeout(300_000);
+  const rig = consoleRig();
+  const { api, accessible, photograph, problems } = rig;
   let service: ServiceProcess;
   let store: Store;
-  let dataDir: string;
   let rx: Receiver;
   let apiKey: string;
   let page: Page;
-  const problems: string[] = [];
-  const foreign: string[] = [];
-
-  const api = async (path: string, body?: unknown) => {
-    const res = await fetch(`${service.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-
-  /** No serious or critical axe-core violation on the page as it stands. */
-  async function accessible(name: string): Promise<void> {
-    // Evaluated through the browser's debugging protocol: the page's Content-Security-Policy forbids inline scripts.
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-      return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, help: v.help }));
-    });
-    const bad = violations.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
-    expect(bad, `${name}: ${JSON.stringify(bad)}`).to.deep.equal([]);
-  }
-
-  /** The page at desktop and phone widths, into SHOTS; the viewport is desktop again after. */
-  async function photograph(name: string): Promise<void> {
-    await page.screenshot({ path: join(SHOTS, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize({ width: 375, height: 812 });
-    await page.waitForTimeout(100);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    const wide =
-      overflow > 0
-        ? await page.evaluate(() =>
-            [...document.querySelectorAll('body *')]
-              .filter((e) => e.getBoundingClientRect().right > 376)
-              .map((e) => `${e.tagName}.${e.className}`)
-              .slice(0, 8),
-          )
-        : [];
-    expect(overflow, `${name} is wider than 375 px: ${wide.join(', ')}`).to.be.at.most(0);
-    await page.screenshot({ path: join(SHOTS, `${name}-375.png`), fullPage: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
-  }
-
-  before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.SVC_TEST_BROWSER === 'required') throw new Error(`Chromium is required but not found at ${CHROMIUM}`);
-      this.skip();
-    }
-    mkdirSync(SHOTS, { recursive: true });
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-console-'));
-    store = openStore({ sqlitePath: join(dataDir, 'svc.db') });
-    await migrate(store);
-    const now = Date.now();
-    const accountId = await createAccount(store.db, { name: 'console', planMinutes: 10_000, defaultCallerId: '+14155550100' }, now);
-    await addNumber(store.db, accountId, '+14155550100', now);
-    apiKey = (await createKey(store.db, { accountId, name: 'console', rateLimit: 100 }, now)).key;
-    rx = await startReceiver();
-    service = await startService('both', {
-      NODE_ENV: 'production',
-      SVC_DATA_DIR: dataDir,
-      SVC_SANDBOX_TIME_SCALE: '0.1',
-      SVC_ENGINE_POLL_MS: '50',
-      SVC_STREAM_POLL_MS: '100',
-      SVC_WEBHOOK_ALLOW_PRIVATE: '1',
-    });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
-    // A stream the page closes itself (leaving a call's page) is aborted, not failed.
-    page.on('requestfailed', (r) => {
-      if (r.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
-    });
-    page.on('request', (r) => {
-      const url = r.url();
-      if (!url.startsWith(`${service.url}/`) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
-    });
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.stop();
-    await rx?.close();
-    await store?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
-  afterEach(() => {
-    expect(problems, 'console errors').to.deep.equal([]);
-    expect(foreign, 'requests to another host').to.deep.equal([]);
+  before(() => {
+    ({ service, store, rx, apiKey, page } = rig);
   });
 
   it('signs in with a pasted key (a wrong one shows the API’s token), and shows the empty calls page', async () => {
@@ -177,8 +77,8 @@ describe('the console in headless Chromium', function () {
       on_behalf_of: "Tony's Pizzeria",
       recording_notice: 0,
     });
-    await page.waitForSelector('.status-line .chip-in_progress', { timeout: 30_000 });
-    await page.waitForSelector('.status-line .chip-completed', { timeout: 60_000 });
+    await page.waitForSelector('.status-line .chip-in_progress', { timeout: WAIT_MS });
+    await page.waitForSelector('.status-line .chip-completed', { timeout: WAIT_MS });
     await page.waitForSelector('audio');
     await page.waitForSelector('table.events tbody tr');
     const id = page.url().split('/').pop()!;
@@ -243,10 +143,10 @@ describe('the console in headless Chromium', function () {
     const id = page.url().split('/').pop()!;
     const completed = (await api(`/v1/agent/calls/${id}/events`)).body.events.find((e: { event: string }) => e.event === 'call.completed');
     const row = page.locator(`tr[data-event="${completed.eventId}"]`);
-    await row.locator('text=delivered').waitFor({ timeout: 30_000 });
+    await row.locator('text=delivered').waitFor({ timeout: WAIT_MS });
     const before = rx.received.length;
     await row.locator('button:has-text("Redeliver")').click();
-    await row.locator('td:has-text("redelivery")').waitFor({ timeout: 30_000 });
+    await row.locator('td:has-text("redelivery")').waitFor({ timeout: WAIT_MS });
     const log = (await api(`/v1/agent/calls/${id}/events`)).body.events.find((e: { event: string }) => e.event === 'call.completed');
     // The log's attempts, as the page shows them: the first delivery (retried if the receiver's kept-alive socket
     // was being closed), then one redelivery.
@@ -261,9 +161,9 @@ describe('the console in headless Chromium', function () {
     const placed = await api('/v1/agent/calls', { to: '+14155550115', objective: 'Talk for as long as the recipient wants.' });
     expect(placed.status).to.equal(202);
     await page.goto(`${service.url}/console#/calls/${placed.body.callId}`);
-    await page.waitForSelector('.status-line .chip-in_progress', { timeout: 30_000 });
+    await page.waitForSelector('.status-line .chip-in_progress', { timeout: WAIT_MS });
     await page.click('button:has-text("Cancel call")');
-    await page.waitForSelector('.status-line .chip-completed', { timeout: 30_000 });
+    await page.waitForSelector('.status-line .chip-completed', { timeout: WAIT_MS });
     expect(await page.locator('button:has-text("Cancel call")').count()).to.equal(0);
     const record = (await api(`/v1/agent/calls/${placed.body.callId}`)).body;
     expect(record.status).to.equal('completed');
@@ -276,7 +176,7 @@ describe('the console in headless Chromium', function () {
     expect(await page.locator('table tbody tr').count()).to.equal(2);
     const placed = await api('/v1/agent/calls', { to: '+14155550113', objective: 'Ask whether the shop is open on Sunday.' });
     // The new call appears without a reload, and then its ending.
-    await page.waitForSelector(`tr[data-call="${placed.body.callId}"] .chip-declined`, { timeout: 30_000 });
+    await page.waitForSelector(`tr[data-call="${placed.body.callId}"] .chip-declined`, { timeout: WAIT_MS });
     await page.selectOption('select', 'declined');
     expect(await page.locator('table tbody tr').count()).to.equal(1);
     await page.selectOption('select', '');
@@ -287,7 +187,7 @@ describe('the console in headless Chromium', function () {
     expect(batch.status).to.equal(202);
     await page.click('nav a:has-text("Batches")');
     await page.waitForSelector(`li[data-batch="${batch.body.batchId}"] progress`);
-    await page.waitForSelector(`li[data-batch="${batch.body.batchId}"] .chip-completed`, { timeout: 60_000 });
+    await page.waitForSelector(`li[data-batch="${batch.body.batchId}"] .chip-completed`, { timeout: WAIT_MS });
     expect(await page.textContent(`li[data-batch="${batch.body.batchId}"] label`)).to.include('2 of 2 calls ended');
     await accessible('batches');
     await photograph('batches');
@@ -348,8 +248,8 @@ describe('the console in headless Chromium', function () {
       await page.click('button:has-text("Place call")');
       await page.waitForURL(/#\/calls\/[0-9a-f-]+$/);
       const id = /#\/calls\/([0-9a-f-]+)$/.exec(page.url())![1];
-      await page.waitForSelector('table.tool-calls tbody tr', { timeout: 60_000 });
-      await page.waitForSelector('.status-line .chip-completed', { timeout: 60_000 });
+      await page.waitForSelector('table.tool-calls tbody tr', { timeout: WAIT_MS });
+      await page.waitForSelector('.status-line .chip-completed', { timeout: WAIT_MS });
       const record = (await api(`/v1/agent/calls/${id}`)).body;
       expect(record.tools).to.deep.equal([
         { name: 'order_status', description: 'Looks up where an order is.', parameters: { type: 'object', properties: { question: { type: 'string' } } }, timeoutMs: 3000 },
