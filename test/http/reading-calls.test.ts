@@ -133,7 +133,22 @@ forEachStore('reading calls', (kind) => {
       const res = await alice.api.get('/v1/agent/calls');
       expect(res.status).to.equal(200);
       expect(res.body.calls.map((c: { id: string }) => c.id)).to.deep.equal(ids.slice(5).reverse());
-      expect(Object.keys(res.body.calls[0]).sort()).to.deep.equal(['batchId', 'durationSec', 'endedAt', 'error', 'id', 'metadata', 'objective', 'startedAt', 'status', 'summary', 'to']);
+      expect(Object.keys(res.body.calls[0]).sort()).to.deep.equal([
+        'answeredBy',
+        'batchId',
+        'callerId',
+        'createdAt',
+        'durationSec',
+        'endedAt',
+        'error',
+        'id',
+        'metadata',
+        'objective',
+        'startedAt',
+        'status',
+        'summary',
+        'to',
+      ]);
     });
 
     it('returns at most limit calls', async () => {
@@ -146,7 +161,7 @@ forEachStore('reading calls', (kind) => {
     it('returns an empty list for a key that placed nothing', async () => {
       const res = await bob.api.get('/v1/agent/calls');
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal({ calls: [] });
+      expect(res.body).to.deep.equal({ calls: [], nextCursor: null });
     });
 
     const range = 'limit must be an integer from 1 to 100.';

@@ -97,7 +97,7 @@ forEachStore('text in the URL and the headers', (kind) => {
     await alice.api.post('/v1/agent/do-not-call', { body: { number: '+14155550199' } });
     expect((await alice.api.request('DELETE', '/v1/agent/do-not-call/%2B14155550199')).status).to.equal(204);
     const listed = await alice.api.get(`/v1/agent/calls?batchId=${encodeURIComponent('é ü')}`);
-    expect([listed.status, listed.body]).to.deep.equal([200, { calls: [] }]);
+    expect([listed.status, listed.body]).to.deep.equal([200, { calls: [], nextCursor: null }]);
   });
 
   it('answers batchId given twice or longer than 64 characters with 400 invalid_batch_id', async () => {

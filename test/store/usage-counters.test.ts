@@ -206,6 +206,7 @@ forEachStore('minute usage counters', (kind) => {
       for (const column of ['hold_max_wait_sec', 'hold_timed_out_at', 'hold_ms', 'end_reason']) await db.schema.alterTable('calls').dropColumn(column).execute();
       for (const column of ['transfer_json', 'transferred_to', 'transferred_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
       await db.schema.dropTable('call_tool_calls').execute();
+      for (const index of ['calls_by_account_recent', 'calls_by_key_status_recent']) await db.schema.dropIndex(index).execute();
       if (kind === 'postgres') {
         await db.schema.dropIndex('calls_claimable_at').execute();
         await db.schema.dropIndex('webhook_events_pending').execute();
@@ -246,6 +247,7 @@ forEachStore('minute usage counters', (kind) => {
         '038_batch_rows',
         '039_call_tool_calls',
         '040_hold',
+        '041_call_list_indexes',
       ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListBatchRowsData, ListBatchRowsErrors, ListBatchRowsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, GetSettingsData, GetSettingsErrors, GetSettingsResponses, GetStatsData, GetStatsErrors, GetStatsResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListBatchRowsData, ListBatchRowsErrors, ListBatchRowsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -21,7 +21,11 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 /**
  * List recent calls
  *
- * Recent calls placed with this key, most recent first; with `batchId`, only that batch's calls.
+ * Calls placed with this key, most recent first (by creation time, then id), a page at a time: pass the page's
+ * `nextCursor` as `cursor` for the next, with the same filters; `nextCursor` is null on the last page. With
+ * filters, only the calls matching all of them: `batchId`, `status`, `answeredBy`, `createdFrom` and
+ * `createdTo`, and `q`, a search of the number, objective and metadata values.
+ *
  */
 export const listCalls = <ThrowOnError extends boolean = false>(options?: Options<ListCallsData, ThrowOnError>) => (options?.client ?? client).get<ListCallsResponses, ListCallsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -166,6 +170,37 @@ export const cancelBatch = <ThrowOnError extends boolean = false>(options: Optio
 export const listBatchRows = <ThrowOnError extends boolean = false>(options: Options<ListBatchRowsData, ThrowOnError>) => (options.client ?? client).get<ListBatchRowsResponses, ListBatchRowsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/batches/{id}/rows',
+    ...options
+});
+
+/**
+ * Read the account's call statistics for a period
+ *
+ * What the account's calls (every key's) did in a period, by the calls' creation time: calls per day (UTC
+ * days), counts by status and by who answered, the answer and completion rates, the minutes they billed and
+ * the plan's usage this billing period, turn latency, webhook deliveries that failed or were gone, and the
+ * commonest errors. Another account's calls never count. The period (`createdFrom`, `createdTo`: the same filters listCalls takes) defaults to the 30 days before now.
+ *
+ */
+export const getStats = <ThrowOnError extends boolean = false>(options?: Options<GetStatsData, ThrowOnError>) => (options?.client ?? client).get<GetStatsResponses, GetStatsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/stats',
+    ...options
+});
+
+/**
+ * Read the key's settings and the account's plan
+ *
+ * What a call placed with this key starts from: the key's defaults (caller id, voice, calling window,
+ * answering-machine detection, on whose behalf, the recording notice), its name and hint; the account's
+ * numbers and plan with its usage this billing period; the fingerprint of the key's webhook signing secret
+ * (never the secret); and the voices the service offers. Keys and their settings are changed with the CLI
+ * (`svc keys ...`), not through the API.
+ *
+ */
+export const getSettings = <ThrowOnError extends boolean = false>(options?: Options<GetSettingsData, ThrowOnError>) => (options?.client ?? client).get<GetSettingsResponses, GetSettingsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/settings',
     ...options
 });
 

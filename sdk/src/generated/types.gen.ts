@@ -16,7 +16,7 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 /**
  * A machine-readable error token. The set may grow; clients must tolerate unknown values.
  */
-export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
+export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_cursor' | 'invalid_status' | 'invalid_answered_by' | 'invalid_period' | 'invalid_query' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
  * Every error response has this shape.
@@ -1109,10 +1109,172 @@ export type CallSummary = {
      * The batch the call belongs to; null for a call placed on its own.
      */
     batchId?: string | null;
+    /**
+     * When the call was placed (accepted).
+     */
+    createdAt?: string;
+    /**
+     * Who picked the line up; null when nobody did (yet).
+     */
+    answeredBy?: AnsweredBy | null;
+    /**
+     * The number the call is made from, E.164.
+     */
+    callerId?: string;
+};
+
+/**
+ * The account's plan and its use in the current billing period (a calendar month, UTC).
+ */
+export type PlanUsage = {
+    /**
+     * Outbound minutes the plan allows per billing period.
+     */
+    planMinutes: number;
+    /**
+     * Minutes billed by the period's ended calls.
+     */
+    usedMinutes: number;
+    /**
+     * Minutes reserved by calls in flight (one each).
+     */
+    reservedMinutes: number;
+    periodStart: string;
+    periodEnd: string;
+};
+
+export type AccountStats = {
+    /**
+     * The period's start (`createdFrom`), inclusive.
+     */
+    periodStart: string;
+    /**
+     * The period's end (`createdTo`), exclusive.
+     */
+    periodEnd: string;
+    /**
+     * Calls created in the period.
+     */
+    calls: number;
+    /**
+     * Calls created on each UTC day the period touches, in order, days without calls included.
+     */
+    perDay: Array<{
+        date: string;
+        calls: number;
+    }>;
+    /**
+     * The period's calls by their status now; every status is present.
+     */
+    byStatus: {
+        [key: string]: number;
+    };
+    /**
+     * The period's calls by who picked the line up; `none` for calls nobody answered (yet).
+     */
+    byAnsweredBy: {
+        [key: string]: number;
+    };
+    /**
+     * Of the period's ended calls (every terminal status but canceled), the share someone answered (0 to 1); null without such calls.
+     */
+    answerRate: number | null;
+    /**
+     * Of the same calls, the share that ended completed (0 to 1); null without such calls.
+     */
+    completionRate: number | null;
+    minutes: {
+        /**
+         * Minutes billed by the period's calls.
+         */
+        billed: number;
+        plan: PlanUsage;
+    };
+    /**
+     * Turn latency of the period's calls a live agent spoke on, from each call's own figures (its `latency`).
+     */
+    latency: {
+        /**
+         * Calls with at least one timed turn.
+         */
+        calls: number;
+        /**
+         * The median of those calls' median turn latency (nearest rank); null without such calls.
+         */
+        p50Ms: number | null;
+        /**
+         * The 95th percentile of those calls' 95th-percentile turn latency (nearest rank); null without such calls.
+         */
+        p95Ms: number | null;
+    };
+    /**
+     * Deliveries of the period's calls' events that ended failed (retries exhausted) or gone (410).
+     */
+    webhooks: {
+        failed: number;
+        gone: number;
+    };
+    /**
+     * The commonest `error` tokens of the period's calls, most frequent first (ties by token), at most 5.
+     */
+    errors: Array<{
+        error: string;
+        calls: number;
+    }>;
+};
+
+export type Settings = {
+    /**
+     * The key the request was made with, and the defaults its calls start from.
+     */
+    key: {
+        name: string;
+        /**
+         * The first characters of the key, to tell keys apart.
+         */
+        hint: string;
+        /**
+         * The key's default caller id; null to use the account's.
+         */
+        callerId: string | null;
+        /**
+         * The key's default voice; null for the service's (`defaultVoice`).
+         */
+        voice: string | null;
+        callingWindow: CallingWindow | null;
+        machineDetection: 'on' | 'off';
+        onBehalfOf: string | null;
+        recordingNotice: boolean;
+    };
+    account: {
+        name: string;
+        defaultCallerId: string | null;
+        /**
+         * The account's numbers, the caller ids its calls may use, in E.164 order.
+         */
+        numbers: Array<string>;
+    };
+    plan: PlanUsage;
+    /**
+     * The first 8 hex digits of the SHA-256 of the key's current webhook signing secret, to tell which secret a receiver holds; the secret itself is never shown.
+     */
+    webhookSecretFingerprint: string;
+    /**
+     * The voices a call may use.
+     */
+    voices: Array<string>;
+    /**
+     * The voice of a call placed without one, when its key names none.
+     */
+    defaultVoice: string;
 };
 
 export type CallList = {
     calls: Array<CallSummary>;
+    /**
+     * Pass as `cursor` (with the same filters) for the next page; null on the last page.
+     */
+    nextCursor?: string | null;
 };
 
 /**
@@ -1308,16 +1470,40 @@ export type ListCallsData = {
          * Only the calls of this batch (released so far; a batch's calls not yet released have no record). A batch that is not this key's lists nothing. Longer than 64 characters, given twice, or not text gives 400 `invalid_batch_id`.
          */
         batchId?: string;
+        /**
+         * The `nextCursor` of the previous page; the page starts after the last call it held. Send the same filters with it (the cursor holds only a position). A value that is not a cursor this service gave, given twice, or not text gives 400 `invalid_cursor`.
+         */
+        cursor?: string;
+        /**
+         * Only calls in these statuses, one or several comma-separated (`no_answer,voicemail`), given once. An unknown status, an empty item, or the parameter given twice gives 400 `invalid_status`.
+         */
+        status?: string;
+        /**
+         * Only calls picked up by this (`human`, `machine`, `fax` or `unknown`), or `none` for calls nobody answered. Anything else gives 400 `invalid_answered_by`.
+         */
+        answeredBy?: 'human' | 'machine' | 'fax' | 'unknown' | 'none';
+        /**
+         * Only calls created at or after this ISO 8601 date-time with an offset (`2026-11-01T00:00:00Z`). Not such a date-time, or later than `createdTo`, gives 400 `invalid_period`.
+         */
+        createdFrom?: string;
+        /**
+         * Only calls created before this ISO 8601 date-time with an offset (exclusive). Not such a date-time, or earlier than `createdFrom`, gives 400 `invalid_period`.
+         */
+        createdTo?: string;
+        /**
+         * Only calls whose number, objective or one of its metadata values contains this text, ignoring case (`+1415`, `sunday`, an order id). 1 to 200 characters; blank, longer, given twice, or not text gives 400 `invalid_query`.
+         */
+        q?: string;
     };
     url: '/v1/agent/calls';
 };
 
 export type ListCallsErrors = {
     /**
-     * The `limit` or `batchId` query parameter is malformed.
+     * A query parameter (`limit`, `batchId`, `cursor`, `status`, `answeredBy`, `createdFrom`, `createdTo`, `q`) is malformed, or the period is empty.
      */
     400: ApiError & {
-        error?: 'invalid_limit' | 'invalid_batch_id';
+        error?: 'invalid_limit' | 'invalid_batch_id' | 'invalid_cursor' | 'invalid_status' | 'invalid_answered_by' | 'invalid_period' | 'invalid_query';
     };
     /**
      * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
@@ -1859,6 +2045,111 @@ export type ListBatchRowsResponses = {
 };
 
 export type ListBatchRowsResponse = ListBatchRowsResponses[keyof ListBatchRowsResponses];
+
+export type GetStatsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The period's start, an ISO 8601 date-time with an offset (inclusive); default `createdTo` less 30 days. Anything else gives 400 `invalid_period`.
+         */
+        createdFrom?: string;
+        /**
+         * The period's end (exclusive); default now. It must be after `createdFrom`, and the period at most 366 days, else 400 `invalid_period`.
+         */
+        createdTo?: string;
+    };
+    url: '/v1/agent/stats';
+};
+
+export type GetStatsErrors = {
+    /**
+     * The `createdFrom` or `createdTo` query parameter is malformed, or the period is empty or too long.
+     */
+    400: ApiError & {
+        error?: 'invalid_period';
+    };
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type GetStatsError = GetStatsErrors[keyof GetStatsErrors];
+
+export type GetStatsResponses = {
+    /**
+     * The period's statistics.
+     */
+    200: AccountStats;
+};
+
+export type GetStatsResponse = GetStatsResponses[keyof GetStatsResponses];
+
+export type GetSettingsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/agent/settings';
+};
+
+export type GetSettingsErrors = {
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type GetSettingsError = GetSettingsErrors[keyof GetSettingsErrors];
+
+export type GetSettingsResponses = {
+    /**
+     * The settings.
+     */
+    200: Settings;
+};
+
+export type GetSettingsResponse = GetSettingsResponses[keyof GetSettingsResponses];
 
 export type ListDoNotCallData = {
     body?: never;

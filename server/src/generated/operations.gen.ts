@@ -9,6 +9,8 @@ export const operations = [
   { operationId: 'getBatch', method: 'GET', path: '/v1/agent/batches/{id}' },
   { operationId: 'cancelBatch', method: 'POST', path: '/v1/agent/batches/{id}/cancel' },
   { operationId: 'listBatchRows', method: 'GET', path: '/v1/agent/batches/{id}/rows' },
+  { operationId: 'getStats', method: 'GET', path: '/v1/agent/stats' },
+  { operationId: 'getSettings', method: 'GET', path: '/v1/agent/settings' },
   { operationId: 'listDoNotCall', method: 'GET', path: '/v1/agent/do-not-call' },
   { operationId: 'addDoNotCall', method: 'POST', path: '/v1/agent/do-not-call' },
   { operationId: 'removeDoNotCall', method: 'DELETE', path: '/v1/agent/do-not-call/{number}' },

@@ -9,6 +9,7 @@ import { isApiPath, keyGate } from './key-gate.js';
 import { allowedMethods, operationRouter, type Handler, type Handlers } from './operation-router.js';
 import type { AppDeps } from './app-deps.js';
 import { readCallHandlers } from './handlers/read-calls.js';
+import { accountReadHandlers } from './handlers/account-reads.js';
 import { recordingHandler } from './handlers/get-call-recording.js';
 import { placeCallHandlers } from './handlers/place-call.js';
 import { cancelCallHandler } from './handlers/cancel-call.js';
@@ -45,6 +46,7 @@ function defaultHandlers(deps: AppDeps): Handlers {
     ...eventLogHandlers(deps),
     ...streamHandlers(deps, deps.streams ?? new StreamHub({ store: deps.store, clock: deps.clock, logger: deps.logger, pollMs: deps.config.streamPollMs })),
     ...readCallHandlers(deps),
+    ...accountReadHandlers(deps),
     getCallRecording: recordingHandler({ ...deps, recordings: deps.recordings ?? defaultRecordings(deps.config) }),
     ...placeCallHandlers(deps),
     cancelCall: cancelCallHandler(deps),
@@ -83,7 +85,11 @@ export function createHttpApp(deps: AppDeps, options: AppOptions = {}): Koa {
     docsRoutes(policyPath),
     consoleRoutes(),
     async (ctx, next) => {
-      if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
+      if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path === '/') {
+        // A bare host, and the address the banner prints, land on the console.
+        ctx.state.operation = 'root';
+        ctx.redirect('/console');
+      } else if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
         ctx.state.operation = 'openapi';
         ctx.type = 'application/json';
         ctx.body = servedJson;

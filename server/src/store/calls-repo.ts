@@ -20,6 +20,7 @@ import { singleZone, windowOnWire, type AppliedWindow } from '../schedule/callin
 import type { CallsTable } from './schema.js';
 import { PARAM, perStore, preparedQuery, statement } from './prepared-query.js';
 import type { Executor, Store } from './store.js';
+import { LIST_COLUMNS } from './calls/call-list.js';
 
 export type CallRow = Selectable<CallsTable>;
 
@@ -157,7 +158,7 @@ export async function insertQueuedCall(ex: Executor, c: QueuedCallRow): Promise<
   );
 }
 
-const SUMMARY_COLUMNS = ['id', 'status', 'to_number', 'objective', 'summary', 'started_at', 'ended_at', 'duration_sec', 'error', 'metadata_json', 'batch_id'] as const;
+const SUMMARY_COLUMNS = LIST_COLUMNS;
 export type CallSummaryRow = Pick<CallRow, (typeof SUMMARY_COLUMNS)[number]>;
 
 const reads = perStore((store) => ({
@@ -213,6 +214,9 @@ export function toCallSummary(row: CallSummaryRow): CallSummary {
     error: row.error,
     metadata: metadataOf(row),
     batchId: row.batch_id,
+    createdAt: new Date(row.created_at).toISOString(),
+    answeredBy: row.answered_by as AnsweredBy | null,
+    callerId: row.caller_id,
   };
 }
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "StreamToolCall", "CallSummary", "CallList", "CallEventBase"]
+__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "StreamToolCall", "CallSummary", "PlanUsage", "AccountStatsPerDayItem", "AccountStatsMinutes", "AccountStatsLatency", "AccountStatsWebhooks", "AccountStatsErrorsItem", "AccountStats", "SettingsKey", "SettingsAccount", "Settings", "CallList", "CallEventBase"]
 
 
 CallStatus = Literal["queued", "dialing", "in_progress", "completed", "no_answer", "voicemail", "declined", "failed", "canceled"]
@@ -16,9 +16,9 @@ LanguageSource = Literal["explicit", "inferred", "auto"]
 LANGUAGE_SOURCE_VALUES: Tuple[LanguageSource, ...] = ("explicit", "inferred", "auto")
 
 
-ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_hold", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
+ErrorToken = Literal["to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_hold", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_cursor", "invalid_status", "invalid_answered_by", "invalid_period", "invalid_query", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable"]
 """A machine-readable error token. The set may grow; clients must tolerate unknown values."""
-ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_hold", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
+ERROR_TOKEN_VALUES: Tuple[ErrorToken, ...] = ("to_required", "objective_required", "invalid_number", "invalid_objective", "invalid_context", "invalid_fields", "invalid_caller_id", "invalid_webhook_url", "invalid_metadata", "invalid_voicemail", "invalid_start_at", "invalid_redial", "invalid_calling_window", "invalid_machine_detection", "invalid_on_behalf_of", "invalid_recording_notice", "invalid_send_digits", "invalid_tools", "invalid_transfer", "invalid_hold", "invalid_batch", "invalid_calls", "invalid_defaults", "invalid_max_concurrency", "invalid_stop_when", "destination_opted_out", "invalid_reason", "invalid_after", "invalid_state", "invalid_voice", "invalid_language", "unknown_field", "destination_blocked", "caller_id_not_owned", "invalid_idempotency_key", "invalid_json", "invalid_body", "invalid_limit", "invalid_batch_id", "invalid_cursor", "invalid_status", "invalid_answered_by", "invalid_period", "invalid_query", "invalid_channels", "malformed_request", "unauthorized", "not_found", "method_not_allowed", "request_timeout", "idempotency_key_in_use", "call_already_ended", "batch_already_ended", "redelivery_pending", "destination_refused", "no_webhook_url", "payload_too_large", "unsupported_media_type", "range_not_satisfiable", "idempotency_key_reused", "rate_limited", "too_many_streams", "over_minute_cap", "headers_too_large", "internal_error", "placement_failed", "store_error", "recording_unavailable")
 
 
 class _ApiErrorRequired(TypedDict):
@@ -1184,10 +1184,129 @@ class CallSummary(_CallSummaryRequired, total=False):
     metadata: Optional[CallMetadata]
     #: The batch the call belongs to; null for a call placed on its own.
     batchId: Optional[str]
+    #: When the call was placed (accepted).
+    createdAt: str
+    #: Who picked the line up; null when nobody did (yet).
+    answeredBy: Optional[AnsweredBy]
+    #: The number the call is made from, E.164.
+    callerId: str
 
 
-class CallList(TypedDict):
+class PlanUsage(TypedDict):
+    """The account's plan and its use in the current billing period (a calendar month, UTC)."""
+    #: Outbound minutes the plan allows per billing period.
+    planMinutes: int
+    #: Minutes billed by the period's ended calls.
+    usedMinutes: int
+    #: Minutes reserved by calls in flight (one each).
+    reservedMinutes: int
+    periodStart: str
+    periodEnd: str
+
+
+class AccountStatsPerDayItem(TypedDict):
+    date: str
+    calls: int
+
+
+class AccountStatsMinutes(TypedDict):
+    #: Minutes billed by the period's calls.
+    billed: int
+    plan: PlanUsage
+
+
+class AccountStatsLatency(TypedDict):
+    """Turn latency of the period's calls a live agent spoke on, from each call's own figures (its `latency`)."""
+    #: Calls with at least one timed turn.
+    calls: int
+    #: The median of those calls' median turn latency (nearest rank); null without such calls.
+    p50Ms: Optional[int]
+    #: The 95th percentile of those calls' 95th-percentile turn latency (nearest rank); null without such
+    #: calls.
+    p95Ms: Optional[int]
+
+
+class AccountStatsWebhooks(TypedDict):
+    """Deliveries of the period's calls' events that ended failed (retries exhausted) or gone (410)."""
+    failed: int
+    gone: int
+
+
+class AccountStatsErrorsItem(TypedDict):
+    error: str
+    calls: int
+
+
+class AccountStats(TypedDict):
+    #: The period's start (`createdFrom`), inclusive.
+    periodStart: str
+    #: The period's end (`createdTo`), exclusive.
+    periodEnd: str
+    #: Calls created in the period.
+    calls: int
+    #: Calls created on each UTC day the period touches, in order, days without calls included.
+    perDay: List[AccountStatsPerDayItem]
+    #: The period's calls by their status now; every status is present.
+    byStatus: Dict[str, int]
+    #: The period's calls by who picked the line up; `none` for calls nobody answered (yet).
+    byAnsweredBy: Dict[str, int]
+    #: Of the period's ended calls (every terminal status but canceled), the share someone answered (0 to 1);
+    #: null without such calls.
+    answerRate: Optional[float]
+    #: Of the same calls, the share that ended completed (0 to 1); null without such calls.
+    completionRate: Optional[float]
+    minutes: AccountStatsMinutes
+    #: Turn latency of the period's calls a live agent spoke on, from each call's own figures (its `latency`).
+    latency: AccountStatsLatency
+    #: Deliveries of the period's calls' events that ended failed (retries exhausted) or gone (410).
+    webhooks: AccountStatsWebhooks
+    #: The commonest `error` tokens of the period's calls, most frequent first (ties by token), at most 5.
+    errors: List[AccountStatsErrorsItem]
+
+
+class SettingsKey(TypedDict):
+    """The key the request was made with, and the defaults its calls start from."""
+    name: str
+    #: The first characters of the key, to tell keys apart.
+    hint: str
+    #: The key's default caller id; null to use the account's.
+    callerId: Optional[str]
+    #: The key's default voice; null for the service's (`defaultVoice`).
+    voice: Optional[str]
+    callingWindow: Optional[CallingWindow]
+    machineDetection: Literal["on", "off"]
+    onBehalfOf: Optional[str]
+    recordingNotice: bool
+
+
+class SettingsAccount(TypedDict):
+    name: str
+    defaultCallerId: Optional[str]
+    #: The account's numbers, the caller ids its calls may use, in E.164 order.
+    numbers: List[str]
+
+
+class Settings(TypedDict):
+    #: The key the request was made with, and the defaults its calls start from.
+    key: SettingsKey
+    account: SettingsAccount
+    plan: PlanUsage
+    #: The first 8 hex digits of the SHA-256 of the key's current webhook signing secret, to tell which secret
+    #: a receiver holds; the secret itself is never shown.
+    webhookSecretFingerprint: str
+    #: The voices a call may use.
+    voices: List[str]
+    #: The voice of a call placed without one, when its key names none.
+    defaultVoice: str
+
+
+class _CallListRequired(TypedDict):
     calls: List[CallSummary]
+
+
+class CallList(_CallListRequired, total=False):
+    #: Pass as `cursor` (with the same filters) for the next page; null on the last page.
+    nextCursor: Optional[str]
 
 
 class _CallEventBaseRequired(TypedDict):

@@ -6,7 +6,7 @@ from typing import Any, Iterator, Literal, Mapping, Optional, cast
 
 from ..download import Download
 from ..live_stream import LiveEvent
-from .models import PlaceCallRequest, PlaceCallResponse, PreflightResponse, DoNotCallRequest, CreateBatchRequest, CreateBatchResponse, Batch, BatchList, BatchRowList, DoNotCallEntry, DoNotCallList, CallRecord, CallEventLogEntry, CallEventLog, BatchEventLogEntry, BatchEventLog, CallList
+from .models import PlaceCallRequest, PlaceCallResponse, PreflightResponse, DoNotCallRequest, CreateBatchRequest, CreateBatchResponse, Batch, BatchList, BatchRowList, DoNotCallEntry, DoNotCallList, CallRecord, CallEventLogEntry, CallEventLog, BatchEventLogEntry, BatchEventLog, AccountStats, Settings, CallList
 
 
 class Operations:
@@ -23,12 +23,15 @@ class Operations:
     ) -> Any:
         raise NotImplementedError
 
-    def list_calls(self, *, limit: Optional[int] = None, batch_id: Optional[str] = None) -> CallList:
+    def list_calls(self, *, limit: Optional[int] = None, batch_id: Optional[str] = None, cursor: Optional[str] = None, status: Optional[str] = None, answered_by: Optional[Literal["human", "machine", "fax", "unknown", "none"]] = None, created_from: Optional[str] = None, created_to: Optional[str] = None, q: Optional[str] = None) -> CallList:
         """List recent calls
 
-        Recent calls placed with this key, most recent first; with `batchId`, only that batch's calls.
+        Calls placed with this key, most recent first (by creation time, then id), a page at a time: pass the page's
+        `nextCursor` as `cursor` for the next, with the same filters; `nextCursor` is null on the last page. With
+        filters, only the calls matching all of them: `batchId`, `status`, `answeredBy`, `createdFrom` and
+        `createdTo`, and `q`, a search of the number, objective and metadata values.
         """
-        return cast("CallList", self._call("listCalls", "GET", "/v1/agent/calls", {}, {"limit": limit, "batchId": batch_id}, {}, None, "json"))
+        return cast("CallList", self._call("listCalls", "GET", "/v1/agent/calls", {}, {"limit": limit, "batchId": batch_id, "cursor": cursor, "status": status, "answeredBy": answered_by, "createdFrom": created_from, "createdTo": created_to, "q": q}, {}, None, "json"))
 
     def place_call(self, body: PlaceCallRequest, *, idempotency_key: Optional[str] = None) -> PlaceCallResponse:
         """Place a call
@@ -124,6 +127,27 @@ class Operations:
         key's batch is 404 `not_found`.
         """
         return cast("BatchRowList", self._call("listBatchRows", "GET", "/v1/agent/batches/{id}/rows", {"id": id}, {"limit": limit, "after": after, "state": state}, {}, None, "json"))
+
+    def get_stats(self, *, created_from: Optional[str] = None, created_to: Optional[str] = None) -> AccountStats:
+        """Read the account's call statistics for a period
+
+        What the account's calls (every key's) did in a period, by the calls' creation time: calls per day (UTC
+        days), counts by status and by who answered, the answer and completion rates, the minutes they billed and
+        the plan's usage this billing period, turn latency, webhook deliveries that failed or were gone, and the
+        commonest errors. Another account's calls never count. The period (`createdFrom`, `createdTo`: the same filters listCalls takes) defaults to the 30 days before now.
+        """
+        return cast("AccountStats", self._call("getStats", "GET", "/v1/agent/stats", {}, {"createdFrom": created_from, "createdTo": created_to}, {}, None, "json"))
+
+    def get_settings(self) -> Settings:
+        """Read the key's settings and the account's plan
+
+        What a call placed with this key starts from: the key's defaults (caller id, voice, calling window,
+        answering-machine detection, on whose behalf, the recording notice), its name and hint; the account's
+        numbers and plan with its usage this billing period; the fingerprint of the key's webhook signing secret
+        (never the secret); and the voices the service offers. Keys and their settings are changed with the CLI
+        (`svc keys ...`), not through the API.
+        """
+        return cast("Settings", self._call("getSettings", "GET", "/v1/agent/settings", {}, {}, {}, None, "json"))
 
     def list_do_not_call(self, *, limit: Optional[int] = None, after: Optional[str] = None) -> DoNotCallList:
         """List the account's do-not-call list
