@@ -31,7 +31,7 @@ forEachStore('listCalls: cursor, filters and search', (kind) => {
     let cursor: string | null = null;
     const sizes: number[] = [];
     do {
-      const res = await alice.api.get(`/v1/agent/calls?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      const res: { status: number; body: any } = await alice.api.get(`/v1/agent/calls?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       expect(res.status).to.equal(200);
       sizes.push(res.body.calls.length);
       seen.push(...ids(res.body));
