@@ -9,6 +9,8 @@ import {
   getBatch,
   getCall,
   getCallRecording,
+  getSettings,
+  getStats,
   listBatchEvents,
   listBatchRows,
   listBatches,
@@ -22,6 +24,7 @@ import {
   removeDoNotCall,
 } from './generated/sdk.gen.js';
 import type {
+  AccountStats,
   Batch,
   BatchEventLog,
   BatchEventLogEntry,
@@ -37,9 +40,11 @@ import type {
   DoNotCallEntry,
   DoNotCallList,
   GetCallRecordingResponse,
+  ListCallsData,
   PlaceCallRequest,
   PlaceCallResponse,
   PreflightResponse,
+  Settings,
 } from './generated/types.gen.js';
 import { rateLimitInfo, SvcApiError, SvcNetworkError, type RateLimitInfo } from './errors.js';
 import { realSleep, RetryPolicy, type RequestKind, type RetryOptions, type Sleep } from './retry-policy.js';
@@ -64,6 +69,9 @@ export interface SvcClientOptions {
   /** A number in [0, 1) for retry jitter (tests pass a constant). */
   random?: () => number;
 }
+
+/** listCalls' query: its page size, cursor and filters, as openapi.yaml defines them. */
+export type ListCallsQuery = NonNullable<ListCallsData['query']>;
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -177,11 +185,35 @@ export class SvcClient {
     return (await this.getCallAnswer(id, options.signal)).data;
   }
 
-  /** Recent calls of this key, most recent first; `limit` from 1 to 100, default 20; `batchId`: only that batch's. */
-  async listCalls(options: RequestOptions & { limit?: number; batchId?: string } = {}): Promise<CallList> {
-    const { signal, limit, batchId } = options;
-    const query = limit === undefined && batchId === undefined ? undefined : { ...(limit === undefined ? {} : { limit }), ...(batchId === undefined ? {} : { batchId }) };
+  /**
+   * Calls of this key, most recent first, a page at a time: `limit` from 1 to 100, default 20; pass the page's
+   * `nextCursor` as `cursor` (with the same filters) for the next. Filters: `batchId`, `status` (one or several,
+   * comma-separated), `answeredBy` (`none` for nobody), `createdFrom`/`createdTo` (ISO date-times) and `q` (a
+   * search of the number, objective and metadata values).
+   */
+  async listCalls(options: RequestOptions & ListCallsQuery = {}): Promise<CallList> {
+    const { signal, ...given } = options;
+    const entries = Object.entries(given).filter(([, v]) => v !== undefined);
+    const query = entries.length === 0 ? undefined : (Object.fromEntries(entries) as ListCallsQuery);
     return (await this.send<CallList>(() => listCalls({ client: this.client, query, signal }), signal, 'other')).data;
+  }
+
+  /**
+   * The account's call statistics for a period of creation time (`createdFrom` inclusive, `createdTo` exclusive,
+   * ISO date-times; default the 30 days before now): calls per day, by status and answeredBy, the answer and
+   * completion rates, minutes billed and the plan's usage, turn latency, failed or gone webhook deliveries and the
+   * commonest errors.
+   */
+  async getStats(options: RequestOptions & { createdFrom?: string; createdTo?: string } = {}): Promise<AccountStats> {
+    const { signal, createdFrom, createdTo } = options;
+    const query = createdFrom === undefined && createdTo === undefined ? undefined : { ...(createdFrom === undefined ? {} : { createdFrom }), ...(createdTo === undefined ? {} : { createdTo }) };
+    return (await this.send<AccountStats>(() => getStats({ client: this.client, query, signal }), signal, 'other')).data;
+  }
+
+  /** The key's defaults, name and hint, the account's numbers and plan usage, the webhook secret's fingerprint and the voices offered. */
+  async getSettings(options: RequestOptions = {}): Promise<Settings> {
+    const { signal } = options;
+    return (await this.send<Settings>(() => getSettings({ client: this.client, signal }), signal, 'other')).data;
   }
 
   /**

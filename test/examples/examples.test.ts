@@ -189,6 +189,8 @@ describe('examples against a live service', function () {
           'list_batch_events',
           'redeliver_batch_event',
           'list_batch_rows',
+          'get_stats',
+          'get_settings',
         ]);
       }
       const placed = (await stdio.callTool({ name: 'place_call', arguments: { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' } })) as {

@@ -67,7 +67,7 @@ forEachStore('getStats and getSettings', (kind) => {
       const res = await alice.api.get('/v1/agent/stats');
       expect(res.status).to.equal(200);
       const s = res.body;
-      expect([s.periodStart, s.periodEnd]).to.deep.equal([new Date(now - 30 * DAY).toISOString(), new Date(now).toISOString()]);
+      expect([s.periodStart, s.periodEnd]).to.deep.equal([new Date(now + 1 - 30 * DAY).toISOString(), new Date(now + 1).toISOString()]);
       expect(s.calls).to.equal(9);
       expect(s.perDay).to.have.length(31);
       expect(s.perDay[0]).to.deep.equal({ date: '2026-10-23', calls: 0 });

@@ -47,6 +47,8 @@ for (const transport of ['http', 'stdio'] as const) {
         'list_batch_events',
         'redeliver_batch_event',
         'list_batch_rows',
+        'get_stats',
+        'get_settings',
       ]);
       const place = tools[0].inputSchema as any;
       const spec = doc.components.schemas.PlaceCallRequest;
@@ -161,6 +163,26 @@ for (const transport of ['http', 'stdio'] as const) {
       expect(await callTool(mcp, 'get_call', { id: 42 })).to.deep.equal({ isError: true, value: { error: 'invalid_arguments', message: 'id must be a non-empty string' } });
       expect((await callTool(mcp, 'wait_for_call', { id: 'x', timeoutSec: 9999 })).value).to.include({ error: 'invalid_arguments' });
       expect((await callTool(mcp, 'list_calls', {})).isError).to.equal(false);
+      expect((await callTool(mcp, 'list_calls', { cursor: 'nope' })).value).to.include({ error: 'invalid_cursor', status: 400 });
+      expect((await callTool(mcp, 'get_stats', { createdFrom: 'yesterday' })).value).to.include({ error: 'invalid_period', status: 400 });
+    });
+
+    it('lists calls with filters and a cursor, and reads the statistics and settings', async () => {
+      const first = (await callTool(mcp, 'place_call', { ...ok, metadata: { ticket: 'MCP-77' } })).value.callId;
+      const second = (await callTool(mcp, 'place_call', ok)).value.callId;
+      const page = await callTool(mcp, 'list_calls', { limit: 1, status: 'queued' });
+      expect(page.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([second]);
+      const next = await callTool(mcp, 'list_calls', { limit: 1, status: 'queued', cursor: page.value.nextCursor });
+      expect(next.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([first]);
+      expect((await callTool(mcp, 'list_calls', { q: 'mcp-77' })).value.calls.map((c: { id: string }) => c.id)).to.deep.equal([first]);
+      // The tenant's every call so far (an earlier test of this server may have placed some) is in the period.
+      const all = (await callTool(mcp, 'list_calls', { limit: 100 })).value.calls.length;
+      const stats = await callTool(mcp, 'get_stats', {});
+      expect([stats.isError, stats.value.calls]).to.deep.equal([false, all]);
+      expect(Object.values(stats.value.byStatus as Record<string, number>).reduce((a, b) => a + b, 0)).to.equal(all);
+      const settings = await callTool(mcp, 'get_settings', {});
+      expect(settings.value.webhookSecretFingerprint).to.match(/^[0-9a-f]{8}$/);
+      expect(settings.value.voices).to.include('alloy');
     });
 
     it('creates a batch, reads it, cancels it; a bad batch is invalid_batch with its errors by index', async () => {
@@ -276,7 +298,7 @@ for (const transport of ['http', 'stdio'] as const) {
       try {
         expect((await callTool(bobMcp, 'get_call', { id: callId })).value).to.include({ error: 'not_found', status: 404 });
         expect((await callTool(bobMcp, 'wait_for_call', { id: callId })).value).to.include({ error: 'not_found' });
-        expect((await callTool(bobMcp, 'list_calls', {})).value).to.deep.equal({ calls: [] });
+        expect((await callTool(bobMcp, 'list_calls', {})).value).to.deep.equal({ calls: [], nextCursor: null });
       } finally {
         await bobMcp.close();
       }

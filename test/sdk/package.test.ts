@@ -107,6 +107,8 @@ describe('the @svc/sdk package', function () {
         'list_batch_events',
         'redeliver_batch_event',
         'list_batch_rows',
+        'get_stats',
+        'get_settings',
       ]);
     } finally {
       await client.close();

@@ -174,6 +174,22 @@ forEachStore('SDK client against a live server', (kind) => {
       expect(rec.sent[1].path).to.equal('/v1/agent/calls?limit=2');
     });
 
+    it('pages with the cursor and filters, and reads the statistics and settings', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await insertTestCall(srv.deps.store, alice, { created_at: 1000 + i, status: i === 1 ? 'failed' : 'completed' })).id);
+      const first = await svc.listCalls({ limit: 1, status: 'completed' });
+      expect(first.calls.map((c) => c.id)).to.deep.equal([ids[2]]);
+      const next = await svc.listCalls({ limit: 1, status: 'completed', cursor: first.nextCursor! });
+      expect([next.calls.map((c) => c.id), next.nextCursor]).to.deep.equal([[ids[0]], null]);
+      expect(rec.sent.at(-1)!.path).to.equal(`/v1/agent/calls?limit=1&status=completed&cursor=${first.nextCursor}`);
+      const stats = await svc.getStats({ createdFrom: '1970-01-01T00:00:00Z', createdTo: '1970-01-02T00:00:00Z' });
+      expect([stats.calls, stats.byStatus.completed, stats.byStatus.failed]).to.deep.equal([3, 2, 1]);
+      expect(rec.sent.at(-1)!.path).to.equal('/v1/agent/stats?createdFrom=1970-01-01T00%3A00%3A00Z&createdTo=1970-01-02T00%3A00%3A00Z');
+      const settings = await svc.getSettings();
+      expect(settings.defaultVoice).to.equal('alloy');
+      expect(settings.webhookSecretFingerprint).to.match(/^[0-9a-f]{8}$/);
+    });
+
     it('passes 400 invalid_limit through for a limit above 100', async () => {
       const e = await apiError(svc.listCalls({ limit: 101 }));
       expect([e.status, e.token]).to.deep.equal([400, 'invalid_limit']);

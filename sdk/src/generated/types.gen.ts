@@ -2055,7 +2055,7 @@ export type GetStatsData = {
          */
         createdFrom?: string;
         /**
-         * The period's end (exclusive); default now. It must be after `createdFrom`, and the period at most 366 days, else 400 `invalid_period`.
+         * The period's end (exclusive); default now (a millisecond after, so a call created this moment counts). It must be after `createdFrom`, and the period at most 366 days, else 400 `invalid_period`.
          */
         createdTo?: string;
     };

@@ -94,7 +94,11 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
     {
       name: 'list_calls',
       description: summary(doc, 'listCalls'),
-      inputSchema: { type: 'object', properties: { limit: parameter(doc, 'listCalls', 'limit') }, additionalProperties: false },
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(['limit', 'cursor', 'status', 'answeredBy', 'createdFrom', 'createdTo', 'q', 'batchId'].map((p) => [p, parameter(doc, 'listCalls', p)])),
+        additionalProperties: false,
+      },
     },
     {
       name: 'wait_for_call',
@@ -177,6 +181,16 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
         required: ['id'],
         additionalProperties: false,
       },
+    },
+    {
+      name: 'get_stats',
+      description: `${summary(doc, 'getStats')} Use it to answer how the calls went over a period (answer rate, outcomes, minutes against the plan, errors).`,
+      inputSchema: { type: 'object', properties: { createdFrom: parameter(doc, 'getStats', 'createdFrom'), createdTo: parameter(doc, 'getStats', 'createdTo') }, additionalProperties: false },
+    },
+    {
+      name: 'get_settings',
+      description: `${summary(doc, 'getSettings')} Use it to learn the caller id, voice and calling window a call starts from, the voices to choose from, and the minutes left on the plan.`,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
   ];
 }

@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SvcApiError, SvcNetworkError, SvcTimeoutError } from '../errors.js';
 import type { BatchRowState, CreateBatchRequest, PlaceCallRequest } from '../generated/types.gen.js';
-import type { SvcClient } from '../svc-client.js';
+import type { ListCallsQuery, SvcClient } from '../svc-client.js';
 import { toolDefinitions, WAIT_DEFAULT_TIMEOUT_SEC, WAIT_MAX_TIMEOUT_SEC, type ToolDefinition } from './tool-schemas.js';
 
 export interface ToolServerOptions {
@@ -51,7 +51,24 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
     case 'get_call':
       return result(await client.getCall(stringArg(args, 'id', true)!, { signal }));
     case 'list_calls':
-      return result(await client.listCalls({ limit: args.limit as number | undefined, signal }));
+      // The query goes to the API as given: its validation, and its error tokens, are the API's own.
+      return result(
+        await client.listCalls({
+          limit: args.limit as number | undefined,
+          cursor: args.cursor as string | undefined,
+          status: args.status as string | undefined,
+          answeredBy: args.answeredBy as ListCallsQuery['answeredBy'],
+          createdFrom: args.createdFrom as string | undefined,
+          createdTo: args.createdTo as string | undefined,
+          q: args.q as string | undefined,
+          batchId: args.batchId as string | undefined,
+          signal,
+        }),
+      );
+    case 'get_stats':
+      return result(await client.getStats({ createdFrom: args.createdFrom as string | undefined, createdTo: args.createdTo as string | undefined, signal }));
+    case 'get_settings':
+      return result(await client.getSettings({ signal }));
     case 'wait_for_call': {
       const id = stringArg(args, 'id', true)!;
       const timeoutMs = numberArg(args, 'timeoutSec', 0, WAIT_MAX_TIMEOUT_SEC, WAIT_DEFAULT_TIMEOUT_SEC) * 1000;
@@ -95,7 +112,7 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
     default:
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events, redeliver_batch_event and list_batch_rows.`,
+        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events, redeliver_batch_event, list_batch_rows, get_stats and get_settings.`,
       );
   }
 }

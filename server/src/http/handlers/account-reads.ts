@@ -37,7 +37,8 @@ export function accountReadHandlers({ store, clock, catalogue }: AppDeps) {
       const { key } = ctx.state.caller as ApiCaller;
       const now = clock.now();
       const period = periodOf(req.query);
-      const to = period.to ?? now;
+      // By default the period takes in a call created this very millisecond.
+      const to = period.to ?? now + 1;
       const from = period.from ?? to - DEFAULT_STATS_DAYS * DAY_MS;
       if (to <= from) throw new ApiError(400, 'invalid_period', 'The period ends before it starts (createdTo defaults to now).');
       if (to - from > MAX_STATS_DAYS * DAY_MS) throw new ApiError(400, 'invalid_period', `The period is longer than ${MAX_STATS_DAYS} days.`);
