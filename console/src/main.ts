@@ -1,5 +1,5 @@
 // The console: a pure client of the public API (only /v1/agent routes, with the key the user pastes). Hash routes:
-// #/calls, #/calls/<id>, #/place, #/batches, #/batches/<id>, #/do-not-call.
+// #/overview (the landing page), #/calls, #/calls/<id>, #/place, #/batches, #/batches/<id>, #/do-not-call, #/settings.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
@@ -11,9 +11,11 @@ import { PlacePage } from './place-page.js';
 import { BatchesPage } from './batches-page.js';
 import { BatchPage } from './batch-page.js';
 import { DoNotCallPage } from './do-not-call-page.js';
+import { OverviewPage } from './overview-page.js';
+import { SettingsPage } from './settings-page.js';
 import './console.css';
 
-const route = () => location.hash.replace(/^#\/?/, '') || 'calls';
+const route = () => location.hash.replace(/^#\/?/, '') || 'overview';
 
 function App() {
   const [path, setPath] = useState(route());
@@ -37,12 +39,18 @@ function App() {
             ? html`<${BatchesPage} />`
             : section === 'do-not-call'
               ? html`<${DoNotCallPage} />`
-              : html`<${CallsPage} />`;
+              : section === 'settings'
+                ? html`<${SettingsPage} />`
+                : section === 'calls'
+                  ? html`<${CallsPage} key=${path} />`
+                  : html`<${OverviewPage} />`;
   const nav = [
+    ['overview', 'Overview'],
     ['calls', 'Calls'],
     ['place', 'Place a call'],
     ['batches', 'Batches'],
     ['do-not-call', 'Do-not-call list'],
+    ['settings', 'Settings'],
   ];
   return html`
     <header>

@@ -42,6 +42,9 @@ describe('the console in headless Chromium', function () {
     problems.splice(0, problems.length, ...problems.filter((p) => !p.includes('401')));
     await page.fill('#api-key', apiKey);
     await page.click('button[type=submit]');
+    // The overview is the landing page (console-overview.test.ts); the calls page is a click away.
+    await page.waitForSelector('h1:has-text("Overview")');
+    await page.click('nav a:has-text("Calls")');
     await page.waitForSelector('h1:has-text("Calls")');
     await page.waitForSelector('.empty');
     expect(await page.evaluate(() => sessionStorage.getItem('svc.apiKey'))).to.equal(apiKey);
@@ -177,9 +180,11 @@ describe('the console in headless Chromium', function () {
     const placed = await api('/v1/agent/calls', { to: '+14155550113', objective: 'Ask whether the shop is open on Sunday.' });
     // The new call appears without a reload, and then its ending.
     await page.waitForSelector(`tr[data-call="${placed.body.callId}"] .chip-declined`, { timeout: WAIT_MS });
-    await page.selectOption('select', 'declined');
-    expect(await page.locator('table tbody tr').count()).to.equal(1);
-    await page.selectOption('select', '');
+    // The filter goes to the API: the list is read again.
+    await page.selectOption('select[name=status]', 'declined');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 1);
+    await page.selectOption('select[name=status]', '');
+    await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length === 3);
     await accessible('calls');
     await photograph('calls');
 
@@ -273,8 +278,8 @@ describe('the console in headless Chromium', function () {
     await page.focus('#api-key');
     await page.keyboard.type(apiKey);
     await page.keyboard.press('Enter');
-    await page.waitForSelector('h1:has-text("Calls")');
-    // Tab from the top of the page to the second link of the navigation, and follow it.
+    await page.waitForSelector('h1:has-text("Overview")');
+    // Tab from the top of the page to the navigation's "Place a call" link, and follow it.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     for (let i = 0; i < 10; i++) {
       await page.keyboard.press('Tab');
