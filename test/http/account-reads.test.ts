@@ -18,6 +18,7 @@ forEachStore('getStats and getSettings', (kind) => {
   });
   afterEach(() => srv.close());
 
+  /** An event of the call made `n` ms before now (the test clock's), whose delivery is in `state`. */
   async function event(callId: string, keyId: string, state: string, n: number) {
     await srv.deps.store.db
       .insertInto('webhook_events')
@@ -36,7 +37,7 @@ forEachStore('getStats and getSettings', (kind) => {
         last_status: null,
         last_error: null,
         delivered_at: null,
-        created_at: n,
+        created_at: srv.clock.now() - n,
         redelivery_requested_at: null,
         last_redelivery_requested_at: null,
       })
@@ -63,6 +64,10 @@ forEachStore('getStats and getSettings', (kind) => {
       await event(a.id, alice.keyId, 'failed', 1);
       await event(a.id, alice.keyId, 'delivered', 2);
       await event(b.id, alice.keyId, 'gone', 3);
+      // Made before the period, and another account's: not counted.
+      await event(b.id, alice.keyId, 'failed', 31 * DAY);
+      const theirs = await insertTestCall(store, bob, { created_at: day(1) });
+      await event(theirs.id, bob.keyId, 'failed', 4);
 
       const res = await alice.api.get('/v1/agent/stats');
       expect(res.status).to.equal(200);
@@ -93,7 +98,7 @@ forEachStore('getStats and getSettings', (kind) => {
       ]);
 
       const bobs = (await bob.api.get('/v1/agent/stats')).body;
-      expect([bobs.calls, bobs.errors, bobs.minutes.billed, bobs.webhooks]).to.deep.equal([1, [{ error: 'agent_unavailable', calls: 1 }], 9, { failed: 0, gone: 0 }]);
+      expect([bobs.calls, bobs.errors, bobs.minutes.billed, bobs.webhooks]).to.deep.equal([2, [{ error: 'agent_unavailable', calls: 1 }], 10, { failed: 1, gone: 0 }]);
     });
 
     it('takes a period, createdFrom inclusive and createdTo exclusive, and answers an empty one with zeros and nulls', async () => {

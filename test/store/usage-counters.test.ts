@@ -143,6 +143,9 @@ forEachStore('minute usage counters', (kind) => {
     const ts = await freshStore(kind);
     try {
       const db = ts.store.db;
+      // Migration 041's indexes and generated columns go first: they depend on columns dropped below.
+      for (const index of ['calls_by_account_recent', 'calls_by_key_status_recent', 'webhook_events_by_key_state']) await db.schema.dropIndex(index).execute();
+      for (const column of ['latency_p50_ms', 'latency_p95_ms']) await db.schema.alterTable('calls').dropColumn(column).execute();
       await db.schema.dropTable('account_minutes').execute();
       await db.schema.dropTable('account_usage').execute();
       // Back to before migration 006 (007 only replaced its triggers): all run again, on calls already stored.
@@ -206,7 +209,6 @@ forEachStore('minute usage counters', (kind) => {
       for (const column of ['hold_max_wait_sec', 'hold_timed_out_at', 'hold_ms', 'end_reason']) await db.schema.alterTable('calls').dropColumn(column).execute();
       for (const column of ['transfer_json', 'transferred_to', 'transferred_at']) await db.schema.alterTable('calls').dropColumn(column).execute();
       await db.schema.dropTable('call_tool_calls').execute();
-      for (const index of ['calls_by_account_recent', 'calls_by_key_status_recent']) await db.schema.dropIndex(index).execute();
       if (kind === 'postgres') {
         await db.schema.dropIndex('calls_claimable_at').execute();
         await db.schema.dropIndex('webhook_events_pending').execute();

@@ -45,8 +45,21 @@ const LATER_COLUMNS: Partial<CallRow> = {
 };
 
 export async function insertTestCall(store: Store, tenant: TestTenant, overrides: Partial<CallRow> = {}): Promise<CallRow> {
+  const row = testCallRow(tenant, overrides);
+  // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
+  const columns: Partial<CallRow> = { ...row };
+  for (const [column, unset] of Object.entries(LATER_COLUMNS)) if (columns[column as keyof CallRow] === unset) delete columns[column as keyof CallRow];
+  await store.db
+    .insertInto('calls')
+    .values(columns as CallRow)
+    .execute();
+  return row;
+}
+
+/** A completed call's whole row, as insertTestCall writes it (benches write many at once). */
+export function testCallRow(tenant: Pick<TestTenant, 'accountId' | 'keyId' | 'callerId'>, overrides: Partial<CallRow> = {}): CallRow {
   const now = overrides.created_at ?? Date.now();
-  const row: CallRow = {
+  return {
     id: randomUUID(),
     account_id: tenant.accountId,
     api_key_id: tenant.keyId,
@@ -115,12 +128,4 @@ export async function insertTestCall(store: Store, tenant: TestTenant, overrides
     end_reason: null,
     ...overrides,
   };
-  // Columns added after migration 009 are written only when given, so a store rewound before them takes the row too.
-  const columns: Partial<CallRow> = { ...row };
-  for (const [column, unset] of Object.entries(LATER_COLUMNS)) if (columns[column as keyof CallRow] === unset) delete columns[column as keyof CallRow];
-  await store.db
-    .insertInto('calls')
-    .values(columns as CallRow)
-    .execute();
-  return row;
 }

@@ -1208,7 +1208,7 @@ export type AccountStats = {
         p95Ms: number | null;
     };
     /**
-     * Deliveries of the period's calls' events that ended failed (retries exhausted) or gone (410).
+     * The account's webhook events made in the period (its calls' and its batches') whose delivery ended failed (retries exhausted) or gone (410).
      */
     webhooks: {
         failed: number;

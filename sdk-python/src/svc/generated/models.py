@@ -1227,7 +1227,7 @@ class AccountStatsLatency(TypedDict):
 
 
 class AccountStatsWebhooks(TypedDict):
-    """Deliveries of the period's calls' events that ended failed (retries exhausted) or gone (410)."""
+    """The account's webhook events made in the period (its calls' and its batches') whose delivery ended failed (retries exhausted) or gone (410)."""
     failed: int
     gone: int
 
@@ -1258,7 +1258,8 @@ class AccountStats(TypedDict):
     minutes: AccountStatsMinutes
     #: Turn latency of the period's calls a live agent spoke on, from each call's own figures (its `latency`).
     latency: AccountStatsLatency
-    #: Deliveries of the period's calls' events that ended failed (retries exhausted) or gone (410).
+    #: The account's webhook events made in the period (its calls' and its batches') whose delivery ended
+    #: failed (retries exhausted) or gone (410).
     webhooks: AccountStatsWebhooks
     #: The commonest `error` tokens of the period's calls, most frequent first (ties by token), at most 5.
     errors: List[AccountStatsErrorsItem]

@@ -65,6 +65,12 @@ export function accountReadHandlers({ store, clock, catalogue }: AppDeps) {
       const perDayCount = new Map(rows.days.map((d) => [d.day, d.calls]));
       const dayCount = Math.floor((to - 1 - dayOrigin) / DAY_MS) + 1;
       const perDay = Array.from({ length: dayCount }, (_, i) => ({ date: new Date(dayOrigin + i * DAY_MS).toISOString().slice(0, 10), calls: perDayCount.get(i) ?? 0 }));
+      const byError = new Map<string, number>();
+      for (const g of rows.groups) if (g.error !== null) byError.set(g.error, (byError.get(g.error) ?? 0) + g.calls);
+      const errors = [...byError]
+        .map(([error, n]) => ({ error, calls: n }))
+        .sort((a, b) => b.calls - a.calls || (a.error < b.error ? -1 : 1))
+        .slice(0, 5);
       const webhooks = { failed: 0, gone: 0 };
       for (const w of rows.webhooks) if (w.state === 'failed' || w.state === 'gone') webhooks[w.state] = w.deliveries;
       const body: AccountStats = {
@@ -79,7 +85,7 @@ export function accountReadHandlers({ store, clock, catalogue }: AppDeps) {
         minutes: { billed, plan },
         latency: rows.latency,
         webhooks,
-        errors: rows.errors,
+        errors,
       };
       ctx.body = body;
     },

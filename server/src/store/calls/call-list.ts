@@ -48,10 +48,13 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function matches(store: Store, q: string) {
   const pattern = `%${likeLiteral(q.toLowerCase())}%`;
-  const inMetadata =
+  const values =
     store.kind === 'postgres'
       ? sql<SqlBool>`exists (select 1 from json_each_text(calls.metadata_json::json) as m where lower(m.value) like ${pattern} escape '\\')`
       : sql<SqlBool>`exists (select 1 from json_each(calls.metadata_json) as m where lower(m.value) like ${pattern} escape '\\')`;
+  // A value holding the text holds it in the stored JSON too, unless the text has what JSON escapes (a quote, a
+  // backslash, a control character): then the JSON's own text is searched first, and parsed only where it matches.
+  const inMetadata = /["\\\u0000-\u001f]/.test(q) ? values : sql<SqlBool>`(lower(calls.metadata_json) like ${pattern} escape '\\' and ${values})`;
   return (eb: ExpressionBuilder<Database, 'calls'>): Expression<SqlBool> =>
     eb.or([sql<SqlBool>`lower(calls.to_number) like ${pattern} escape '\\'`, sql<SqlBool>`lower(calls.objective) like ${pattern} escape '\\'`, inMetadata]);
 }
