@@ -36,7 +36,8 @@ forEachStore('call indexes', (kind) => {
 
   // calls_by_batch (batch_id, status) serves a batch's count of its live calls and listCalls' batchId, and
   // calls_by_batch_row (batch_id, batch_index) a page of its rows' calls; neither is by account, and a call placed
-  // on its own, with no batch_id, is in neither.
+  // on its own, with no batch_id, is in neither. calls_by_account_recent (account_id, created_at) serves getStats'
+  // period and holds nothing that changes after a placement, so a status change writes no entry in it.
   it('keeps no index by account and status', async () => {
     const names =
       kind === 'sqlite'
@@ -44,6 +45,7 @@ forEachStore('call indexes', (kind) => {
         : await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'calls' and schemaname = current_schema() order by indexname`.execute(ts.store.db);
     const postgresOnly = kind === 'postgres' ? ['calls_claimable_at'] : [];
     expect(names.rows.map((r) => r.name).filter((n) => !/^(sqlite_autoindex_calls_1|calls_pkey)$/.test(n))).to.deep.equal([
+      'calls_by_account_recent',
       'calls_by_batch',
       'calls_by_batch_row',
       'calls_by_key_recent',
@@ -95,13 +97,15 @@ forEachStore('call indexes', (kind) => {
     }
   });
 
-  it("answers the dispatcher's claim and next-due look from webhook_events_pending, the only index by state", async () => {
+  // webhook_events_failed is partial too, on the events whose delivery ended failed or gone: an event enters it once,
+  // as it ends so, and the dispatcher's work on pending events never touches it.
+  it("answers the dispatcher's claim and next-due look from webhook_events_pending, the only index of pending events", async () => {
     await busyMinute();
     const claim = claimQuery(ts.store.db, { ...OUTBOX, owner: 'w', now: 1000, leaseMs: 1000, limit: 32, excluding: ['event-10'] }, (due) => due.forUpdate().skipLocked());
     expect(await planOf(claim.compile())).to.match(/Index Scan on webhook_events_pending/);
     expect(await planOf(nextDueQuery(ts.store.db, OUTBOX, ['event-10'], OUTBOX.only).compile())).to.match(/Index Scan on webhook_events_pending/);
     const indexes = await sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'webhook_events' and schemaname = current_schema() order by indexname`.execute(ts.store.db);
-    expect(indexes.rows.map((r) => r.name)).to.deep.equal(['webhook_events_by_call', 'webhook_events_pending', 'webhook_events_pkey']);
+    expect(indexes.rows.map((r) => r.name)).to.deep.equal(['webhook_events_by_call', 'webhook_events_failed', 'webhook_events_pending', 'webhook_events_pkey']);
   });
 
   it('updates a group of leased calls by their keys, not through the lease-owner index', async () => {

@@ -144,7 +144,7 @@ forEachStore('minute usage counters', (kind) => {
     try {
       const db = ts.store.db;
       // Migration 041's indexes and generated columns go first: they depend on columns dropped below.
-      for (const index of ['calls_by_account_recent', 'calls_by_key_status_recent', 'webhook_events_by_key_state']) await db.schema.dropIndex(index).execute();
+      for (const index of ['calls_by_account_recent', 'webhook_events_failed']) await db.schema.dropIndex(index).execute();
       for (const column of ['latency_p50_ms', 'latency_p95_ms']) await db.schema.alterTable('calls').dropColumn(column).execute();
       await db.schema.dropTable('account_minutes').execute();
       await db.schema.dropTable('account_usage').execute();

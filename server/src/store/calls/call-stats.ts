@@ -1,11 +1,11 @@
-// getStats' figures, aggregated in SQL over the account's calls created in a period. Every column read is in the
-// index calls_by_account_recent (migration 041), so each read is a walk of the period's index entries: one grouped
-// read gives the counts by status, answeredBy and error with their minutes and how many calls
-// have timed turns; one the calls per day; and one each the two latency percentiles. Turn latency is taken from each
-// call's own p50 and p95 (latency_p50_ms and latency_p95_ms, generated from latency_json): the period's p50 is the
-// median of the calls' medians and its p95 the 95th percentile of the calls' 95th percentiles, both nearest rank,
-// each read as the value at its rank in order (on Postgres, percentile_disc, the same rank, both in one read). Webhook deliveries failed or gone are counted by their events'
-// creation in the period, from the account's keys' events in those states (webhook_events_by_key_state).
+// getStats' figures, aggregated in SQL over the account's calls created in a period (their index,
+// calls_by_account_recent, migration 041): one grouped read gives the counts by status, answeredBy and error with
+// their minutes and how many calls have timed turns; one the calls per day; and the latency percentiles. Turn
+// latency is taken from each call's own p50 and p95 (latency_p50_ms and latency_p95_ms, generated from
+// latency_json): the period's p50 is the median of the calls' medians and its p95 the 95th percentile of the calls'
+// 95th percentiles, both nearest rank, each read as the value at its rank in order (on Postgres, percentile_disc,
+// the same rank, both in one read). Webhook deliveries failed or gone are counted by their events' creation in the
+// period, from the account's keys' events in those states (webhook_events_failed).
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from '../store.js';
 
