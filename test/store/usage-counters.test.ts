@@ -249,7 +249,7 @@ forEachStore('minute usage counters', (kind) => {
         '038_batch_rows',
         '039_call_tool_calls',
         '040_hold',
-        '041_call_list_indexes',
+        '041_call_stats',
       ];
       await sql`delete from kysely_migration where name in (${sql.join(later)})`.execute(db);
       await db.insertInto('accounts').values({ id: 'acc', name: 'acc', plan_minutes: 100, default_caller_id: null, created_at: 1 }).execute();

@@ -41,7 +41,7 @@ import { m037Transfers } from './037-transfers.js';
 import { m038BatchRows } from './038-batch-rows.js';
 import { m039CallToolCalls } from './039-call-tool-calls.js';
 import { m040Hold } from './040-hold.js';
-import { m041CallListIndexes } from './041-call-list-indexes.js';
+import { m041CallStats } from './041-call-stats.js';
 
 export const migrations: Record<string, Migration> = {
   '001_initial': m001Initial,
@@ -83,7 +83,7 @@ export const migrations: Record<string, Migration> = {
   '038_batch_rows': m038BatchRows,
   '039_call_tool_calls': m039CallToolCalls,
   '040_hold': m040Hold,
-  '041_call_list_indexes': m041CallListIndexes,
+  '041_call_stats': m041CallStats,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,7 +15,7 @@ const GENERATED = [
   ['latency_p95_ms', 'p95Ms'],
 ] as const;
 
-export const m041CallListIndexes: Migration = {
+export const m041CallStats: Migration = {
   async up(db: Kysely<any>) {
     const pg = db.getExecutor().adapter instanceof PostgresAdapter;
     for (const [column, key] of GENERATED) {
