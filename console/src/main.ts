@@ -23,16 +23,17 @@ function App() {
     window.addEventListener('hashchange', on);
     return () => window.removeEventListener('hashchange', on);
   }, []);
-  // Each page names itself in the title, so a screen reader hears where it is.
+  // A page showing one call or batch is keyed by its id: moving to another (a link, the hash, Back) mounts a new
+  // page with none of the previous one's state. Each page names itself in the title, so a screen reader hears where it is.
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   const [section, id] = path.split('?')[0].split('/');
   const page =
     section === 'calls' && id
-      ? html`<${CallPage} id=${decodeURIComponent(id)} />`
+      ? html`<${CallPage} key=${`call:${id}`} id=${decodeURIComponent(id)} />`
       : section === 'place'
         ? html`<${PlacePage} />`
         : section === 'batches' && id
-          ? html`<${BatchPage} id=${decodeURIComponent(id)} />`
+          ? html`<${BatchPage} key=${`batch:${id}`} id=${decodeURIComponent(id)} />`
           : section === 'batches'
             ? html`<${BatchesPage} />`
             : section === 'do-not-call'
