@@ -126,10 +126,15 @@ const GUARDRAILS: Record<string, string> = {
 };
 
 /** The control an API error is shown at; the JSON view for a property the form has no control for. */
-export function controlOfToken(token: string, draft: PlaceDraft): string | null {
+export function controlOfToken(token: string, message: string, draft: PlaceDraft): string | null {
   if (token === 'unknown_field') return 'f-json';
   const prop = tokens[token] ?? GUARDRAILS[token];
-  return prop ? controlOf(prop, draft) : null;
+  if (!prop) return null;
+  // A message naming a row (`fields.1.name`, `tools.0.url`) is shown at that row's control.
+  const row = new RegExp(`\\b${prop}[.\\[](\\d+)`).exec(message);
+  const rows = prop === 'fields' ? draft.fields.length : prop === 'tools' ? draft.tools.length : 0;
+  if (row && Number(row[1]) < rows) return `${prop === 'fields' ? 'field' : 'tool'}-${row[1]}-name`;
+  return controlOf(prop, draft);
 }
 
 const trimmed = (s: string) => s.trim();

@@ -95,7 +95,7 @@ export function PlacePage() {
     } catch (err) {
       setVerdict(null);
       const { token, message } = describe(err);
-      show([{ control: controlOfToken(token, draft) ?? 'f-submit', message, token }]);
+      show([{ control: controlOfToken(token, message, draft) ?? 'f-submit', message, token }]);
     } finally {
       setBusy(false);
     }

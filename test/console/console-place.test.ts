@@ -85,6 +85,28 @@ describe('the console’s place-a-call form in headless Chromium', function () {
     expect(await problemAt('f-window-start')).to.deep.equal({ invalid: null, message: null });
     expect(await focused()).to.equal('f-callerId');
     expect(await inView('f-callerId')).to.equal(true);
+    // An error naming a row of the tools is shown at that tool.
+    await page.fill('#f-callerId', '');
+    await page.click('#f-tools-add');
+    await page.click('#f-tools-add');
+    for (const i of [0, 1]) {
+      await page.fill(`#tool-${i}-name`, `tool_${i}`);
+      await page.fill(`#tool-${i}-description`, 'Looks up where an order is.');
+    }
+    await page.fill('#tool-0-url', 'https://example.com/tools/orders');
+    await page.click('button:has-text("Preflight")');
+    await page.waitForSelector('.error-summary code:text-is("invalid_tools")');
+    const api = await rig.api('/v1/agent/calls/preflight', {
+      to: '+14155550123',
+      objective,
+      tools: [
+        { name: 'tool_0', description: 'Looks up where an order is.', url: 'https://example.com/tools/orders' },
+        { name: 'tool_1', description: 'Looks up where an order is.' },
+      ],
+    });
+    expect(api.body.error).to.equal('invalid_tools');
+    expect(await problemAt('tool-1-name')).to.deep.equal({ invalid: 'true', message: api.body.message });
+    expect(await focused()).to.equal('tool-1-name');
     rig.problems.splice(0, rig.problems.length, ...rig.problems.filter((p) => !p.includes('400')));
   });
 
