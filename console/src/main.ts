@@ -1,5 +1,5 @@
 // The console: a pure client of the public API (only /v1/agent routes, with the key the user pastes). Hash routes:
-// #/calls, #/calls/<id>, #/place, #/batches, #/batches/<id>, #/do-not-call.
+// #/calls, #/calls/<id>, #/place, #/batches, #/batches/new (from a CSV file), #/batches/<id>, #/do-not-call.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
@@ -10,6 +10,7 @@ import { CallPage } from './call-page.js';
 import { PlacePage } from './place-page.js';
 import { BatchesPage } from './batches-page.js';
 import { BatchPage } from './batch-page.js';
+import { BatchNewPage } from './batch-new-page.js';
 import { DoNotCallPage } from './do-not-call-page.js';
 import './console.css';
 
@@ -23,21 +24,24 @@ function App() {
     window.addEventListener('hashchange', on);
     return () => window.removeEventListener('hashchange', on);
   }, []);
-  // Each page names itself in the title, so a screen reader hears where it is.
+  // A page showing one call or batch is keyed by its id: moving to another (a link, the hash, Back) mounts a new
+  // page with none of the previous one's state. Each page names itself in the title, so a screen reader hears where it is.
   if (!signedIn) return html`<${SignIn} onSignedIn=${() => setSignedIn(true)} />`;
   const [section, id] = path.split('?')[0].split('/');
   const page =
     section === 'calls' && id
-      ? html`<${CallPage} id=${decodeURIComponent(id)} />`
+      ? html`<${CallPage} key=${`call:${id}`} id=${decodeURIComponent(id)} />`
       : section === 'place'
         ? html`<${PlacePage} />`
-        : section === 'batches' && id
-          ? html`<${BatchPage} id=${decodeURIComponent(id)} />`
-          : section === 'batches'
-            ? html`<${BatchesPage} />`
-            : section === 'do-not-call'
-              ? html`<${DoNotCallPage} />`
-              : html`<${CallsPage} />`;
+        : section === 'batches' && id === 'new'
+          ? html`<${BatchNewPage} />`
+          : section === 'batches' && id
+            ? html`<${BatchPage} key=${`batch:${id}`} id=${decodeURIComponent(id)} />`
+            : section === 'batches'
+              ? html`<${BatchesPage} />`
+              : section === 'do-not-call'
+                ? html`<${DoNotCallPage} />`
+                : html`<${CallsPage} />`;
   const nav = [
     ['calls', 'Calls'],
     ['place', 'Place a call'],
