@@ -1,5 +1,7 @@
-// Builds the console into server/static/console (committed; `npm run console:check` fails when it is stale). The
-// place-a-call form is built from openapi.yaml's PlaceCallRequest, read here at build time.
+// Builds the console into server/static/console (committed; `npm run console:check` fails when it is stale). What the
+// place-a-call form takes from openapi.yaml's PlaceCallRequest is read here at build time: which property each error
+// token is about (x-error, x-error-missing), so an API error is shown at its field, and the voices the placement's
+// `voice` description lists.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -10,41 +12,29 @@ const SCHEMA_ID = 'virtual:place-call-schema';
 
 type Json = Record<string, any>;
 
-/** The placeCall body's fields as the form shows them: name, label hint, and how each is entered. */
-function placeCallFields(): Json[] {
+function placeCallRequest(): { tokens: Record<string, string>; voices: string[] } {
   const doc = parse(readFileSync(`${ROOT}/openapi.yaml`, 'utf8'));
-  const deref = (s: Json): Json =>
-    s.$ref
-      ? deref(
-          s.$ref
-            .split('/')
-            .slice(1)
-            .reduce((o: Json, k: string) => o[k], doc),
-        )
-      : s;
-  const schema = deref(doc.components.schemas.PlaceCallRequest);
-  return Object.entries<Json>(schema.properties).map(([name, raw]) => {
-    const p = deref(raw);
-    const types = ([] as string[]).concat(p.type ?? []);
-    const kind =
-      types.includes('array') || (types.includes('object') && name !== 'metadata') || p.oneOf || p.anyOf || p.allOf
-        ? 'json'
-        : name === 'metadata'
-          ? 'pairs'
-          : types.includes('boolean')
-            ? 'boolean'
-            : (p.maxLength ?? 0) > 500
-              ? 'textarea'
-              : 'text';
-    return { name, required: (schema.required ?? []).includes(name), kind, maxLength: p.maxLength ?? null, description: String(raw.description ?? p.description ?? '').trim() };
-  });
+  const schema: Json = doc.components.schemas.PlaceCallRequest;
+  const tokens: Record<string, string> = {};
+  for (const [name, p] of Object.entries<Json>(schema.properties)) {
+    for (const key of ['x-error', 'x-error-missing']) if (p[key]) tokens[p[key]] = name;
+  }
+  // "…; the agents offer `alloy`, `ash`, … and `cedar` (…)": the names quoted in that sentence.
+  const offer = /offer (.*?)\(/.exec(String(schema.properties.voice.description))?.[1] ?? '';
+  const voices = [...offer.matchAll(/`([a-z]+)`/g)].map((m) => m[1]);
+  if (voices.length === 0) throw new Error('openapi.yaml: the placeCall voice description lists no voices');
+  return { tokens, voices };
 }
 
 function placeCallSchema(): Plugin {
   return {
     name: 'place-call-schema',
     resolveId: (id) => (id === SCHEMA_ID ? `\0${SCHEMA_ID}` : null),
-    load: (id) => (id === `\0${SCHEMA_ID}` ? `export default ${JSON.stringify(placeCallFields())};` : null),
+    load: (id) => {
+      if (id !== `\0${SCHEMA_ID}`) return null;
+      const { tokens, voices } = placeCallRequest();
+      return `export const tokens = ${JSON.stringify(tokens)};\nexport const voices = ${JSON.stringify(voices)};`;
+    },
   };
 }
 

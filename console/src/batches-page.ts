@@ -50,12 +50,13 @@ export function BatchesPage() {
   }
   return html`
     <h1>Batches</h1>
+    <p><a href="#/batches/new">New batch from a CSV file</a></p>
     <${ErrorLine} error=${error} />
     ${
       batches === null
         ? html`<p>Loading…</p>`
         : batches.length === 0
-          ? html`<${Empty}>No batches yet. Create one with <code>POST /v1/agent/batches</code> or the SDK's <code>createBatch</code>.<//>`
+          ? html`<${Empty}>No batches yet. Create one from a CSV file, or with the API's createBatch.<//>`
           : html`<ul class="batches">
             ${batches.map(
               (b) => html`<li class="batch" data-batch=${b.id}>

@@ -3,7 +3,10 @@
 // the event log with a redeliver button, and a cancel button while the call is live. A call a live agent spoke on
 // shows how quickly it answered (the record's latency); a call placed with tools, each use of them (tool-calls.ts).
 // A live call follows its stream (GET /v1/agent/calls/{id}/stream): its turns, statuses and uses of tools as they
-// come; its record is read again when it ends.
+// come; its record and event log are read again on each status, so Started, Answered by and the events fill in as
+// they happen. The page is keyed by the call's id (main.ts): another call is a fresh page, and whatever the previous
+// id's requests answer after it was left is dropped (each effect's AbortController). For the developer, the raw
+// record as JSON and each event's payload (event-log.ts).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import type { CallLatency, CallRecord, ToolCall, Turn } from '../../sdk/src/generated/types.gen.js';
@@ -50,11 +53,23 @@ function Latency({ latency }: { latency: CallLatency }) {
   `;
 }
 
+/** The transfer the call was placed with, and the hand-over once the agent made it. */
+function Transfers({ record }: { record: CallRecord }) {
+  const t = record.transfer;
+  return html`
+    <h2>Transfers</h2>
+    <dl class="record transfers">
+      ${t ? html`<dt>Allowed</dt><dd>${t.mode === 'warm' ? 'Warm' : 'Cold'} transfer to ${t.to}, when ${t.when}</dd>` : null}
+      <dt>Transferred</dt><dd>${record.transferredTo ? `to ${record.transferredTo}, ${when(record.transferredAt)}` : 'not transferred'}</dd>
+    </dl>
+  `;
+}
+
 export function CallPage({ id }: { id: string }) {
   const [record, setRecord] = useState<CallRecord | null>(null);
   const [turns, setTurns] = useState<Turn[]>([]);
   const [uses, setUses] = useState<ToolCall[]>([]);
-  const [ended, setEnded] = useState(0);
+  const [events, setEvents] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [audioUrl, setAudioUrl] = useState<string | null>(null);
@@ -65,14 +80,18 @@ export function CallPage({ id }: { id: string }) {
   useEffect(() => {
     const stop = new AbortController();
     let objectUrl: string | null = null;
+    // Every answer is dropped once the page has left this id: a slow read of the previous call never lands here.
+    const live = () => !stop.signal.aborted;
     const loadRecord = async () => {
       const r = await svc().getCall(id, { signal: stop.signal });
+      if (!live()) return r;
       setRecord(r);
       if (r.turns) setTurns(r.turns);
       setUses(r.toolCalls ?? []);
       if (r.recordingUrl && !objectUrl) {
         // The recording needs the key, which an <audio> element cannot send: it is fetched and played from a blob.
         const rec = await svc().getCallRecording(id, { signal: stop.signal });
+        if (!live()) return r;
         objectUrl = URL.createObjectURL(rec.audio as Blob);
         setAudioUrl(objectUrl);
       }
@@ -81,14 +100,15 @@ export function CallPage({ id }: { id: string }) {
     (async () => {
       try {
         const r = await loadRecord();
-        if (!isLive(r.status)) return;
-        const live: Turn[] = [];
+        if (!live() || !isLive(r.status)) return;
+        const said: Turn[] = [];
         const used: ToolCall[] = [...(r.toolCalls ?? [])];
         for await (const e of svc().streamCall(id, { signal: stop.signal })) {
+          if (!live()) return;
           if (e.event === 'turn') {
             const { speaker, text, startSec, endSec } = e.data;
-            live[e.data.index] = { speaker, text, startSec, endSec };
-            setTurns([...live]);
+            said[e.data.index] = { speaker, text, startSec, endSec };
+            setTurns([...said]);
           } else if (e.event === 'tool_call') {
             const { name, arguments: args, status, latencyMs, error, at } = e.data;
             used[e.data.index] = { name, arguments: args, status, latencyMs, error, at };
@@ -96,13 +116,18 @@ export function CallPage({ id }: { id: string }) {
           } else {
             const { status, latency } = e.data;
             setRecord((old) => (old ? { ...old, status, ...(latency ? { latency } : {}) } : old));
+            // A status changes what the record says (Started, Answered by) and adds an event: both are read again.
+            const now = await svc().getCall(id, { signal: stop.signal });
+            if (!live()) return;
+            setRecord(now);
+            setEvents((n) => n + 1);
           }
         }
         await loadRecord();
         // Its ending's event is in the log now.
-        setEnded((n) => n + 1);
+        if (live()) setEvents((n) => n + 1);
       } catch (err) {
-        if (!stop.signal.aborted) setError(err);
+        if (live()) setError(err);
       }
     })();
     return () => {
@@ -142,19 +167,26 @@ export function CallPage({ id }: { id: string }) {
     </p>
     <${ErrorLine} error=${actionError} />
     <dl class="record">
+      <dt>Call id</dt><dd><code class="call-id">${record.id}</code></dd>
+      <dt>Created</dt><dd>${when(record.createdAt)}</dd>
+      <dt>Caller id</dt><dd>${record.callerId ?? '—'}</dd>
       <dt>Objective</dt><dd>${record.objective}</dd>
-      <dt>Started</dt><dd>${when(record.startedAt)}</dd>
+      <dt>Started</dt><dd class="started">${when(record.startedAt)}</dd>
       <dt>Ended</dt><dd>${when(record.endedAt)}</dd>
       <dt>Duration</dt><dd>${seconds(record.durationSec)}</dd>
-      <dt>Answered by</dt><dd>${record.answeredBy ?? '—'}</dd>
+      <dt>Minutes billed</dt><dd class="minutes">${record.billedMinutes ?? '—'}</dd>
+      <dt>Answered by</dt><dd class="answered-by">${record.answeredBy ?? '—'}</dd>
       <dt>Voice, language</dt><dd>${record.voice}, ${record.language}</dd>
       ${record.endReason ? html`<dt>Ended by</dt><dd><code>${record.endReason}</code></dd>` : null}
       ${record.holdSec ? html`<dt>On hold</dt><dd>${seconds(record.holdSec)}</dd>` : null}
-      ${record.transferredTo ? html`<dt>Transferred</dt><dd>to ${record.transferredTo}, ${when(record.transferredAt)}</dd>` : null}
-      ${record.batchId ? html`<dt>Batch</dt><dd><a href=${`#/calls?batch=${record.batchId}`}>${record.batchId}</a></dd>` : null}
+      ${record.batchId ? html`<dt>Batch</dt><dd><a href=${`#/batches/${record.batchId}`}>${record.batchId}</a></dd>` : null}
       ${record.error ? html`<dt>Error</dt><dd><code>${record.error}</code></dd>` : null}
       ${record.summary ? html`<dt>Summary</dt><dd>${record.summary}</dd>` : null}
+      <dt>Metadata</dt><dd>${
+        record.metadata && Object.keys(record.metadata).length > 0 ? html`<dl class="metadata">${Object.entries(record.metadata).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : 'none'
+      }</dd>
     </dl>
+    ${record.transfer || record.transferredTo ? html`<${Transfers} record=${record} />` : null}
 
     ${
       record.extracted && Object.keys(record.extracted).length > 0
@@ -198,7 +230,11 @@ export function CallPage({ id }: { id: string }) {
 
     ${record.latency ? html`<${Latency} latency=${record.latency} />` : null}
 
-    <${EventLog} source=${{ list: () => svc().listCallEvents(id), redeliver: (eventId: string) => svc().redeliverEvent(id, eventId) }} version=${ended} />
+    <details class="raw">
+      <summary>Raw record (JSON)</summary>
+      <pre tabindex="0"><code>${JSON.stringify(record, null, 2)}</code></pre>
+    </details>
+    <${EventLog} source=${{ list: () => svc().listCallEvents(id), redeliver: (eventId: string) => svc().redeliverEvent(id, eventId) }} version=${events} />
     <p><a href="#/calls">All calls</a></p>
   `;
 }

@@ -38,6 +38,8 @@ const dayStart = (day: string, after = 0) => {
   return new Date(y!, m! - 1, d! + after).toISOString();
 };
 
+const NONE: Filters = { q: '', status: '', answeredBy: '', batchId: '', from: '', to: '' };
+
 function fromAddress(): Filters {
   const p = new URLSearchParams(location.hash.split('?')[1] ?? '');
   return { q: p.get('q') ?? '', status: p.get('status') ?? '', answeredBy: p.get('answeredBy') ?? '', batchId: p.get('batch') ?? '', from: p.get('from') ? localDay(p.get('from')!) : '', to: '' };
@@ -142,7 +144,7 @@ export function CallsPage() {
               type="button"
               class="secondary"
               onClick=${() => {
-                setFilters({ q: '', status: '', answeredBy: '', batchId: '', from: '', to: '' });
+                setFilters(NONE);
                 setCursors([undefined]);
               }}
             >

@@ -1,6 +1,7 @@
 // An event log as the console shows it, for a call's events and a batch's own alike: each event with its delivery
 // state, how many attempts were made (those no longer kept included) and the last one, and a Redeliver button for
-// delivered, failed and gone events. While a delivery is pending the log is read again every second.
+// delivered, failed and gone events; each event's payload, as it was sent, opens under its name. While a delivery is
+// pending the log is read again every second.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import type { BatchEventLogEntry, CallEventLogEntry } from '../../sdk/src/generated/types.gen.js';
@@ -51,7 +52,12 @@ export function EventLog({ source, version = 0 }: { source: EventSource; version
               ${events.map((e) => {
                 const last = e.attempts.at(-1);
                 return html`<tr data-event=${e.eventId}>
-                  <td>${e.event}</td>
+                  <td>
+                    <details class="payload">
+                      <summary>${e.event}</summary>
+                      <pre tabindex="0"><code>${JSON.stringify(e.payload, null, 2)}</code></pre>
+                    </details>
+                  </td>
                   <td><span class=${`state state-${e.state}`}>${e.state}</span></td>
                   <td>${e.attempts.length + e.attemptsOmitted}</td>
                   <td>${last ? `${last.statusCode ?? last.error ?? '—'} · ${last.latencyMs} ms${last.redelivery ? ' · redelivery' : ''}` : '—'}</td>

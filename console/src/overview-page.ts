@@ -110,7 +110,7 @@ export function OverviewPage() {
           ? null
           : html`<p aria-live="polite">Loading…</p>`
         : html`
-          <p class="counts" aria-live="polite">${s.calls} calls from ${shortDate(s.perDay[0]?.date ?? s.periodStart.slice(0, 10))} to today (days in UTC).</p>
+          <p class="counts" aria-live="polite">${s.calls} calls since ${shortDate(s.perDay[0]!.date)} (UTC days).</p>
           <dl class="figures">
             <div><dt>Calls</dt><dd data-figure="calls">${s.calls}</dd></div>
             <div><dt>Answer rate</dt><dd data-figure="answer-rate">${percent(s.answerRate)}<small>of calls dialled to an end</small></dd></div>

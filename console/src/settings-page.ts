@@ -8,11 +8,9 @@ import { svc } from './api.js';
 import { ErrorLine } from './ui.js';
 import './read-pages.css';
 
-const DAYS: Record<string, string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
-
 function windowText(w: CallingWindow | null): string {
   if (!w) return 'None: calls are dialled at any time';
-  const days = w.days?.length ? w.days.map((d) => DAYS[d] ?? d).join(', ') : 'every day';
+  const days = w.days?.length ? w.days.map((d) => d[0]!.toUpperCase() + d.slice(1)).join(', ') : 'every day';
   return `${w.start}–${w.end}, ${days}, ${w.timeZone ? `in ${w.timeZone}` : "in the called number's time zone"}`;
 }
 
@@ -49,7 +47,7 @@ export function SettingsPage() {
               <dt>Calling window</dt><dd data-setting="callingWindow">${windowText(s.key.callingWindow)}</dd>
               <dt>Answering-machine detection</dt><dd data-setting="machineDetection">${s.key.machineDetection}</dd>
               <dt>On behalf of</dt><dd data-setting="onBehalfOf">${s.key.onBehalfOf ?? 'a customer (not named)'}</dd>
-              <dt>Recording notice</dt><dd data-setting="recordingNotice">${s.key.recordingNotice ? 'the agent says the call is recorded' : 'off'}</dd>
+              <dt>Recording notice</dt><dd data-setting="recordingNotice">${s.key.recordingNotice ? 'on' : 'off'}</dd>
             </dl>
           </section>
           <section aria-labelledby="plan">
@@ -69,8 +67,8 @@ export function SettingsPage() {
             <h2 id="webhooks">Webhook signing secret</h2>
             <p>
               Fingerprint <code data-setting="fingerprint">${s.webhookSecretFingerprint}</code>: the first 8 hex digits of the
-              secret's SHA-256, to check that a receiver holds this key's current secret (for example, <code>printf %s "$SVC_WEBHOOK_SECRET" | sha256sum | cut -c1-8</code>).
-              The secret itself is never shown here.
+              secret's SHA-256 (<code>printf %s "$SECRET" | sha256sum | cut -c1-8</code>), to check which secret a receiver
+              holds. The secret itself is never shown.
             </p>
           </section>
           <section aria-labelledby="voices">
@@ -80,10 +78,9 @@ export function SettingsPage() {
           <section aria-labelledby="keys">
             <h2 id="keys">Managing keys</h2>
             <p class="note">
-              Keys are created, changed, rotated and revoked with the command line, <code>npx svc keys …</code>, on
-              the service's host, not here. A new key's secret is shown once, and a page in a browser is the wrong
-              place to show it; and a key signed in here cannot safely revoke or rotate keys, its own included, which
-              would sign this page out or leave it acting with a key that no longer works. This page only reads.
+              Keys are managed with the command line on the service's host (<code>npx svc keys …</code>), not here: a new
+              key's secret is shown once, which a browser page should not hold, and revoking or rotating a key from a page
+              signed in with one could sign the page out or leave it using a dead key.
             </p>
           </section>
         `

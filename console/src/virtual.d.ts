@@ -1,5 +1,7 @@
 declare module 'virtual:place-call-schema' {
-  const fields: { name: string; required: boolean; kind: 'text' | 'textarea' | 'json' | 'pairs' | 'boolean'; maxLength: number | null; description: string }[];
-  export default fields;
+  /** Each error token of PlaceCallRequest's properties, and the property it is about. */
+  export const tokens: Record<string, string>;
+  /** The voices placeCall's `voice` description lists. */
+  export const voices: string[];
 }
 declare module '*.css';

@@ -1,5 +1,5 @@
 """Batches through the SDK, against the running service: create (with its Idempotency-Key), get, list, the calls of
-a batch, wait, cancel, and the invalid_batch rejection with its errors."""
+a batch, wait, cancel, the invalid_batch rejection with its errors, and the preflight naming them without creating."""
 import datetime
 
 import pytest
@@ -31,6 +31,17 @@ def test_rejects_a_bad_batch_with_invalid_batch_naming_each_bad_call(svc: SvcCli
     assert (raised.value.status, raised.value.token) == (400, "invalid_batch")
     assert raised.value.errors is not None
     assert [(e["index"], e["error"]) for e in raised.value.errors] == [(1, "invalid_number")]
+
+
+def test_preflights_a_batch_naming_each_bad_call_as_creating_it_would_and_creates_nothing(svc: SvcClient) -> None:
+    before = len(svc.list_batches(limit=100)["batches"])
+    body = {"defaults": {"objective": OBJECTIVE}, "calls": [{"to": "+14155552100"}, {"to": "+1415"}]}
+    checked = svc.preflight_batch(body)
+    with pytest.raises(SvcApiError) as raised:
+        svc.create_batch(body)
+    assert checked == {"valid": False, "total": 2, "errors": raised.value.errors}
+    assert svc.preflight_batch({"defaults": {"objective": OBJECTIVE}, "calls": numbers(2, 2300)}) == {"valid": True, "total": 2, "errors": []}
+    assert len(svc.list_batches(limit=100)["batches"]) == before
 
 
 def test_replays_a_creation_with_the_same_key_and_cancels_a_batch_not_yet_started(svc: SvcClient) -> None:

@@ -18,6 +18,7 @@ import {
   listCalls,
   listDoNotCall,
   placeCall,
+  preflightBatch,
   preflightCall,
   redeliverBatchEvent,
   redeliverEvent,
@@ -26,6 +27,7 @@ import {
 import type {
   AccountStats,
   Batch,
+  BatchPreflightResponse,
   BatchEventLog,
   BatchEventLogEntry,
   BatchList,
@@ -225,6 +227,17 @@ export class SvcClient {
     const key = options.idempotencyKey ?? globalThis.crypto.randomUUID();
     const { signal } = options;
     return (await this.send<CreateBatchResponse>(() => createBatch({ client: this.client, body, headers: { 'Idempotency-Key': key }, signal }), signal, 'placement')).data;
+  }
+
+  /**
+   * Checks a batch as createBatch would, creating nothing: `valid`, and every bad call by its index with the error
+   * createBatch's `invalid_batch` would name it with. A batch whose own fields are bad rejects as createBatch does.
+   * It counts against the key's calls window as createBatch does.
+   */
+  async preflightBatch(body: CreateBatchRequest, options: RequestOptions = {}): Promise<BatchPreflightResponse> {
+    const { signal } = options;
+    // Its 429 is its own window being full, not a verdict on the batch: retried as any read is.
+    return (await this.send<BatchPreflightResponse>(() => preflightBatch({ client: this.client, body, signal }), signal, 'other')).data;
   }
 
   /** The batch as it stands: status, its calls counted by status, stopReason. */

@@ -58,10 +58,18 @@ describe('the console in headless Chromium', function () {
     await page.fill('#f-objective', 'Ask whether the shop is open on Sunday and until what time.');
     await page.fill('#f-webhookUrl', rx.url);
     // Five fields: the simulated callee answers most and says it does not know others (per call), so some are answered.
-    await page.fill(
-      '#f-fields',
-      '[{ "name": "open_sunday", "type": "boolean" }, { "name": "closing_time" }, { "name": "staff_count", "type": "number" }, { "name": "parking", "type": "boolean" }, { "name": "owner_name" }]',
-    );
+    const fields = [
+      ['open_sunday', 'boolean'],
+      ['closing_time', 'string'],
+      ['staff_count', 'number'],
+      ['parking', 'boolean'],
+      ['owner_name', 'string'],
+    ];
+    for (const [i, [name, type]] of fields.entries()) {
+      await page.click('#f-fields-add');
+      await page.fill(`#field-${i}-name`, name);
+      await page.selectOption(`#field-${i}-type`, type);
+    }
     await page.fill('#f-metadata', 'order_id=8841');
     await page.fill('#f-onBehalfOf', "Tony's Pizzeria");
     await page.selectOption('#f-recordingNotice', 'false');
@@ -242,8 +250,9 @@ describe('the console in headless Chromium', function () {
       await page.fill('#tool-0-timeoutMs', '3000');
       // Parameters that are not JSON are the form's to say, naming the tool.
       await page.click('button:has-text("Preflight")');
-      await page.waitForSelector('.error');
-      expect(await page.textContent('.error')).to.include('the parameters of tool 1 are not valid JSON');
+      await page.waitForSelector('.error-summary');
+      expect(await page.textContent('.error-summary')).to.include('The parameters of tool 1 are not valid JSON');
+      expect(await page.getAttribute('#tool-0-parameters', 'aria-invalid')).to.equal('true');
       await page.fill('#tool-0-parameters', '{ "type": "object", "properties": { "question": { "type": "string" } } }');
       await page.click('button:has-text("Preflight")');
       await page.waitForSelector('.verdict');

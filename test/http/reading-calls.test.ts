@@ -67,6 +67,9 @@ forEachStore('reading calls', (kind) => {
         transfer: null,
         transferredTo: null,
         transferredAt: null,
+        createdAt: '2026-01-02T03:04:05.000Z',
+        callerId: alice.callerId,
+        billedMinutes: 1,
       });
     });
 

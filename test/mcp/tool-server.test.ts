@@ -40,6 +40,7 @@ for (const transport of ['http', 'stdio'] as const) {
         'cancel_call',
         'add_do_not_call',
         'create_batch',
+        'preflight_batch',
         'get_batch',
         'cancel_batch',
         'list_call_events',
@@ -200,6 +201,12 @@ for (const transport of ['http', 'stdio'] as const) {
         [1, 'batch_canceled'],
       ]);
       expect((await callTool(mcp, 'list_batch_rows', { id, after: -1 })).value).to.include({ error: 'invalid_after', status: 400 });
+      const checked = await callTool(mcp, 'preflight_batch', { defaults: { objective: ok.objective }, calls: [{ to: '+14155552000' }, { to: '12345' }] });
+      expect(checked.value).to.deep.equal({
+        valid: false,
+        total: 2,
+        errors: [{ index: 1, error: 'invalid_number', message: '`to` must start with + and the country code (E.164), such as +14155550123; "12345" has no +.' }],
+      });
       const bad = await callTool(mcp, 'create_batch', { defaults: { objective: ok.objective }, calls: [{ to: '12345' }] });
       expect(bad.isError).to.equal(true);
       expect(bad.value).to.deep.include({

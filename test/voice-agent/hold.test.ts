@@ -48,14 +48,12 @@ describe('the ears on a hold', function () {
 
   it('hear two minutes of the hold music as no speech, from the start of the hold or after a silence', async () => {
     for (const before of [0, 3000]) {
-      const ears = new HoldEars(loadFvad());
+      const woke: number[] = [];
+      const ears = new HoldEars(loadFvad(), (at) => woke.push(at));
       await loadFvad();
       const line = Buffer.concat([Buffer.alloc(before * 8, 0xff), holdMusic(0, 120_000 * 8)]);
-      const woke = frames(line).map((f) => ears.push(f));
-      expect(
-        woke.filter((w) => w !== null),
-        `${before} ms of silence first`,
-      ).to.deep.equal([]);
+      for (const f of frames(line)) ears.push(f);
+      expect(woke, `${before} ms of silence first`).to.deep.equal([]);
       ears.close();
     }
   });
@@ -67,12 +65,12 @@ describe('the ears on a hold', function () {
     const mixed = line.muLaw();
     // The music until the person picks up, then the person alone.
     holdMusic(0, 3000 * 8).copy(mixed, 0);
-    const ears = new HoldEars(loadFvad());
+    let wokeAt: number | null = null;
+    const ears = new HoldEars(loadFvad(), (at) => (wokeAt = at));
     await loadFvad();
     const all = frames(mixed);
-    let wokeAt: number | null = null;
     let at20 = 0;
-    for (; at20 < all.length && wokeAt === null; at20++) wokeAt = ears.push(all[at20]!);
+    for (; at20 < all.length && wokeAt === null; at20++) ears.push(all[at20]!);
     expect(wokeAt, 'woke').to.not.equal(null);
     expect(Math.abs(wokeAt! - at.startMs)).to.be.at.most(60);
     const kept = ears.takeKept();
@@ -80,6 +78,33 @@ describe('the ears on a hold', function () {
     // The frames kept are the last second heard, ending with the one that woke the ears: the words from their start.
     expect(kept).to.deep.equal(all.slice(at20 - PRE_ROLL_MS / 20, at20));
     expect(at20 * 20 - PRE_ROLL_MS).to.be.at.most(at.startMs);
+    ears.close();
+  });
+
+  it('judge the frames that arrived while the detector loaded as soon as it has, keeping the second before the words and all after', async () => {
+    const hello = await speak('Hello, thanks for holding, this is Sam.');
+    const line = new Line(9000);
+    const at = line.say(3000, hello);
+    const mixed = line.muLaw();
+    holdMusic(0, 3000 * 8).copy(mixed, 0);
+    let loaded: (m: Awaited<ReturnType<typeof loadFvad>>) => void = () => {};
+    const late = new Promise<Awaited<ReturnType<typeof loadFvad>>>((resolve) => (loaded = resolve));
+    const woke: number[] = [];
+    const ears = new HoldEars(late, (a) => woke.push(a));
+    // The whole line arrives in a burst, and then nothing: the detector is still loading.
+    const all = frames(mixed);
+    for (const f of all) ears.push(f);
+    expect(woke).to.deep.equal([]);
+    loaded(await loadFvad());
+    await late;
+    await new Promise((r) => setImmediate(r));
+    expect(woke).to.have.length(1);
+    expect(Math.abs(woke[0]! - at.startMs)).to.be.at.most(60);
+    const kept = ears.takeKept();
+    // From a second before the frame that woke the ears to the end of the line.
+    const from = all.length - kept.length;
+    expect(kept).to.deep.equal(all.slice(from));
+    expect(from * 20).to.be.within(at.startMs - PRE_ROLL_MS, at.startMs);
     ears.close();
   });
 });

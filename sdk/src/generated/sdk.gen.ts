@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, GetSettingsData, GetSettingsErrors, GetSettingsResponses, GetStatsData, GetStatsErrors, GetStatsResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListBatchRowsData, ListBatchRowsErrors, ListBatchRowsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
+import type { AddDoNotCallData, AddDoNotCallErrors, AddDoNotCallResponses, CancelBatchData, CancelBatchErrors, CancelBatchResponses, CancelCallData, CancelCallErrors, CancelCallResponses, CreateBatchData, CreateBatchErrors, CreateBatchResponses, GetBatchData, GetBatchErrors, GetBatchResponses, GetCallData, GetCallErrors, GetCallRecordingData, GetCallRecordingErrors, GetCallRecordingResponses, GetCallResponses, GetSettingsData, GetSettingsErrors, GetSettingsResponses, GetStatsData, GetStatsErrors, GetStatsResponses, ListBatchesData, ListBatchesErrors, ListBatchesResponses, ListBatchEventsData, ListBatchEventsErrors, ListBatchEventsResponses, ListBatchRowsData, ListBatchRowsErrors, ListBatchRowsResponses, ListCallEventsData, ListCallEventsErrors, ListCallEventsResponses, ListCallsData, ListCallsErrors, ListCallsResponses, ListDoNotCallData, ListDoNotCallErrors, ListDoNotCallResponses, PlaceCallData, PlaceCallErrors, PlaceCallResponses, PreflightBatchData, PreflightBatchErrors, PreflightBatchResponses, PreflightCallData, PreflightCallErrors, PreflightCallResponses, RedeliverBatchEventData, RedeliverBatchEventErrors, RedeliverBatchEventResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RemoveDoNotCallData, RemoveDoNotCallErrors, RemoveDoNotCallResponses, StreamCallData, StreamCallErrors, StreamCallResponse, StreamCallResponses, StreamEventsData, StreamEventsErrors, StreamEventsResponse, StreamEventsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -121,6 +121,29 @@ export const listBatches = <ThrowOnError extends boolean = false>(options?: Opti
 export const createBatch = <ThrowOnError extends boolean = false>(options: Options<CreateBatchData, ThrowOnError>) => (options.client ?? client).post<CreateBatchResponses, CreateBatchErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/agent/batches',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Check a batch without creating it
+ *
+ * Takes the body of createBatch and runs every check createBatch runs, in the same order, without creating
+ * anything: every call is checked as placeCall checks one (its schema, its guardrails, the do-not-call list
+ * and the caller ids). A batch whose calls createBatch would refuse with 400 `invalid_batch` gets 200 with
+ * `valid: false` and `errors`, exactly the `errors` that refusal would carry (every bad call by its index);
+ * one it would create gets 200 with `valid: true` and no errors. A batch whose own fields are malformed gets
+ * the 400 createBatch would give it (its token). Checking up to 16 MiB costs the service as creating does, so
+ * a preflight counts once against the key's calls window as createBatch does (429 `rate_limited` before its
+ * body is read when the window is full). No Idempotency-Key is read. The answer holds for that moment.
+ *
+ */
+export const preflightBatch = <ThrowOnError extends boolean = false>(options: Options<PreflightBatchData, ThrowOnError>) => (options.client ?? client).post<PreflightBatchResponses, PreflightBatchErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/agent/batches/preflight',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -525,6 +525,21 @@ export type StopWhen = {
     count: number;
 };
 
+export type BatchPreflightResponse = {
+    /**
+     * Whether createBatch would create the batch now.
+     */
+    valid: boolean;
+    /**
+     * How many calls the batch holds.
+     */
+    total: number;
+    /**
+     * Every bad call, by index, as createBatch's 400 `invalid_batch` would name it; empty when valid.
+     */
+    errors: Array<BatchItemError>;
+};
+
 export type BatchItemError = {
     /**
      * The call's position in `calls`, from 0.
@@ -813,6 +828,18 @@ export type CallRecord = {
      * When the agent handed the call over and left it (the call's `endedAt`); null when it did not.
      */
     transferredAt?: string | null;
+    /**
+     * When the call was placed (accepted by placeCall, or released by its batch, or created as a redial).
+     */
+    createdAt?: string;
+    /**
+     * The number the call is made from, E.164 (the request's `callerId`, else the key's, else the account's).
+     */
+    callerId?: string;
+    /**
+     * Whole minutes billed for the call, its connected time rounded up (0 for a call never connected), set when it ends; null before.
+     */
+    billedMinutes?: number | null;
 };
 
 /**
@@ -1852,6 +1879,69 @@ export type CreateBatchResponses = {
 };
 
 export type CreateBatchResponse2 = CreateBatchResponses[keyof CreateBatchResponses];
+
+export type PreflightBatchData = {
+    body: CreateBatchRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/agent/batches/preflight';
+};
+
+export type PreflightBatchErrors = {
+    /**
+     * The batch is not created. `invalid_batch`: some calls are bad; `errors` names each by its index with the error
+     * placeCall would give it. Otherwise the batch's own fields are malformed (their token), or the body is.
+     *
+     */
+    400: InvalidBatchError;
+    /**
+     * The Authorization header is missing, malformed, or names no active key. Carries the rate-limit headers of the client address's window.
+     */
+    401: ApiError & {
+        error?: 'unauthorized';
+    };
+    /**
+     * The request body is larger than 64 KiB.
+     */
+    413: ApiError & {
+        error?: 'payload_too_large';
+    };
+    /**
+     * The request body is not sent as `application/json`.
+     */
+    415: ApiError & {
+        error?: 'unsupported_media_type';
+    };
+    /**
+     * Too many requests in the window; wait Retry-After seconds.
+     */
+    429: ApiError & {
+        error?: 'rate_limited';
+    };
+    /**
+     * An unexpected fault. The message never carries internals; the X-Request-Id header identifies the request in the logs.
+     */
+    500: ApiError & {
+        error?: 'internal_error';
+    };
+    /**
+     * The store is unreachable or busy; retry after Retry-After seconds. This is the one API response without the RateLimit-* headers, since the key and its window are kept in the store that could not be read.
+     */
+    503: ApiError & {
+        error?: 'store_error';
+    };
+};
+
+export type PreflightBatchError = PreflightBatchErrors[keyof PreflightBatchErrors];
+
+export type PreflightBatchResponses = {
+    /**
+     * The batch's calls, checked; nothing was created.
+     */
+    200: BatchPreflightResponse;
+};
+
+export type PreflightBatchResponse = PreflightBatchResponses[keyof PreflightBatchResponses];
 
 export type GetBatchData = {
     body?: never;

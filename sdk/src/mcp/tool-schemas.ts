@@ -143,6 +143,11 @@ export function toolDefinitions(doc: Json): ToolDefinition[] {
       },
     },
     {
+      name: 'preflight_batch',
+      description: `${summary(doc, 'preflightBatch')} Use it to check a batch before create_batch: valid, or every bad call by its index with the error create_batch would name it with.`,
+      inputSchema: { ...batch, type: 'object', properties: batch.properties as Record<string, Json> },
+    },
+    {
       name: 'get_batch',
       description: `${summary(doc, 'getBatch')} Its status (queued, running, paused, completed, canceled, stopped) and its calls counted by status.`,
       inputSchema: { type: 'object', properties: { id: batchId }, required: ['id'], additionalProperties: false },

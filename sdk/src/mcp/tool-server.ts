@@ -87,6 +87,8 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
       const { idempotencyKey, ...body } = args;
       return result(await client.createBatch(body as unknown as CreateBatchRequest, { idempotencyKey: stringArg(args, 'idempotencyKey', false), signal }));
     }
+    case 'preflight_batch':
+      return result(await client.preflightBatch(args as unknown as CreateBatchRequest, { signal }));
     case 'get_batch':
       return result(await client.getBatch(stringArg(args, 'id', true)!, { signal }));
     case 'cancel_batch':
@@ -112,7 +114,7 @@ async function run(client: SvcClient, name: string, args: Args, signal: AbortSig
     default:
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events, redeliver_batch_event, list_batch_rows, get_stats and get_settings.`,
+        `Unknown tool ${name}; the tools are place_call, get_call, list_calls, wait_for_call, preflight_call, cancel_call, add_do_not_call, create_batch, preflight_batch, get_batch, cancel_batch, list_call_events, redeliver_event, list_batch_events, redeliver_batch_event, list_batch_rows, get_stats and get_settings.`,
       );
   }
 }

@@ -6,6 +6,7 @@ export const operations = [
   { operationId: 'preflightCall', method: 'POST', path: '/v1/agent/calls/preflight' },
   { operationId: 'listBatches', method: 'GET', path: '/v1/agent/batches' },
   { operationId: 'createBatch', method: 'POST', path: '/v1/agent/batches' },
+  { operationId: 'preflightBatch', method: 'POST', path: '/v1/agent/batches/preflight' },
   { operationId: 'getBatch', method: 'GET', path: '/v1/agent/batches/{id}' },
   { operationId: 'cancelBatch', method: 'POST', path: '/v1/agent/batches/{id}/cancel' },
   { operationId: 'listBatchRows', method: 'GET', path: '/v1/agent/batches/{id}/rows' },

@@ -263,6 +263,9 @@ export function toCallRecord(row: CallRow, publicBaseUrl: string): CallRecord {
     transfer: transferOf(row),
     transferredTo: row.transferred_to,
     transferredAt: iso(row.transferred_at),
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    callerId: row.caller_id,
+    billedMinutes: row.billed_minutes === null ? null : Number(row.billed_minutes),
     ...windowFields(row.calling_window_json === null ? null : (JSON.parse(row.calling_window_json) as AppliedWindow)),
   };
 }

@@ -72,64 +72,97 @@ export const PRE_ROLL_MS = 1000;
 const PRE_ROLL_BYTES = PRE_ROLL_MS * 8;
 /** A run of speech wakes the model once its 20 ms frames' levels have spread this far: speech rises and falls. */
 const SPEECH_SWING_DB = 6;
-/** Frames judged once the detector has loaded; beyond this many waiting (10 s), the oldest are dropped. */
+/** Frames waiting for the detector to load; beyond this many (10 s), the oldest are dropped. */
 const MAX_WAITING = 500;
 
 /**
  * svc's ears on a line the realtime model does not hear: libfvad (voice-activity.ts), fresh from the moment the hold
  * began, so the line's background from then (music, a hum) is what its noise floor learns. A run the detector takes
- * for speech wakes the model only once its level has swung by SPEECH_SWING_DB: speech rises and falls with its
- * syllables, where a tune of steady tones starting after a silence (which the detector takes for speech until its
- * floor has learnt it) does not. The last second of audio is kept, so a sentence that wakes the model reaches it
- * from its beginning.
+ * for speech wakes the model (`onSpeech`, with the call-time ms into the hold at which it began) once its level has
+ * swung by SPEECH_SWING_DB: speech rises and falls with its syllables, where a tune of steady tones starting after a
+ * silence (which the detector takes for speech until its floor has learnt it) does not. The second of audio before
+ * the frame that woke it is kept, so a sentence reaches the model from its beginning.
+ *
+ * Frames that arrive while the detector loads wait for it, and are judged the moment it has loaded, not when the next
+ * frame comes: a line whose audio arrives in a burst and then pauses must still wake the model.
  */
 export class HoldEars {
   private vad: VoiceActivity | null = null;
   private closed = false;
-  private readonly waiting: Buffer[] = [];
-  private kept: string[] = [];
-  private keptBytes = 0;
+  /** The line heard: the second before the first frame not yet judged, then every frame from there on. */
+  private heard: string[] = [];
+  private heardBytes: number[] = [];
+  /** Index in `heard` of the first frame the detector has not judged. */
+  private judged = 0;
+  /** Index in `heard` of the frame that woke the model, once one has. */
+  private wokeBy: number | null = null;
   /** The run of speech under way: where it began, and its frames' quietest and loudest levels. */
   private run: { atMs: number; min: number; max: number } | null = null;
 
-  constructor(fvad: Promise<FvadModule>) {
+  constructor(
+    fvad: Promise<FvadModule>,
+    private readonly onSpeech: (atMs: number) => void,
+  ) {
     void fvad.then(
       (module) => {
-        if (!this.closed) this.vad = new VoiceActivity(module);
+        if (this.closed) return;
+        this.vad = new VoiceActivity(module);
+        this.judge();
       },
       () => undefined,
     );
   }
 
-  /** A frame of the line (base64 mu-law): the call-time ms into the hold at which speech started, when it just did. */
-  push(payload: string): number | null {
-    this.kept.push(payload);
-    const frame = Buffer.from(payload, 'base64');
-    this.keptBytes += frame.length;
-    while (this.kept.length > 1 && this.keptBytes - Buffer.byteLength(this.kept[0]!, 'base64') >= PRE_ROLL_BYTES) this.keptBytes -= Buffer.byteLength(this.kept.shift()!, 'base64');
-    const vad = this.vad;
-    if (!vad) {
-      if (this.waiting.push(frame) > MAX_WAITING) this.waiting.shift();
-      return null;
-    }
-    for (const f of [...this.waiting.splice(0), frame]) {
-      for (const e of vad.push(f)) this.run = e.type === 'started' ? { atMs: e.atMs, min: Infinity, max: -Infinity } : null;
-      const run = this.run;
-      if (!run) continue;
-      const level = frameDbfs(decodeMuLaw(f));
-      run.min = Math.min(run.min, level);
-      run.max = Math.max(run.max, level);
-      if (run.max - run.min >= SPEECH_SWING_DB) return run.atMs;
-    }
-    return null;
+  /** A frame of the line (base64 mu-law). */
+  push(payload: string): void {
+    this.heard.push(payload);
+    this.heardBytes.push(Buffer.byteLength(payload, 'base64'));
+    if (this.vad) this.judge();
+    else if (this.heard.length - this.judged > MAX_WAITING) this.forget(1);
   }
 
-  /** The audio kept (base64 payloads, oldest first), to send up once speech has woken the model. */
+  /** The audio kept (base64 payloads, oldest first): the second up to the frame that woke the model, and what came after. */
   takeKept(): string[] {
-    const kept = this.kept;
-    this.kept = [];
-    this.keptBytes = 0;
+    let from = this.wokeBy ?? this.heard.length - 1;
+    let bytes = this.heardBytes[from] ?? 0;
+    while (from > 0 && bytes < PRE_ROLL_BYTES) bytes += this.heardBytes[--from]!;
+    const kept = this.heard.slice(Math.max(0, from));
+    this.heard = [];
+    this.heardBytes = [];
+    this.judged = 0;
     return kept;
+  }
+
+  private judge(): void {
+    const vad = this.vad!;
+    while (this.wokeBy === null && this.judged < this.heard.length && !this.closed) {
+      const i = this.judged++;
+      const frame = Buffer.from(this.heard[i]!, 'base64');
+      for (const e of vad.push(frame)) this.run = e.type === 'started' ? { atMs: e.atMs, min: Infinity, max: -Infinity } : null;
+      const run = this.run;
+      if (!run) continue;
+      const level = frameDbfs(decodeMuLaw(frame));
+      run.min = Math.min(run.min, level);
+      run.max = Math.max(run.max, level);
+      if (run.max - run.min >= SPEECH_SWING_DB) {
+        this.wokeBy = i;
+        this.onSpeech(run.atMs);
+        return;
+      }
+    }
+    // Frames judged and more than a second behind the next one to judge are no longer needed.
+    let bytes = 0;
+    let keep = this.judged;
+    while (keep > 0 && bytes < PRE_ROLL_BYTES) bytes += this.heardBytes[--keep]!;
+    if (keep > 0) this.forget(keep);
+  }
+
+  /** Drops the `n` oldest frames heard. */
+  private forget(n: number): void {
+    this.heard.splice(0, n);
+    this.heardBytes.splice(0, n);
+    this.judged = Math.max(0, this.judged - n);
+    if (this.wokeBy !== null) this.wokeBy = Math.max(0, this.wokeBy - n);
   }
 
   close(): void {

@@ -271,14 +271,18 @@ export class RealtimeSession implements LineSession {
     else if (this.queue.length < MAX_QUEUED_MESSAGES) this.queue.push(append);
   }
 
-  /** On hold: svc's ears hear the line; speech wakes the model with what was said from a little before it began. */
+  /** On hold: svc's ears hear the line, and the model nothing of it until they hear speech (heardOnHold). */
   private listenOnHold(payload: string): void {
     this.heldMs += Buffer.byteLength(payload, 'base64') / 8;
-    const at = this.holdEars?.push(payload) ?? null;
-    if (at === null) return;
-    this.hold.wake(this.holdFromMs + at);
+    this.holdEars?.push(payload);
+  }
+
+  /** Speech on hold wakes the model with what was said from a little before it began. */
+  private heardOnHold(ears: HoldEars, atMs: number): void {
+    if (this.holdEars !== ears || this.ending) return;
+    this.hold.wake(this.holdFromMs + atMs);
     this.logger.info({ callId: this.brief.callId }, 'speech on hold: the model hears the line again');
-    const kept = this.holdEars!.takeKept();
+    const kept = ears.takeKept();
     this.heldMs -= kept.reduce((ms, p) => ms + Buffer.byteLength(p, 'base64') / 8, 0);
     this.closeHoldGap();
     for (const p of kept) this.sendAudio(p);
@@ -310,7 +314,8 @@ export class RealtimeSession implements LineSession {
     }
     this.hold.enter(nowMs);
     this.closeHoldEars();
-    this.holdEars = new HoldEars(loadFvad());
+    const ears: HoldEars = new HoldEars(loadFvad(), (atMs) => this.heardOnHold(ears, atMs));
+    this.holdEars = ears;
     this.holdFromMs = nowMs;
     // What the server has of the line so far (the recording that said to hold) is no turn to answer.
     this.send({ type: 'input_audio_buffer.clear' });

@@ -40,6 +40,18 @@ export interface ConsoleRig {
   signIn(): Promise<void>;
 }
 
+/**
+ * Presses Tab (Shift+Tab with `back`) until the focused element matches `selector`, as a keyboard user moves; fails
+ * after `most` presses.
+ */
+export async function tabTo(page: Page, selector: string, { most = 80, back = false } = {}): Promise<void> {
+  for (let i = 0; i < most; i++) {
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+  }
+  throw new Error(`${selector} was not reached in ${most} presses of Tab`);
+}
+
 /** Registers the rig's hooks in the calling describe; its fields are there from its `before` on. */
 export function consoleRig(options: { env?: Record<string, string> } = {}): ConsoleRig {
   const rig = { problems: [] as string[] } as ConsoleRig;

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "StreamToolCall", "CallSummary", "PlanUsage", "AccountStatsPerDayItem", "AccountStatsMinutes", "AccountStatsLatency", "AccountStatsWebhooks", "AccountStatsErrorsItem", "AccountStats", "SettingsKey", "SettingsAccount", "Settings", "CallList", "CallEventBase"]
+__all__ = ["CallStatus", "LanguageSource", "ErrorToken", "ApiError", "ExtractedValues", "FieldDefinition", "VoicemailHangup", "VoicemailLeaveMessage", "RedialPolicy", "Weekday", "CallingWindow", "ClientTool", "Transfer", "HoldPolicy", "PlaceCallRequest", "CallTool", "ToolCall", "CallMetadata", "ToolRequest", "PlaceCallResponse", "NumberType", "PreflightResponseNumber", "PreflightResponse", "DoNotCallRequest", "StopWhen", "CreateBatchRequest", "CreateBatchResponse", "BatchItemError", "InvalidBatchError", "BatchPreflightResponse", "BatchStatus", "BatchCounts", "Batch", "BatchList", "BatchRowState", "BatchRowCallsItem", "BatchRow", "BatchRowList", "DoNotCallEntry", "DoNotCallList", "Turn", "Evidence", "AnsweredBy", "TurnStages", "TurnLatency", "BargeInLatency", "CallLatency", "CallRecord", "DeliveryState", "WebhookAttempt", "CallEventName", "CallInProgressEvent", "CallCompletedEvent", "CallNoAnswerEvent", "CallVoicemailEvent", "CallDeclinedEvent", "CallFailedEvent", "CallCanceledEvent", "CallEvent", "CallEventLogEntry", "CallEventLog", "BatchEventName", "BatchEventCounts", "BatchEvent", "BatchEventLogEntry", "BatchEventLog", "StreamStatus", "StreamTurn", "StreamToolCall", "CallSummary", "PlanUsage", "AccountStatsPerDayItem", "AccountStatsMinutes", "AccountStatsLatency", "AccountStatsWebhooks", "AccountStatsErrorsItem", "AccountStats", "SettingsKey", "SettingsAccount", "Settings", "CallList", "CallEventBase"]
 
 
 CallStatus = Literal["queued", "dialing", "in_progress", "completed", "no_answer", "voicemail", "declined", "failed", "canceled"]
@@ -425,6 +425,15 @@ class InvalidBatchError(_InvalidBatchErrorRequired, total=False):
     errors: List[BatchItemError]
 
 
+class BatchPreflightResponse(TypedDict):
+    #: Whether createBatch would create the batch now.
+    valid: bool
+    #: How many calls the batch holds.
+    total: int
+    #: Every bad call, by index, as createBatch's 400 `invalid_batch` would name it; empty when valid.
+    errors: List[BatchItemError]
+
+
 BatchStatus = Literal["queued", "running", "paused", "completed", "canceled", "stopped"]
 """`queued` until it starts; `running`; `paused` when the plan's minutes are used up (it goes on when they are
 available); then `completed` (every call ended), `canceled` (cancelBatch) or `stopped` (its `stopWhen` was
@@ -725,6 +734,13 @@ class CallRecord(_CallRecordRequired, total=False):
     transferredTo: Optional[str]
     #: When the agent handed the call over and left it (the call's `endedAt`); null when it did not.
     transferredAt: Optional[str]
+    #: When the call was placed (accepted by placeCall, or released by its batch, or created as a redial).
+    createdAt: str
+    #: The number the call is made from, E.164 (the request's `callerId`, else the key's, else the account's).
+    callerId: str
+    #: Whole minutes billed for the call, its connected time rounded up (0 for a call never connected), set
+    #: when it ends; null before.
+    billedMinutes: Optional[int]
 
 
 DeliveryState = Literal["pending", "delivered", "failed", "gone", "refused", "none"]

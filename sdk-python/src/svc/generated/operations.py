@@ -6,7 +6,7 @@ from typing import Any, Iterator, Literal, Mapping, Optional, cast
 
 from ..download import Download
 from ..live_stream import LiveEvent
-from .models import PlaceCallRequest, PlaceCallResponse, PreflightResponse, DoNotCallRequest, CreateBatchRequest, CreateBatchResponse, Batch, BatchList, BatchRowList, DoNotCallEntry, DoNotCallList, CallRecord, CallEventLogEntry, CallEventLog, BatchEventLogEntry, BatchEventLog, AccountStats, Settings, CallList
+from .models import PlaceCallRequest, PlaceCallResponse, PreflightResponse, DoNotCallRequest, CreateBatchRequest, CreateBatchResponse, BatchPreflightResponse, Batch, BatchList, BatchRowList, DoNotCallEntry, DoNotCallList, CallRecord, CallEventLogEntry, CallEventLog, BatchEventLogEntry, BatchEventLog, AccountStats, Settings, CallList
 
 
 class Operations:
@@ -96,6 +96,20 @@ class Operations:
         The body may be up to 16 MiB (413 above). An `Idempotency-Key` is accepted, as on placeCall.
         """
         return cast("CreateBatchResponse", self._call("createBatch", "POST", "/v1/agent/batches", {}, {}, {"Idempotency-Key": idempotency_key}, body, "json"))
+
+    def preflight_batch(self, body: CreateBatchRequest) -> BatchPreflightResponse:
+        """Check a batch without creating it
+
+        Takes the body of createBatch and runs every check createBatch runs, in the same order, without creating
+        anything: every call is checked as placeCall checks one (its schema, its guardrails, the do-not-call list
+        and the caller ids). A batch whose calls createBatch would refuse with 400 `invalid_batch` gets 200 with
+        `valid: false` and `errors`, exactly the `errors` that refusal would carry (every bad call by its index);
+        one it would create gets 200 with `valid: true` and no errors. A batch whose own fields are malformed gets
+        the 400 createBatch would give it (its token). Checking up to 16 MiB costs the service as creating does, so
+        a preflight counts once against the key's calls window as createBatch does (429 `rate_limited` before its
+        body is read when the window is full). No Idempotency-Key is read. The answer holds for that moment.
+        """
+        return cast("BatchPreflightResponse", self._call("preflightBatch", "POST", "/v1/agent/batches/preflight", {}, {}, {}, body, "json"))
 
     def get_batch(self, id: str) -> Batch:
         """Get a batch

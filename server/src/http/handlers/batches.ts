@@ -6,7 +6,7 @@
 import type { Context } from 'koa';
 import { consumeWindow, checkRoom, RateLimited } from '../../accounts/rate-limit.js';
 import { findBatchForKey, listBatchesForKey } from '../../batches/batch-repo.js';
-import type { BatchBodySettings } from '../../batches/batch-body.js';
+import type { BatchBody, BatchBodySettings } from '../../batches/batch-body.js';
 import { listBatchRows } from '../../batches/batch-rows.js';
 import { batchBodyWorker } from '../../batches/batch-body-worker.js';
 import { cancelBatchUnit } from '../../batches/cancel-batch.js';
@@ -26,7 +26,11 @@ export function batchHandlers(deps: AppDeps) {
   const ports: CreateBatchPorts = { idempotencyTtlMs: config.idempotencyTtlSec * 1000 };
   const settings: BatchBodySettings = { allowPrivateWebhooks: config.webhookAllowPrivate, catalogue: deps.catalogue, irsf: [...deps.irsf.prefixes] };
 
-  async function createBatch(ctx: Context, req: ValidatedRequest): Promise<void> {
+  /**
+   * What createBatch and preflightBatch share: the room in the key's window before the body is read, the body
+   * checked on the batch thread, then `then` on it; a refusal after the body was read counts against the window.
+   */
+  async function withBatchBody(ctx: Context, req: ValidatedRequest, idempotent: boolean, then: (body: BatchBody, now: number, idemKey: string | null) => Promise<void>): Promise<void> {
     const caller = ctx.state.caller as ApiCaller;
     const { key } = caller;
     try {
@@ -37,10 +41,22 @@ export function batchHandlers(deps: AppDeps) {
     }
     const bytes = await req.readBody!();
     if (bytes === undefined) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
-    const idemKey = normalizeIdempotencyKey(req.headers['idempotency-key']);
+    const idemKey = idempotent ? normalizeIdempotencyKey(req.headers['idempotency-key']) : null;
     const now = clock.now();
     try {
-      const body = await batchBodyWorker.check({ bytes, key, now, fingerprint: idemKey !== null, settings });
+      await then(await batchBodyWorker.check({ bytes, key, now, fingerprint: idemKey !== null, settings }), now, idemKey);
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500 && !(err instanceof RateLimited)) {
+        caller.reported = await consumeWindow(executorFor(store.db), caller.window, clock.now());
+      }
+      throw err;
+    }
+  }
+
+  async function createBatch(ctx: Context, req: ValidatedRequest): Promise<void> {
+    await withBatchBody(ctx, req, true, async (body, now, idemKey) => {
+      const caller = ctx.state.caller as ApiCaller;
+      const { key } = caller;
       const batch = await prepareBatch(store.db, key, body);
       const outcome = await store.write(createBatchUnit(ports, { key, window: caller.window, idemKey, fingerprint: body.fingerprint, now }, batch));
       if (outcome.kind !== 'replayed' && outcome.window) caller.reported = outcome.window;
@@ -51,16 +67,34 @@ export function batchHandlers(deps: AppDeps) {
       else store.wake('batches');
       ctx.type = 'application/json';
       ctx.body = outcome.response.body;
-    } catch (err) {
-      if (err instanceof ApiError && err.status < 500 && !(err instanceof RateLimited)) {
-        caller.reported = await consumeWindow(executorFor(store.db), caller.window, clock.now());
+    });
+  }
+
+  // createBatch's checks, prepareBatch included, with nothing written: its invalid_batch is answered 200 with the
+  // same errors, a batch it would create 200 with none. Counted once against the window as a refused batch is.
+  async function preflightBatch(ctx: Context, req: ValidatedRequest): Promise<void> {
+    await withBatchBody(ctx, req, false, async (body) => {
+      const caller = ctx.state.caller as ApiCaller;
+      let valid = true;
+      let errors: Uint8Array = Buffer.from('[]');
+      try {
+        await prepareBatch(store.db, caller.key, body);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.token !== 'invalid_batch') throw err;
+        // The errors as the refusal carries them: merged with the account's, or the thread's JSON as it rendered it.
+        valid = false;
+        errors = err.fields.errors === undefined ? body.errorsJson : Buffer.from(JSON.stringify(err.fields.errors));
       }
-      throw err;
-    }
+      caller.reported = await consumeWindow(executorFor(store.db), caller.window, clock.now());
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      ctx.body = Buffer.concat([Buffer.from(`{"valid":${valid},"total":${body.total},"errors":`), errors, Buffer.from('}')]);
+    });
   }
 
   return {
     createBatch: Object.assign(createBatch, { readsBody: true as const }) satisfies Handler,
+    preflightBatch: Object.assign(preflightBatch, { readsBody: true as const }) satisfies Handler,
     async getBatch(ctx: Context, req: ValidatedRequest) {
       const { key } = ctx.state.caller as ApiCaller;
       const batch = await findBatchForKey(store.db, key.id, req.path.id);
