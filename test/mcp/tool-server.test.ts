@@ -169,21 +169,25 @@ for (const transport of ['http', 'stdio'] as const) {
     });
 
     it('lists calls with filters and a cursor, and reads the statistics and settings', async () => {
-      const first = (await callTool(mcp, 'place_call', { ...ok, metadata: { ticket: 'MCP-77' } })).value.callId;
-      const second = (await callTool(mcp, 'place_call', ok)).value.callId;
-      const page = await callTool(mcp, 'list_calls', { limit: 1, status: 'queued' });
-      expect(page.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([second]);
-      const next = await callTool(mcp, 'list_calls', { limit: 1, status: 'queued', cursor: page.value.nextCursor });
-      expect(next.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([first]);
-      expect((await callTool(mcp, 'list_calls', { q: 'mcp-77' })).value.calls.map((c: { id: string }) => c.id)).to.deep.equal([first]);
-      // The tenant's every call so far (an earlier test of this server may have placed some) is in the period.
-      const all = (await callTool(mcp, 'list_calls', { limit: 100 })).value.calls.length;
-      const stats = await callTool(mcp, 'get_stats', {});
-      expect([stats.isError, stats.value.calls]).to.deep.equal([false, all]);
-      expect(Object.values(stats.value.byStatus as Record<string, number>).reduce((a, b) => a + b, 0)).to.equal(all);
-      const settings = await callTool(mcp, 'get_settings', {});
-      expect(settings.value.webhookSecretFingerprint).to.match(/^[0-9a-f]{8}$/);
-      expect(settings.value.voices).to.include('alloy');
+      // A tenant of its own: its placements spend its own rate-limit window, and its statistics are its calls alone.
+      const erin = await srv.tenant();
+      const erinMcp = await connect(erin);
+      try {
+        const first = (await callTool(erinMcp, 'place_call', { ...ok, metadata: { ticket: 'MCP-77' } })).value.callId;
+        const second = (await callTool(erinMcp, 'place_call', ok)).value.callId;
+        const page = await callTool(erinMcp, 'list_calls', { limit: 1 });
+        expect(page.value.calls.map((c: { id: string }) => c.id)).to.deep.equal([second]);
+        const next = await callTool(erinMcp, 'list_calls', { limit: 1, cursor: page.value.nextCursor });
+        expect([next.value.calls.map((c: { id: string }) => c.id), next.value.nextCursor]).to.deep.equal([[first], null]);
+        expect((await callTool(erinMcp, 'list_calls', { q: 'mcp-77' })).value.calls.map((c: { id: string }) => c.id)).to.deep.equal([first]);
+        const stats = await callTool(erinMcp, 'get_stats', {});
+        expect([stats.isError, stats.value.calls]).to.deep.equal([false, 2]);
+        const settings = await callTool(erinMcp, 'get_settings', {});
+        expect(settings.value.webhookSecretFingerprint).to.match(/^[0-9a-f]{8}$/);
+        expect(settings.value.voices).to.include('alloy');
+      } finally {
+        await erinMcp.close();
+      }
     });
 
     it('creates a batch, reads it, cancels it; a bad batch is invalid_batch with its errors by index', async () => {
