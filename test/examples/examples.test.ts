@@ -182,6 +182,7 @@ describe('examples against a live service', function () {
           'cancel_call',
           'add_do_not_call',
           'create_batch',
+          'preflight_batch',
           'get_batch',
           'cancel_batch',
           'list_call_events',
