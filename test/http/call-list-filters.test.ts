@@ -99,6 +99,14 @@ forEachStore('listCalls: cursor, filters and search', (kind) => {
     expect(await search('r_o')).to.deep.equal([]);
   });
 
+  it('finds metadata values holding what JSON escapes (a quote, a backslash), which the stored JSON spells otherwise', async () => {
+    const quoted = await insertTestCall(srv.deps.store, alice, { created_at: base + 1, metadata_json: JSON.stringify({ note: 'He said "call back"', path: 'C:\\shop' }) });
+    await insertTestCall(srv.deps.store, alice, { created_at: base + 2, metadata_json: JSON.stringify({ note: 'call back' }) });
+    const search = async (q: string) => ids((await alice.api.get(`/v1/agent/calls?q=${encodeURIComponent(q)}`)).body);
+    expect(await search('"call back"')).to.deep.equal([quoted.id]);
+    expect(await search('c:\\sh')).to.deep.equal([quoted.id]);
+  });
+
   it('combines the filters with the batch and the cursor', async () => {
     const batch = '0199a3b0-5a1c-7d2e-9f00-1a2b3c4d5e6f';
     const inBatch = [];
