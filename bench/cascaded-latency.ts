@@ -21,7 +21,7 @@
 //   - whether each reply's first voice request reached the voice before the model's stream of that reply had ended
 //     (sentence streaming), and by how much;
 //   - the barge-in's speech start (svc's detector's) to the `clear` heard, and from the frame that decided it (for
-//     svc, the frame at which its detector has heard 160 ms of speech; for the relay, the first frame of speech,
+//     svc, the frame at which its detector has heard startMs (120 ms) of speech; for the relay, the first frame of speech,
 //     on which the fake recogniser sends SpeechStarted) to the clear;
 //   - frames lost: the callee's frames sent that never reached the recogniser, and the voice's audio of every
 //     reply not barged into that never reached the line (in 20 ms frames).

@@ -3,7 +3,7 @@
 // click). Speech must start and stop within TOLERANCE_MS of where its samples say it is; nothing else may start it.
 import { expect } from 'chai';
 import type { FvadModule } from '@echogarden/fvad-wasm';
-import { type ActivityEvent, frameDbfs, loadFvad, VoiceActivity, VoiceActivityError } from '../../../server/src/voice-agent/cascaded/voice-activity.js';
+import { type ActivityEvent, DEFAULT_VOICE_ACTIVITY, frameDbfs, loadFvad, VoiceActivity, VoiceActivityError } from '../../../server/src/voice-agent/cascaded/voice-activity.js';
 import { click, Line, speak, tone, VOICES, whiteNoise } from './line-audio.js';
 
 /** How far a start or a stop may be from the speech's bounds: a frame is 20 ms, a word's first sound can be weak. */
@@ -147,10 +147,12 @@ describe('voice activity on a phone line', function () {
     }
     va.close();
     expect(seen).to.have.length(2);
-    // Started once 160 ms of speech was heard; stopped once 240 ms of silence followed its last speech frame.
+    // Started once startMs (120 ms) of speech was heard; stopped once stopMs (240 ms) of silence followed its last speech frame.
     const [started, stopped] = seen.map((s) => Number(s.split(' at ')[1]));
-    expect(started! - at.startMs).to.be.within(160 - TOLERANCE_MS, 160 + TOLERANCE_MS);
-    expect(stopped! - at.endMs).to.be.within(240 - TOLERANCE_MS, 240 + TOLERANCE_MS);
+    const { startMs, stopMs } = DEFAULT_VOICE_ACTIVITY;
+    expect([startMs, stopMs]).to.deep.equal([120, 240]);
+    expect(started! - at.startMs).to.be.within(startMs - TOLERANCE_MS / 2, startMs + TOLERANCE_MS / 2);
+    expect(stopped! - at.endMs).to.be.within(stopMs - TOLERANCE_MS, stopMs + TOLERANCE_MS);
   });
 
   it('starts and stops as its options say: a longer startMs ignores a short word, a longer stopMs bridges a pause', async () => {

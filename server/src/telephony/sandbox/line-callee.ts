@@ -50,8 +50,9 @@ export interface CalleeLine {
  */
 const HELLO_AT_MS = 400;
 const INTO_GREETING_MS = 600;
-// Late enough that an agent whose greeting is slow to synthesise on a busy machine still speaks first.
-const LATE_HELLO_AT_MS = 8000;
+// Late enough that an agent whose greeting is slow to come on a busy machine (the line's clock runs on while the
+// agent's process catches up with the frames it was sent) still speaks first.
+const LATE_HELLO_AT_MS = 30_000;
 /** How long the agent must have been silent before the callee answers it. */
 const ANSWER_GAP_MS = 600;
 /**

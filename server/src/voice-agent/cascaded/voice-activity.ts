@@ -47,14 +47,15 @@ export interface VoiceActivityOptions {
 
 /**
  * Tuned on espeak-ng's speech (about -20 dBFS) through the line's mu-law, quiet and under white noise
- * (test/voice-agent/cascaded): mode 3, the one that least often takes the onset of a loud noise for speech; 160 ms
- * of speech within 300 ms to start (a click or a knock is shorter); 240 ms of non-speech to stop (longer than the
+ * (test/voice-agent/cascaded): mode 3, the one that least often takes the onset of a loud noise for speech; 120 ms
+ * of speech within 300 ms to start (a click or a knock is shorter, and a callee talking over the agent is heard
+ * within 150 ms of their first word); 240 ms of non-speech to stop (longer than the
  * gaps inside a sentence); speech 6 dB above the noise floor (a steady noise's 20 ms frames stay within about 3 dB of
  * their quietest) and above -45 dBFS (an utterance's fading tail is below it).
  */
 export const DEFAULT_VOICE_ACTIVITY: VoiceActivityOptions = {
   mode: 3,
-  startMs: 160,
+  startMs: 120,
   startWindowMs: 300,
   stopMs: 240,
   minDbfs: -45,
