@@ -87,6 +87,14 @@ forEachStore('placeCall answers every problem at once', (kind) => {
     ]);
   });
 
+  it('checks the number called beside an unknown field whose name begins with it', async () => {
+    const res = await place({ ...ok, to: '+19005550100', 'to.x': 1 });
+    expect(res.body.errors.map((e: { error: string; field: string }) => [e.error, e.field])).to.deep.equal([
+      ['unknown_field', 'to.x'],
+      ['destination_blocked', 'to'],
+    ]);
+  });
+
   const single: [string, unknown, string, string][] = [
     ['a missing to', { objective }, 'to_required', 'to'],
     ['an unknown field', { ...ok, sneaky: 1 }, 'unknown_field', 'sneaky'],

@@ -111,10 +111,11 @@ async function checkRequest(ports: PlacementPorts, ex: Executor, req: CheckedReq
     const schema = req.bodyProblems();
     // A body that is not an object (field '') has nothing for the guardrails to read.
     if (schema.some((p) => p.field === '')) return { schema, checked: null };
-    const unsound = new Set(schema.map((p) => p.field.split('.')[0]));
+    // The properties the schema refused (an unknown field is none of them, whatever its name holds).
+    const unsound = new Set(schema.filter((p) => p.error !== 'unknown_field').map((p) => p.field.split('.')[0]));
     return { schema, checked: checkGuardrails({ catalogue: ports.catalogue, irsf: ports.irsf }, req.key, req.body as PlaceCallRequest, req.now, req.ahead?.language, unsound) };
   });
-  if (checked?.call) return checked.call;
+  if (schema.length === 0 && checked?.call) return checked.call;
   const problems = [...schema, ...(checked?.problems ?? [])];
   if (checked) problems.push(...accountProblems(await readAccount(ex, req.key, checked.reads, req.now), checked.reads));
   throw problemsError(problems);
