@@ -100,6 +100,7 @@ describe('the @svc/sdk package', function () {
         'cancel_call',
         'add_do_not_call',
         'create_batch',
+        'preflight_batch',
         'get_batch',
         'cancel_batch',
         'list_call_events',
