@@ -113,18 +113,18 @@ export function OverviewPage() {
           <p class="counts" aria-live="polite">${s.calls} calls since ${shortDate(s.perDay[0]!.date)} (UTC days).</p>
           <dl class="figures">
             <div><dt>Calls</dt><dd data-figure="calls">${s.calls}</dd></div>
-            <div><dt>Answer rate</dt><dd data-figure="answer-rate">${percent(s.answerRate)}<small>of calls dialled to an end</small></dd></div>
+            <div><dt>Answer rate</dt><dd data-figure="answer-rate">${percent(s.answerRate)}<small>of calls dialled</small></dd></div>
             <div><dt>Completion rate</dt><dd data-figure="completion-rate">${percent(s.completionRate)}<small>ended completed</small></dd></div>
             <div><dt>Minutes billed</dt><dd data-figure="minutes">${s.minutes.billed}<small>in this period</small></dd></div>
             <div>
               <dt>Plan this month</dt>
               <dd data-figure="plan">
                 ${plan!.usedMinutes} of ${plan!.planMinutes} min
-                <small>${plan!.reservedMinutes} reserved by calls in flight</small>
+                <small>${plan!.reservedMinutes} reserved</small>
                 <meter min="0" max=${plan!.planMinutes} value=${plan!.usedMinutes} aria-label="Plan minutes used">${plan!.usedMinutes} of ${plan!.planMinutes}</meter>
               </dd>
             </div>
-            <div><dt>Turn latency p50 / p95</dt><dd data-figure="latency">${ms(s.latency.p50Ms)} / ${ms(s.latency.p95Ms)}<small>over ${s.latency.calls} calls with timed turns</small></dd></div>
+            <div><dt>Turn latency p50 / p95</dt><dd data-figure="latency">${ms(s.latency.p50Ms)} / ${ms(s.latency.p95Ms)}<small>${s.latency.calls} timed calls</small></dd></div>
             <div><dt>Webhook deliveries failed / gone</dt><dd data-figure="webhooks">${s.webhooks.failed} / ${s.webhooks.gone}</dd></div>
           </dl>
           <${PerDay} perDay=${s.perDay} />

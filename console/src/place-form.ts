@@ -1,6 +1,6 @@
 // The place-a-call form's model: a draft of plain strings and rows as the controls hold them, the placeCall body
 // built from it (with every problem the form can see itself, each at its control), the draft read back from a body
-// (the Advanced JSON view), and the control an API error token is about.
+// (the Advanced JSON view), and the control an API error (its token, or a problem's field) is about.
 import { tokens } from 'virtual:place-call-schema';
 import type { PlaceCallRequest } from '../../sdk/src/generated/types.gen.js';
 import type { ToolDraft } from './tools-editor.js';
@@ -134,6 +134,19 @@ export function controlOfToken(token: string, message: string, draft: PlaceDraft
   const row = new RegExp(`\\b${prop}[.\\[](\\d+)`).exec(message);
   const rows = prop === 'fields' ? draft.fields.length : prop === 'tools' ? draft.tools.length : 0;
   if (row && Number(row[1]) < rows) return `${prop === 'fields' ? 'field' : 'tool'}-${row[1]}-name`;
+  return controlOf(prop, draft);
+}
+
+/**
+ * The control a problem of the API's `errors` is shown at, by the field it names (`transfer.to`, `fields.1.name`);
+ * by its token and message, as controlOfToken, for a field the form does not know.
+ */
+export function controlOfProblem(p: { error: string; message: string; field: string }, draft: PlaceDraft): string | null {
+  if (p.error === 'unknown_field') return 'f-json';
+  const [prop, row] = p.field.split('.');
+  if (!Object.values(tokens).includes(prop) && !Object.values(GUARDRAILS).includes(prop)) return controlOfToken(p.error, p.message, draft);
+  const rows = prop === 'fields' ? draft.fields.length : prop === 'tools' ? draft.tools.length : 0;
+  if (row !== undefined && /^\d+$/.test(row) && Number(row) < rows) return `${prop === 'fields' ? 'field' : 'tool'}-${row}-name`;
   return controlOf(prop, draft);
 }
 

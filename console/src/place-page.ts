@@ -3,13 +3,14 @@
 // and the tools as controls of their own; the JSON request only in an Advanced view that stays in step with the
 // form both ways. Every problem is shown at its control (aria-invalid, aria-describedby naming the message) and
 // listed above the buttons, and the first one is focused and scrolled into view: the form's own checks all at
-// once, then the API's error (a placement answers one) at the control its token is about. Preflight's verdict is
-// shown before the call is placed.
+// once, then every problem the API answers (its `errors`) at the control its field is about. Preflight's verdict
+// is shown before the call is placed.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import type { PreflightResponse } from '../../sdk/src/generated/types.gen.js';
 import { describe, svc } from './api.js';
-import { bodyOf, controlOfToken, DAYS, draftOf, EMPTY_DRAFT, type FieldRow, type PlaceDraft, type Problem } from './place-form.js';
+import { SvcApiError } from '../../sdk/src/errors.js';
+import { bodyOf, controlOfProblem, controlOfToken, DAYS, draftOf, EMPTY_DRAFT, type FieldRow, type PlaceDraft, type Problem } from './place-form.js';
 import { ToolsEditor, type ToolDraft } from './tools-editor.js';
 import { offeredVoices } from './voices.js';
 
@@ -94,8 +95,12 @@ export function PlacePage() {
       }
     } catch (err) {
       setVerdict(null);
-      const { token, message } = describe(err);
-      show([{ control: controlOfToken(token, message, draft) ?? 'f-submit', message, token }]);
+      if (err instanceof SvcApiError && err.problems && err.problems.length > 0) {
+        show(err.problems.map((p) => ({ control: controlOfProblem(p, draft) ?? 'f-submit', message: p.message, token: p.error })));
+      } else {
+        const { token, message } = describe(err);
+        show([{ control: controlOfToken(token, message, draft) ?? 'f-submit', message, token }]);
+      }
     } finally {
       setBusy(false);
     }

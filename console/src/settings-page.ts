@@ -1,5 +1,5 @@
 // Settings, read-only (getSettings): the signed-in key's defaults, the account's numbers and plan with its usage,
-// the webhook signing secret's fingerprint and the voices offered. Keys are managed with the CLI, and the page says
+// and the webhook signing secret's fingerprint. Keys are managed with the CLI, and the page says
 // why.
 import { useEffect, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
@@ -70,10 +70,6 @@ export function SettingsPage() {
               secret's SHA-256 (<code>printf %s "$SECRET" | sha256sum | cut -c1-8</code>), to check which secret a receiver
               holds. The secret itself is never shown.
             </p>
-          </section>
-          <section aria-labelledby="voices">
-            <h2 id="voices">Voices</h2>
-            <p data-setting="voices">${s.voices.join(', ')}</p>
           </section>
           <section aria-labelledby="keys">
             <h2 id="keys">Managing keys</h2>

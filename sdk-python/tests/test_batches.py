@@ -31,6 +31,7 @@ def test_rejects_a_bad_batch_with_invalid_batch_naming_each_bad_call(svc: SvcCli
     assert (raised.value.status, raised.value.token) == (400, "invalid_batch")
     assert raised.value.errors is not None
     assert [(e["index"], e["error"]) for e in raised.value.errors] == [(1, "invalid_number")]
+    assert raised.value.problems is None
 
 
 def test_preflights_a_batch_naming_each_bad_call_as_creating_it_would_and_creates_nothing(svc: SvcClient) -> None:

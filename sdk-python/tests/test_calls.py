@@ -62,6 +62,19 @@ def test_a_placement_refused_by_validation_raises_svc_api_error_with_its_token_a
     assert error.request_id
 
 
+def test_a_refused_placement_lists_every_problem_in_problems_the_first_being_its_token(svc: SvcClient) -> None:
+    body = {"to": "+441534123456", "objective": " ", "sneaky": 1}
+    with pytest.raises(SvcApiError) as raised:
+        svc.place_call(body)
+    error = raised.value
+    assert (error.status, error.token, error.errors) == (400, "objective_required", None)
+    assert [(p["error"], p["field"]) for p in error.problems] == [("objective_required", "objective"), ("unknown_field", "sneaky"), ("destination_blocked", "to")]
+    assert (error.problems[0]["error"], error.problems[0]["message"]) == (error.token, error.message)
+    with pytest.raises(SvcApiError) as checked:
+        svc.preflight_call(body)
+    assert checked.value.problems == error.problems
+
+
 def test_a_wrong_key_is_unauthorized_and_an_unknown_call_not_found(service, svc: SvcClient) -> None:
     with pytest.raises(SvcApiError) as wrong:
         SvcClient("svc_ak_not_a_key_of_this_service", service.base_url).list_calls()

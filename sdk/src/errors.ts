@@ -1,6 +1,6 @@
 // The SDK's error classes. Every failure of an API call is one of these, so callers can branch on the class and,
 // for API errors, on the spec's `error` token.
-import type { BatchItemError, ErrorToken } from './generated/types.gen.js';
+import type { BatchItemError, ErrorToken, RequestProblem } from './generated/types.gen.js';
 
 /** The rate-limit headers of a response; null where the response did not carry the header. */
 export interface RateLimitInfo {
@@ -40,6 +40,11 @@ export class SvcApiError extends Error {
     readonly requestId: string | null,
     /** With createBatch's `invalid_batch`, every bad call by its index; null otherwise. */
     readonly errors: BatchItemError[] | null = null,
+    /**
+     * With a 400 of placeCall or preflightCall, every problem of the request at once, each with the field it is
+     * about (the first is `token` and `message`); null otherwise.
+     */
+    readonly problems: RequestProblem[] | null = null,
   ) {
     super(message);
   }
@@ -49,8 +54,12 @@ export class SvcApiError extends Error {
     const parsed = typeof body === 'object' && body !== null ? (body as { error?: unknown; message?: unknown }) : {};
     const token = typeof parsed.error === 'string' ? parsed.error : `http_${response.status}`;
     const message = typeof parsed.message === 'string' ? parsed.message : `The service answered ${response.status} ${response.statusText}`.trim();
-    const errors = Array.isArray((parsed as { errors?: unknown }).errors) ? (parsed as { errors: BatchItemError[] }).errors : null;
-    return new SvcApiError(response.status, token, message, rateLimitInfo(response.headers), response.headers.get('X-Request-Id'), errors);
+    // The body's `errors` names a batch's bad calls with invalid_batch, and a request's problems otherwise.
+    const list = (parsed as { errors?: unknown }).errors;
+    const items = Array.isArray(list) ? list : null;
+    const errors = token === 'invalid_batch' ? (items as BatchItemError[] | null) : null;
+    const problems = token === 'invalid_batch' ? null : (items as RequestProblem[] | null);
+    return new SvcApiError(response.status, token, message, rateLimitInfo(response.headers), response.headers.get('X-Request-Id'), errors, problems);
   }
 }
 

@@ -51,6 +51,7 @@ export type {
   PlaceCallRequest,
   PlaceCallResponse,
   PreflightResponse,
+  RequestProblem,
   ToolCall,
   ToolRequest,
 } from './generated/types.gen.js';

@@ -164,7 +164,6 @@ describe('the console: overview, calls list and settings', function () {
     expect(await page.textContent('[data-setting=fingerprint]')).to.equal(s.webhookSecretFingerprint);
     expect(await page.textContent('[data-setting=callerId]')).to.equal("+14155550100 (the account's default)");
     expect(await page.textContent('[data-setting=voice]')).to.equal("alloy (the service's default)");
-    expect(await page.textContent('[data-setting=voices]')).to.equal(s.voices.join(', '));
     expect(await page.textContent('[data-setting=usage]')).to.include(`${s.plan.usedMinutes} of ${s.plan.planMinutes}`);
     expect(await page.textContent('.note')).to.include('npx svc keys');
     expect(await page.locator('main input, main button, main select, main textarea').count()).to.equal(0);

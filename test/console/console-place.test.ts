@@ -1,6 +1,7 @@
 // "Place a call" in headless Chromium against a real service (test/console/support/console-browser.ts): a form for
 // people whose every problem is shown at its control (aria-invalid, aria-describedby naming the message), listed,
-// with the first focused and in view; the API's error at the control its token is about; the voice a choice of the
+// with the first focused and in view; every problem the API answers at the control its field is about (two only
+// the service can see, at once); the voice a choice of the
 // voices openapi.yaml lists; fields, the calling window, voicemail, redial and transfer as controls making the body
 // the Advanced JSON view shows, and the view editing the form back; and a call placed from the keyboard alone.
 import { expect } from 'chai';
@@ -107,6 +108,32 @@ describe('the console’s place-a-call form in headless Chromium', function () {
     expect(api.body.error).to.equal('invalid_tools');
     expect(await problemAt('tool-1-name')).to.deep.equal({ invalid: 'true', message: api.body.message });
     expect(await focused()).to.equal('tool-1-name');
+    rig.problems.splice(0, rig.problems.length, ...rig.problems.filter((p) => !p.includes('400')));
+  });
+
+  it('shows every problem the API answers at its field: a number on the do-not-call list and a caller id not owned', async () => {
+    expect((await rig.api('/v1/agent/do-not-call', { number: '+14155550177' })).status).to.equal(201);
+    await open();
+    // Both pass the form's own checks; only the service knows the list and the account's numbers.
+    await page.fill('#f-to', '+14155550177');
+    await page.fill('#f-objective', objective);
+    await page.fill('#f-callerId', '+14155559999');
+    await page.click('button:has-text("Place call")');
+    await page.waitForSelector('.error-summary code:text-is("caller_id_not_owned")');
+    const api = await rig.api('/v1/agent/calls/preflight', { to: '+14155550177', objective, callerId: '+14155559999' });
+    expect(api.body.errors.map((e: { error: string; field: string }) => [e.error, e.field])).to.deep.equal([
+      ['destination_opted_out', 'to'],
+      ['caller_id_not_owned', 'callerId'],
+    ]);
+    const [optedOut, notOwned] = api.body.errors as { message: string }[];
+    const listed = await page.$$eval('.error-summary li', (lis) => lis.map((li) => li.textContent?.replace(/\s+/g, ' ').trim()));
+    expect(listed).to.deep.equal([`destination_opted_out ${optedOut.message}`, `caller_id_not_owned ${notOwned.message}`]);
+    expect(await problemAt('f-to')).to.deep.equal({ invalid: 'true', message: optedOut.message });
+    expect(await problemAt('f-callerId')).to.deep.equal({ invalid: 'true', message: notOwned.message });
+    expect(await focused()).to.equal('f-to');
+    expect(await inView('f-to')).to.equal(true);
+    const calls = (await rig.api('/v1/agent/calls')).body.calls as { to: string }[];
+    expect(calls.filter((c) => c.to === '+14155550177')).to.have.length(0);
     rig.problems.splice(0, rig.problems.length, ...rig.problems.filter((p) => !p.includes('400')));
   });
 

@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
+import { refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' };
 
@@ -42,7 +43,7 @@ forEachStore('error messages that say what is wrong', (kind) => {
   for (const [what, to, message] of numbers) {
     it(`refuses ${what} with 400 invalid_number and says why in one sentence`, async () => {
       const res = await place({ ...ok, to });
-      expect([res.status, res.body]).to.deep.equal([400, { error: 'invalid_number', message }]);
+      expect([res.status, res.body]).to.deep.equal([400, refusedFor({ error: 'invalid_number', message, field: 'to' })]);
       expect(await calls()).to.equal(0);
     });
   }
@@ -51,7 +52,7 @@ forEachStore('error messages that say what is wrong', (kind) => {
     const res = await place({ ...ok, callerId: '+11234567890' });
     expect([res.status, res.body]).to.deep.equal([
       400,
-      { error: 'invalid_caller_id', message: '`callerId` is not a valid US number: +11234567890 has area code 123, and area codes start with 2 to 9.' },
+      refusedFor({ error: 'invalid_caller_id', message: '`callerId` is not a valid US number: +11234567890 has area code 123, and area codes start with 2 to 9.', field: 'callerId' }),
     ]);
   });
 
@@ -72,18 +73,28 @@ forEachStore('error messages that say what is wrong', (kind) => {
 
   it('answers a misspelt objective with objective_required and the field it was meant to be', async () => {
     const res = await place({ to: ok.to, objetive: ok.objective });
-    expect([res.status, res.body]).to.deep.equal([400, { error: 'objective_required', message: '`objective` is required, and the body has an unknown field `objetive`: did you mean `objective`?' }]);
+    expect([res.status, res.body]).to.deep.equal([
+      400,
+      refusedFor({ error: 'objective_required', message: '`objective` is required, and the body has an unknown field `objetive`: did you mean `objective`?', field: 'objective' }),
+    ]);
     expect(await calls()).to.equal(0);
   });
 
   it('answers a to written in another case with to_required and the field it was meant to be', async () => {
     const res = await place({ To: ok.to, objective: ok.objective });
-    expect(res.body).to.deep.equal({ error: 'to_required', message: '`to` is required, and the body has an unknown field `To`: did you mean `to`?' });
+    expect(res.body).to.deep.equal(refusedFor({ error: 'to_required', message: '`to` is required, and the body has an unknown field `To`: did you mean `to`?', field: 'to' }));
   });
 
   it('still says only "is required" when no sent field is near the missing one', async () => {
     const res = await place({ to: ok.to, goal: ok.objective });
-    expect(res.body).to.deep.equal({ error: 'objective_required', message: '`objective` is required.' });
+    expect(res.body).to.deep.equal({
+      error: 'objective_required',
+      message: '`objective` is required.',
+      errors: [
+        { error: 'objective_required', message: '`objective` is required.', field: 'objective' },
+        { error: 'unknown_field', message: 'Unknown field `goal`; see the request schema for the fields this version accepts.', field: 'goal' },
+      ],
+    });
   });
 
   const send = 'Send Authorization: Bearer svc_ak_<secret>.';

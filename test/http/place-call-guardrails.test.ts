@@ -6,6 +6,7 @@ import { ACCEPTED, BLOCKED, blockedMessage } from '../placement/destination-case
 import { ACCEPTED_WEBHOOK_URLS, REJECTED_WEBHOOK_URLS } from '../placement/webhook-url-cases.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { refusedFor } from '../support/problems.js';
 
 const objective = 'Ask whether the shop is open on Sunday and until what time.';
 const ok = { to: '+14155550123', objective };
@@ -68,10 +69,7 @@ forEachStore('placement guardrails', (kind) => {
     it('rejects a Canada number in the listed prefix with 400 destination_blocked and creates nothing', async () => {
       const res = await ctx.tenant.api.post('/v1/agent/calls', { body: { ...ok, to: '+14165550123' } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({
-        error: 'destination_blocked',
-        message: 'Calls to +14165550123 are blocked: the number is in a range listed for revenue-share fraud.',
-      });
+      expect(res.body).to.deep.equal(refusedFor({ error: 'destination_blocked', message: 'Calls to +14165550123 are blocked: the number is in a range listed for revenue-share fraud.', field: 'to' }));
       expect(await callsTo(ctx.srv, '+14165550123')).to.equal(0);
     });
 
@@ -87,7 +85,7 @@ forEachStore('placement guardrails', (kind) => {
       it(`rejects ${c.what} by its ${c.rule === 'region' ? `region ${c.region}` : c.rule === 'revenue_share' ? 'number type' : 'missing country'}`, async () => {
         const res = await ctx.tenant.api.post('/v1/agent/calls', { body: { ...ok, to: c.to } });
         expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal({ error: 'destination_blocked', message: blockedMessage(c) });
+        expect(res.body).to.deep.equal(refusedFor({ error: 'destination_blocked', message: blockedMessage(c), field: 'to' }));
       });
     }
   });
@@ -100,7 +98,7 @@ forEachStore('placement guardrails', (kind) => {
         const to = '+12125550142';
         const res = await ctx.tenant.api.post('/v1/agent/calls', { body: { to, objective, webhookUrl: url } });
         expect(res.status).to.equal(400);
-        expect(res.body).to.deep.equal({ error: 'invalid_webhook_url', message });
+        expect(res.body).to.deep.equal(refusedFor({ error: 'invalid_webhook_url', message, field: 'webhookUrl' }));
         expect(await callsTo(ctx.srv, to)).to.equal(0);
       });
     }

@@ -8,11 +8,12 @@ import { DEFAULT_HOLD_MAX_WAIT_SEC, lineBriefOf } from '../../server/src/convers
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
+import { fieldNamedIn, refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' };
 const NO_ANSWER = '+14155550111';
 const MEANING = '`hold` is not `{ "maxWaitSec": an integer from 1 to 86400 }`.';
-const refused = (why: string) => ({ error: 'invalid_hold', message: `${MEANING} (${why})` });
+const refused = (why: string) => refusedFor({ error: 'invalid_hold', message: `${MEANING} (${why})`, field: fieldNamedIn(why) });
 
 forEachStore('placement hold', (kind) => {
   let srv: EngineServer;

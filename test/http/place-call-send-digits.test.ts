@@ -5,13 +5,14 @@ import { expect } from 'chai';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
+import { refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' };
 const NO_ANSWER = '+14155550111';
 const TOKEN = '`sendDigits` is not 1 to 32 characters of `0`-`9`, `*`, `#`, `w` and `W`.';
 /** The spec's body for a string that is not keys, and for a value that is no string. */
-const REFUSED = { error: 'invalid_send_digits', message: `${TOKEN} (\`sendDigits\` must match pattern "^[0-9*#wW]{1,32}$".)` };
-const NOT_TEXT = { error: 'invalid_send_digits', message: `${TOKEN} (\`sendDigits\` must be string,null.)` };
+const REFUSED = refusedFor({ error: 'invalid_send_digits', message: `${TOKEN} (\`sendDigits\` must match pattern "^[0-9*#wW]{1,32}$".)`, field: 'sendDigits' });
+const NOT_TEXT = refusedFor({ error: 'invalid_send_digits', message: `${TOKEN} (\`sendDigits\` must be string,null.)`, field: 'sendDigits' });
 
 forEachStore('placement sendDigits', (kind) => {
   let srv: EngineServer;
@@ -61,7 +62,13 @@ forEachStore('placement sendDigits', (kind) => {
 
   it('reports it after invalid_recording_notice and before an unknown field', async () => {
     expect((await place({ recordingNotice: 'no', sendDigits: 'x' })).body.error).to.equal('invalid_recording_notice');
-    expect((await place({ sendDigits: 'x', sendDigit: '1' })).body).to.deep.equal(REFUSED);
+    expect((await place({ sendDigits: 'x', sendDigit: '1' })).body).to.deep.equal({
+      ...REFUSED,
+      errors: [
+        ...REFUSED.errors,
+        { error: 'unknown_field', message: 'Unknown field `sendDigit`; did you mean `sendDigits`? See the request schema for the fields this version accepts.', field: 'sendDigit' },
+      ],
+    });
     expect((await place({ sendDigits: '1', sendDigit: '1' })).body.error).to.equal('unknown_field');
   });
 

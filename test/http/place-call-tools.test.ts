@@ -7,6 +7,7 @@ import { CALL_TOOLS } from '../../server/src/voice-agent/tools.js';
 import { withTransfer } from '../../server/src/voice-agent/transfer.js';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { fieldNamedIn, refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop has the blue kettle in stock.' };
 const PARAMETERS = { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] };
@@ -70,7 +71,7 @@ forEachStore('a placement with client tools', (kind) => {
     it(`refuses ${what} with 400 invalid_tools, naming it, and places nothing`, async () => {
       const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, tools } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ error: 'invalid_tools', message: `${MEANING} (${detail}.)` });
+      expect(res.body).to.deep.equal(refusedFor({ error: 'invalid_tools', message: `${MEANING} (${detail}.)`, field: fieldNamedIn(detail) }));
       expect(await calls()).to.equal(0);
     });
   }
@@ -84,7 +85,7 @@ forEachStore('a placement with client tools', (kind) => {
     ]) {
       const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, tools: [{ ...tool, url }] } });
       expect(res.status, url).to.equal(400);
-      expect(res.body, url).to.deep.equal({ error: 'invalid_tools', message });
+      expect(res.body, url).to.deep.equal(refusedFor({ error: 'invalid_tools', message, field: 'tools.0.url' }));
     }
     expect(await calls()).to.equal(0);
   });

@@ -7,13 +7,14 @@ import { expect } from 'chai';
 import { startEngineServer, type EngineServer } from '../support/engine.js';
 import type { TestTenant } from '../support/server.js';
 import { forEachStore } from '../support/stores.js';
+import { fieldNamedIn, refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday.' };
 const PERSON = '+14155550142';
 /** invalid_transfer's meaning, from the spec's ErrorToken descriptions: every shape message starts with it. */
 const MEANING =
   '`transfer` is not `{ "to": <an E.164 number valid for its country, not the number called>, "mode"?: "cold" or "warm", "when"?: 1 to 500 characters, not blank }`. A destination that is valid but blocked (its country, premium rate, IRSF, satellite) is `destination_blocked`, and one on the do-not-call list `destination_opted_out`, as for `to`.';
-const refused = (detail: string) => ({ error: 'invalid_transfer', message: `${MEANING} (${detail}.)` });
+const refused = (detail: string) => refusedFor({ error: 'invalid_transfer', message: `${MEANING} (${detail}.)`, field: fieldNamedIn(detail) });
 
 forEachStore('placement transfer', (kind) => {
   let srv: EngineServer;
@@ -50,12 +51,12 @@ forEachStore('placement transfer', (kind) => {
     [
       'a number without its +',
       { to: '14155550142' },
-      { error: 'invalid_transfer', message: '`transfer.to` must start with + and the country code (E.164), such as +14155550123; "14155550142" has no +.' },
+      refusedFor({ error: 'invalid_transfer', message: '`transfer.to` must start with + and the country code (E.164), such as +14155550123; "14155550142" has no +.', field: 'transfer.to' }),
     ],
     [
       'a number not valid for its country',
       { to: '+1415555014' },
-      { error: 'invalid_transfer', message: '`transfer.to` is not a valid US number: +1415555014 has 9 digits after +1, and numbers there have 10 digits.' },
+      refusedFor({ error: 'invalid_transfer', message: '`transfer.to` is not a valid US number: +1415555014 has 9 digits after +1, and numbers there have 10 digits.', field: 'transfer.to' }),
     ],
     ['a mode of its own', { to: PERSON, mode: 'hot' }, refused('`transfer.mode` must be equal to one of the allowed values: cold, warm')],
     ['a blank condition', { to: PERSON, when: '   ' }, refused('`transfer.when` must match pattern "\\S"')],
@@ -74,7 +75,7 @@ forEachStore('placement transfer', (kind) => {
   it('refuses a transfer to the number called itself', async () => {
     const res = await place({ transfer: { to: ok.to } });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 'invalid_transfer', message: '`transfer.to` is the number called (+14155550123); a transfer goes to another number.' });
+    expect(res.body).to.deep.equal(refusedFor({ error: 'invalid_transfer', message: '`transfer.to` is the number called (+14155550123); a transfer goes to another number.', field: 'transfer.to' }));
     expect(await calls()).to.equal(0);
   });
 
@@ -93,7 +94,7 @@ forEachStore('placement transfer', (kind) => {
     it(`refuses a transfer to ${what} as the number called would be: destination_blocked, naming transfer.to`, async () => {
       const res = await place({ transfer: { to } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ error: 'destination_blocked', message: `\`transfer.to\` cannot be called: ${message}` });
+      expect(res.body).to.deep.equal(refusedFor({ error: 'destination_blocked', message: `\`transfer.to\` cannot be called: ${message}`, field: 'transfer.to' }));
       expect(await calls()).to.equal(0);
     });
   }
@@ -102,7 +103,9 @@ forEachStore('placement transfer', (kind) => {
     expect((await alice.api.post('/v1/agent/do-not-call', { body: { number: PERSON } })).status).to.equal(201);
     const res = await place({ transfer: { to: PERSON } });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 'destination_opted_out', message: "`transfer.to`: +14155550142 is on this account's do-not-call list; remove it from the list to call it." });
+    expect(res.body).to.deep.equal(
+      refusedFor({ error: 'destination_opted_out', message: "`transfer.to`: +14155550142 is on this account's do-not-call list; remove it from the list to call it.", field: 'transfer.to' }),
+    );
     expect((await alice.api.post('/v1/agent/do-not-call', { body: { number: ok.to } })).status).to.equal(201);
     expect((await place({ transfer: { to: PERSON } })).body.message).to.equal("+14155550123 is on this account's do-not-call list; remove it from the list to call it.");
     expect(await calls()).to.equal(0);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
+import { refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.' };
 
@@ -82,7 +83,7 @@ forEachStore('placing a call', (kind) => {
   it('rejects a body that is a JSON array with 400 invalid_body', async () => {
     const res = await alice.api.post('/v1/agent/calls', { body: [ok] });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 'invalid_body', message: 'The request body must be a JSON object.' });
+    expect(res.body).to.deep.equal(refusedFor({ error: 'invalid_body', message: 'The request body must be a JSON object.', field: '' }));
   });
 
   it('rejects an empty body with 400 invalid_body', async () => {
@@ -99,7 +100,9 @@ forEachStore('placing a call', (kind) => {
       ['feilds', 'fields'],
     ]) {
       const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, [field]: 'x' } });
-      expect(res.body).to.deep.equal({ error: 'unknown_field', message: `Unknown field \`${field}\`; did you mean \`${meant}\`? See the request schema for the fields this version accepts.` });
+      expect(res.body).to.deep.equal(
+        refusedFor({ error: 'unknown_field', message: `Unknown field \`${field}\`; did you mean \`${meant}\`? See the request schema for the fields this version accepts.`, field }),
+      );
     }
     const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, priority: 'high' } });
     expect(res.body.message).to.equal('Unknown field `priority`; see the request schema for the fields this version accepts.');
@@ -108,7 +111,9 @@ forEachStore('placing a call', (kind) => {
   it('lists the valid voices when the voice is unknown', async () => {
     const res = await alice.api.post('/v1/agent/calls', { body: { ...ok, voice: 'gravel' } });
     expect(res.status).to.equal(400);
-    expect(res.body).to.deep.equal({ error: 'invalid_voice', message: 'Unknown voice "gravel"; valid voices: alloy, ash, ballad, coral, echo, sage, shimmer, verse, marin, cedar.' });
+    expect(res.body).to.deep.equal(
+      refusedFor({ error: 'invalid_voice', message: 'Unknown voice "gravel"; valid voices: alloy, ash, ballad, coral, echo, sage, shimmer, verse, marin, cedar.', field: 'voice' }),
+    );
   });
 
   it('takes the current voices marin and cedar, any case, spelled as the catalogue spells them', async () => {

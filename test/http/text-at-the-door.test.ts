@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { forEachStore } from '../support/stores.js';
 import { startServer, type TestServer, type TestTenant } from '../support/server.js';
 import { NOT_UTF8_MESSAGE, notUtf8, textCases } from './text-corpus.js';
+import { refusedFor } from '../support/problems.js';
 
 const ok = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.' };
 
@@ -28,7 +29,7 @@ forEachStore('text at the door', (kind) => {
     it(`refuses ${c.what} with 400 ${c.token} and stores nothing`, async () => {
       const res = await alice.api.post('/v1/agent/calls', { body: c.body });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ error: c.token, message: c.message });
+      expect(res.body).to.deep.equal(refusedFor({ error: c.token, message: c.message, field: c.field }));
       expect(await count('calls')).to.equal(0);
       expect(await count('webhook_events')).to.equal(0);
     });

@@ -13,6 +13,8 @@ export interface TextCase {
   body: Record<string, unknown>;
   token: string;
   message: string;
+  /** The field the problem names (a placement's `errors`). */
+  field: string;
 }
 
 const valid = { to: '+14155550123', objective: 'Ask whether the shop is open on Sunday and until what time.' };
@@ -31,8 +33,8 @@ const places: { path: string; token: string; put: (text: string) => Record<strin
 ];
 
 export const textCases: TextCase[] = places.flatMap(({ path, token, put }) => [
-  { what: `U+0000 in ${path}`, body: { ...valid, ...put(NUL) }, token, message: nulMessage(path) },
-  { what: `a lone surrogate in ${path}`, body: { ...valid, ...put(LONE_SURROGATE) }, token, message: surrogateMessage(path) },
+  { what: `U+0000 in ${path}`, body: { ...valid, ...put(NUL) }, token, message: nulMessage(path), field: path },
+  { what: `a lone surrogate in ${path}`, body: { ...valid, ...put(LONE_SURROGATE) }, token, message: surrogateMessage(path), field: path },
 ]);
 
 /** JSON bodies whose bytes are not UTF-8; each would decode with U+FFFD to the same text as its neighbour. */

@@ -70,6 +70,7 @@ forEachStore('the SDK on batches', (kind) => {
     const bad = await svc.createBatch({ defaults: { objective }, calls: [{ to: '+1415' }] }).catch((e: unknown) => e);
     expect(bad).to.be.instanceOf(SvcApiError);
     expect([(bad as SvcApiError).status, (bad as SvcApiError).token]).to.deep.equal([400, 'invalid_batch']);
+    expect((bad as SvcApiError).problems).to.equal(null);
     expect((bad as SvcApiError).errors).to.deep.equal([
       { index: 0, error: 'invalid_number', message: '`to` is not a valid US number: +1415 has 3 digits after +1, and numbers there have 10 digits.' },
     ]);

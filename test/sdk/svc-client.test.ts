@@ -127,6 +127,19 @@ forEachStore('SDK client against a live server', (kind) => {
       expect([e.status, e.token]).to.deep.equal([400, 'to_required']);
     });
 
+    it('gives every problem of a refused placement in problems, the first being token and message; errors stays null', async () => {
+      const e = await apiError(svc.placeCall({ to: '+441534123456', objective: ' ', sneaky: 1 } as never));
+      expect([e.status, e.token, e.errors]).to.deep.equal([400, 'objective_required', null]);
+      expect(e.problems).to.deep.equal([
+        { error: 'objective_required', message: '`objective` is required and must not be blank.', field: 'objective' },
+        { error: 'unknown_field', message: 'Unknown field `sneaky`; see the request schema for the fields this version accepts.', field: 'sneaky' },
+        { error: 'destination_blocked', message: e.problems![2].message, field: 'to' },
+      ]);
+      expect(e.message).to.equal(e.problems![0].message);
+      const pre = await apiError(svc.preflightCall({ to: '+441534123456', objective: ' ', sneaky: 1 } as never));
+      expect(pre.problems).to.deep.equal(e.problems);
+    });
+
     it('rejects the same Idempotency-Key with another body with 422 idempotency_key_reused', async () => {
       await svc.placeCall(ok, { idempotencyKey: 'k1' });
       const e = await apiError(svc.placeCall({ ...ok, objective: 'Something else entirely, please.' }, { idempotencyKey: 'k1' }));

@@ -3,7 +3,7 @@ API errors, on the spec's `error` token (the tokens and their meanings are `svc.
 import re
 from typing import Any, List, NamedTuple, Optional, Protocol
 
-from .generated.models import BatchItemError
+from .generated.models import BatchItemError, RequestProblem
 
 
 class Headers(Protocol):
@@ -56,6 +56,7 @@ class SvcApiError(Exception):
         rate_limit: RateLimitInfo,
         request_id: Optional[str],
         errors: Optional[List[BatchItemError]] = None,
+        problems: Optional[List[RequestProblem]] = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -66,6 +67,9 @@ class SvcApiError(Exception):
         self.request_id = request_id
         #: With create_batch's `invalid_batch`, every bad call by its index; None otherwise.
         self.errors = errors
+        #: With a 400 of place_call or preflight_call, every problem of the request at once, each with the field it
+        #: is about (the first is `token` and `message`); None otherwise.
+        self.problems = problems
 
     def __str__(self) -> str:
         return f"{self.status} {self.token}: {self.message}"
@@ -77,8 +81,10 @@ class SvcApiError(Exception):
         error, text, errors = parsed.get("error"), parsed.get("message"), parsed.get("errors")
         token = error if isinstance(error, str) else f"http_{status}"
         message = text if isinstance(text, str) else f"The service answered {status} {reason}".strip()
-        errors = errors if isinstance(errors, list) else None
-        return cls(status, token, message, rate_limit_info(headers), headers.get("X-Request-Id"), errors)
+        items = errors if isinstance(errors, list) else None
+        # The body's `errors` names a batch's bad calls with invalid_batch, and a request's problems otherwise.
+        batch = token == "invalid_batch"
+        return cls(status, token, message, rate_limit_info(headers), headers.get("X-Request-Id"), items if batch else None, None if batch else items)
 
 
 class SvcNetworkError(Exception):

@@ -40,12 +40,13 @@ export const listCalls = <ThrowOnError extends boolean = false>(options?: Option
  * once. No call is placed when validation or a guardrail fails.
  *
  * The key's rate-limit window counts calls placed: only an accepted placement (202) spends it, and a request
- * made while it is full gets 429 `rate_limited` before anything else is checked. Otherwise errors are
- * reported one at a time, the first that applies winning:
+ * made while it is full gets 429 `rate_limited` before anything else is checked. Otherwise the error's
+ * `error` is the first that applies, in this order:
  * `to_required`, `objective_required`, `invalid_number`, `invalid_objective`, `invalid_context`,
  * `invalid_fields`, `invalid_caller_id`, `invalid_webhook_url`, `invalid_metadata`, `invalid_voicemail`, `invalid_start_at`, `invalid_redial`, `invalid_calling_window` (its shape), `invalid_machine_detection`, `invalid_on_behalf_of`, `invalid_recording_notice`, `invalid_send_digits`, `invalid_tools`, `invalid_transfer`, `invalid_hold`, `unknown_field`, `invalid_voice`,
  * `invalid_language`, `destination_blocked` (`to`, then `transfer.to`), `invalid_calling_window` (its zone, and whether it ever opens in the number's zones), `destination_opted_out` (`to`, then `transfer.to`), `caller_id_not_owned`, and last the minute cap (429
- * `over_minute_cap`). Malformed JSON (400 `invalid_json`), a body nesting more than 32 levels deep (400 with the
+ * `over_minute_cap`). A 400 also lists every problem of the request in `errors`
+ * (the first is `error` and `message`), so a client can fix them all at once. Malformed JSON (400 `invalid_json`), a body nesting more than 32 levels deep (400 with the
  * token of the property holding it), a body over 64 KiB (413) and a non-JSON body (415) are refused before any
  * of this and count against nothing.
  *
@@ -66,7 +67,8 @@ export const placeCall = <ThrowOnError extends boolean = false>(options: Options
  * Takes the body of placeCall and runs every check placeCall runs, in the same order, without placing a call:
  * nothing is written, the key's rate-limit window is not spent, no minute is reserved and no Idempotency-Key
  * is read or claimed. A call placeCall would refuse gets the same status and token (`rate_limited` when the
- * key's window is full, the 400s of validation and the guardrails, 429 `over_minute_cap`); one it would place
+ * key's window is full, the 400s of validation and the guardrails with the same `errors`, 429
+ * `over_minute_cap`); one it would place
  * gets 200 with what would happen: the number as dialled, the caller id, voice and language the call would
  * use, and the minutes left on the plan. The answer holds for that moment: the window, the plan and the
  * account's numbers may change before the call is placed.

@@ -19,6 +19,20 @@ export type LanguageSource = 'explicit' | 'inferred' | 'auto';
 export type ErrorToken = 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_batch' | 'invalid_calls' | 'invalid_defaults' | 'invalid_max_concurrency' | 'invalid_stop_when' | 'destination_opted_out' | 'invalid_reason' | 'invalid_after' | 'invalid_state' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body' | 'invalid_limit' | 'invalid_batch_id' | 'invalid_cursor' | 'invalid_status' | 'invalid_answered_by' | 'invalid_period' | 'invalid_query' | 'invalid_channels' | 'malformed_request' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'request_timeout' | 'idempotency_key_in_use' | 'call_already_ended' | 'batch_already_ended' | 'redelivery_pending' | 'destination_refused' | 'no_webhook_url' | 'payload_too_large' | 'unsupported_media_type' | 'range_not_satisfiable' | 'idempotency_key_reused' | 'rate_limited' | 'too_many_streams' | 'over_minute_cap' | 'headers_too_large' | 'internal_error' | 'placement_failed' | 'store_error' | 'recording_unavailable';
 
 /**
+ * One problem of a request, as the error's `error` and `message` would name it alone.
+ */
+export type RequestProblem = {
+    error: ErrorToken;
+    message: string;
+    /**
+     * The request's value the problem is about, as a dotted path from the body, as messages name it (`to`,
+     * `transfer.to`, `fields.1.name`, an unknown field's own name); empty for the body as a whole.
+     *
+     */
+    field: string;
+};
+
+/**
  * Every error response has this shape.
  */
 export type ApiError = {
@@ -1595,6 +1609,17 @@ export type PlaceCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
+        /**
+         * Every problem of the request at once, the first being `error` and `message` above. Each
+         * top-level property of the body is named at most once (its first problem, as it would be
+         * named alone), then every guardrail whose inputs passed the schema, then the account's checks
+         * (`destination_opted_out`, `caller_id_not_owned`) for the numbers that passed theirs: a check
+         * that needs a value the request got wrong is not run on it. Present on every 400 of the body's
+         * checks; absent for `invalid_json`, a body nesting too deep and `invalid_idempotency_key`,
+         * which are refused before the body is checked.
+         *
+         */
+        errors?: Array<RequestProblem>;
         error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**
@@ -1680,6 +1705,17 @@ export type PreflightCallErrors = {
      * The request was rejected by validation or a guardrail; no call was placed.
      */
     400: ApiError & {
+        /**
+         * Every problem of the request at once, the first being `error` and `message` above. Each
+         * top-level property of the body is named at most once (its first problem, as it would be
+         * named alone), then every guardrail whose inputs passed the schema, then the account's checks
+         * (`destination_opted_out`, `caller_id_not_owned`) for the numbers that passed theirs: a check
+         * that needs a value the request got wrong is not run on it. Present on every 400 of the body's
+         * checks; absent for `invalid_json`, a body nesting too deep and `invalid_idempotency_key`,
+         * which are refused before the body is checked.
+         *
+         */
+        errors?: Array<RequestProblem>;
         error?: 'to_required' | 'objective_required' | 'invalid_number' | 'invalid_objective' | 'invalid_context' | 'invalid_fields' | 'invalid_caller_id' | 'invalid_webhook_url' | 'invalid_metadata' | 'invalid_voicemail' | 'invalid_start_at' | 'invalid_redial' | 'invalid_calling_window' | 'invalid_machine_detection' | 'invalid_on_behalf_of' | 'invalid_recording_notice' | 'invalid_send_digits' | 'invalid_tools' | 'invalid_transfer' | 'invalid_hold' | 'invalid_voice' | 'invalid_language' | 'unknown_field' | 'destination_blocked' | 'destination_opted_out' | 'caller_id_not_owned' | 'invalid_idempotency_key' | 'invalid_json' | 'invalid_body';
     };
     /**

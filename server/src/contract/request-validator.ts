@@ -1,4 +1,5 @@
-// Validates a request against its operation in openapi.yaml and turns the first failure into the spec's token.
+// Validates a request against its operation in openapi.yaml and turns the first failure into the spec's token;
+// a placement also reads every failure of its body (bodyProblems), each top-level property's first.
 // The tokens come from the document: `x-error` on a parameter or property, `x-error-missing` for a property
 // that is absent, null or blank, `x-error-additional` for unknown properties, and `x-error-order` for which
 // failure wins when several apply. Text is checked here too, whatever the schema says: a string (or key) holding
@@ -11,7 +12,7 @@
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { closest, distance } from 'fastest-levenshtein';
-import type { ErrorToken } from '../generated/types.gen.js';
+import type { ErrorToken, RequestProblem } from '../generated/types.gen.js';
 import { ApiError } from '../errors/api-error.js';
 import { MAX_NESTING, tooDeepAt } from './json-nesting.js';
 import { FAULTY_TEXT, pathParameters, queryParameters } from './request-text.js';
@@ -35,6 +36,8 @@ export interface ValidatedRequest {
   body: unknown;
   /** Throws the body's ApiError, if any. */
   checkBody(): void;
+  /** Every problem of the body, the first being checkBody's; empty when it is valid. */
+  bodyProblems(): RequestProblem[];
   /** The body's bytes, for a handler that reads its own body (operation-router.ts's Handler.readsBody). */
   readBody?: () => Promise<Buffer | undefined>;
 }
@@ -54,7 +57,7 @@ export function compileRequestValidator(doc: OpenApiDocument, ajv: Ajv2020, path
   });
   const bodySchemaNode = op.requestBody?.content['application/json']?.schema;
   const bodyAt = ['paths', path, method, 'requestBody', 'content', 'application/json', 'schema'];
-  const bodyProblem = bodySchemaNode ? compileBodyCheck(doc, ajv, bodyAt, reasons) : undefined;
+  const problemsOf = bodySchemaNode ? compileBodyProblems(doc, ajv, bodyAt, reasons) : undefined;
   const bodySchema = bodySchemaNode ? resolveRef<Schema>(doc, bodySchemaNode) : undefined;
   const pathOf = pathParameters(path);
 
@@ -62,7 +65,7 @@ export function compileRequestValidator(doc: OpenApiDocument, ajv: Ajv2020, path
     // At once, as for a body that is not JSON: a handler may fingerprint the body before it checks it.
     const deep = bodySchema ? nestingError(bodySchema, parts.body) : null;
     if (deep) throw deep;
-    const out: ValidatedRequest = { path: {}, query: {}, headers: {}, body: parts.body, checkBody };
+    const out: ValidatedRequest = { path: {}, query: {}, headers: {}, body: parts.body, checkBody, bodyProblems };
     // Path ids name a resource: one that names nothing is a 404 from its handler, and one that is not text names nothing.
     for (const [name, value] of Object.entries(pathOf(parts.rawPath))) {
       if (value === null) throw new ApiError(404, 'not_found', `The path's \`${name}\` ${NOT_TEXT}, so it names nothing.`);
@@ -88,13 +91,14 @@ export function compileRequestValidator(doc: OpenApiDocument, ajv: Ajv2020, path
     return out;
 
     function checkBody(): void {
-      if (!bodyProblem) return;
-      if (parts.body === undefined) {
-        if (op.requestBody?.required) throw new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
-      } else {
-        const problem = bodyProblem(parts.body);
-        if (problem) throw problem;
-      }
+      const [first] = bodyProblems();
+      if (first) throw new ApiError(400, first.error, first.message);
+    }
+
+    function bodyProblems(): RequestProblem[] {
+      if (!problemsOf) return [];
+      if (parts.body === undefined) return op.requestBody?.required ? [NOT_AN_OBJECT] : [];
+      return problemsOf(parts.body);
     }
   };
 }
@@ -105,19 +109,35 @@ export function compileRequestValidator(doc: OpenApiDocument, ajv: Ajv2020, path
  * request's body is checked with it, and so is each call of a batch against placeCall's schema.
  */
 export function compileBodyCheck(doc: OpenApiDocument, ajv: Ajv2020, at: string[], reasons: FormatReasons = {}): (body: unknown) => ApiError | null {
+  const problemsOf = compileBodyProblems(doc, ajv, at, reasons);
+  return (body) => {
+    const [first] = problemsOf(body);
+    return first ? new ApiError(400, first.error, first.message) : null;
+  };
+}
+
+/**
+ * Every problem of a JSON value against the document's schema at `at`: each top-level property's first (by the
+ * same rules as compileBodyCheck's one error), in the order of the schema's x-error-order, so that the first is
+ * compileBodyCheck's error; empty when the value is valid. A valid value costs what it did before: ajv is
+ * compiled with allErrors once, and the problems are only worked out for a value that fails.
+ */
+export function compileBodyProblems(doc: OpenApiDocument, ajv: Ajv2020, at: string[], reasons: FormatReasons = {}): (body: unknown) => RequestProblem[] {
   const messages = tokenMessages(doc);
   const node = at.reduce<unknown>((n, key) => (n as Record<string, unknown> | undefined)?.[key], doc) as Schema;
   const schema = resolveRef<Schema>(doc, node);
   const validate = ajv.compile({ $ref: pointer(...at) });
   return (body) => {
     const deep = nestingError(schema, body);
-    if (deep) return deep;
+    if (deep) return [{ error: deep.token, message: deep.message, field: tooDeepAt(body) ?? '' }];
     const valid = validate(body);
     const faults = textFaults(body);
-    if (valid && faults.length === 0) return null;
-    return bodyError(schema, body, valid ? [] : (validate.errors ?? []), faults, messages, reasons);
+    if (valid && faults.length === 0) return [];
+    return bodyProblems(schema, body, valid ? [] : (validate.errors ?? []), faults, messages, reasons);
   };
 }
+
+const NOT_AN_OBJECT: RequestProblem = { error: 'invalid_body', message: 'The request body must be a JSON object.', field: '' };
 
 /** 400 for a body nesting past MAX_NESTING, with the token of the top-level property holding the too-deep value. */
 function nestingError(schema: Schema, body: unknown): ApiError | null {
@@ -191,19 +211,26 @@ const faultKind = (text: string) => (text.includes('\u0000') ? 'contains U+0000 
 
 const faultMessage = (segments: string[], text: string) => `\`${segments.join('.')}\` ${faultKind(text)}.`;
 
-function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults: TextFault[], messages: Record<string, string>, reasons: FormatReasons): ApiError {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return new ApiError(400, 'invalid_body', 'The request body must be a JSON object.');
-  }
+/**
+ * The problems of a body that failed its schema: for each top-level property (or unknown field), the first of its
+ * failures with the lowest rank in the schema's x-error-order; then those in rank order, ties in the order they
+ * were found. So the first is the failure that wins when only one is told: the first found with the lowest rank.
+ */
+function bodyProblems(schema: Schema, body: unknown, errors: ErrorObject[], faults: TextFault[], messages: Record<string, string>, reasons: FormatReasons): RequestProblem[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return [NOT_AN_OBJECT];
   const data = body as Record<string, unknown>;
   const order: string[] = schema['x-error-order'] ?? [];
   const rank = (t: string) => (order.includes(t) ? order.indexOf(t) : order.length);
-  let best: { token: string; message: string } | undefined;
-  const consider = (token: string | undefined, message: string) => {
-    if (token && (!best || rank(token) < rank(best.token))) best = { token, message };
+  const best = new Map<string, { problem: RequestProblem; found: number }>();
+  let found = 0;
+  const consider = (token: string | undefined, message: string, segments: string[]) => {
+    if (!token) return;
+    const held = best.get(segments[0]);
+    if (!held || rank(token) < rank(held.problem.error)) best.set(segments[0], { problem: { error: token as ErrorToken, message, field: segments.join('.') }, found });
+    found += 1;
   };
   // Faulty text first: for a property that also breaks its schema (a NUL in `to`), the fault is the clearer message.
-  for (const fault of faults) consider(propertyToken(schema, fault.segments[0]), fault.message);
+  for (const fault of faults) consider(propertyToken(schema, fault.segments[0]), fault.message, fault.segments);
   // A format that can say why a value fails it explains its property whatever rule the value breaks (a `to` that
   // is a number, or fails the pattern, is explained as a phone number); the format's error comes first, so that
   // its reason is the message.
@@ -211,6 +238,9 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
   const explained = (e: ErrorObject) => e.keyword === 'format' && reasons[String(e.params.format)] !== undefined;
   const known = Object.keys(schema.properties ?? {});
   const unknown = errors.filter((e) => e.instancePath === '' && e.keyword === 'additionalProperties').map((e) => String(e.params.additionalProperty));
+  // An unknown field told as a required one's misspelling is not told again on its own.
+  const missing = errors.filter((e) => e.instancePath === '' && e.keyword === 'required').map((e) => String(e.params.missingProperty));
+  const told = new Set(unknown.filter((u) => missing.includes(likelyMeant(u, known) ?? '')));
   for (const e of [...errors].sort((a, b) => Number(explained(b)) - Number(explained(a)))) {
     if (e.instancePath === '') {
       if (e.keyword === 'required') {
@@ -221,12 +251,13 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
         consider(
           ps['x-error-missing'] ?? ps['x-error'],
           misspelt ? `\`${prop}\` is required, and the body has an unknown field \`${misspelt}\`: did you mean \`${prop}\`?` : `\`${prop}\` is required.`,
+          [prop],
         );
       } else if (e.keyword === 'additionalProperties') {
         const prop = String(e.params.additionalProperty);
         const guess = likelyMeant(prop, known);
         const rest = 'the request schema for the fields this version accepts.';
-        consider(schema['x-error-additional'], guess ? `Unknown field \`${prop}\`; did you mean \`${guess}\`? See ${rest}` : `Unknown field \`${prop}\`; see ${rest}`);
+        if (!told.has(prop)) consider(schema['x-error-additional'], guess ? `Unknown field \`${prop}\`; did you mean \`${guess}\`? See ${rest}` : `Unknown field \`${prop}\`; see ${rest}`, [prop]);
       }
       continue;
     }
@@ -237,17 +268,18 @@ function bodyError(schema: Schema, body: unknown, errors: ErrorObject[], faults:
     const prop = segments[0];
     const ps = schema.properties?.[prop] ?? {};
     if (ps['x-error-missing'] && isBlank(data[prop])) {
-      consider(ps['x-error-missing'], `\`${prop}\` is required and must not be blank.`);
+      consider(ps['x-error-missing'], `\`${prop}\` is required and must not be blank.`, [prop]);
     } else {
       const token = ps['x-error'];
       // A format that can say why the value fails it says so; otherwise the token's meaning and ajv's detail.
       const format = formatOf(e);
       const reason = format === undefined ? null : reasons[format]?.(valueAt(data, segments), segments.join('.'));
       const detail = `\`${segments.join('.')}\` ${e.message ?? 'is invalid'}${allowed(e)}.`;
-      consider(token, reason ?? (token && messages[token] ? `${messages[token]} (${detail})` : detail));
+      consider(token, reason ?? (token && messages[token] ? `${messages[token]} (${detail})` : detail), segments);
     }
   }
-  return best ? new ApiError(400, best.token as ErrorToken, best.message) : new ApiError(400, 'invalid_body', 'The request body does not match the request schema.');
+  if (best.size === 0) return [{ error: 'invalid_body', message: 'The request body does not match the request schema.', field: '' }];
+  return [...best.values()].sort((a, b) => rank(a.problem.error) - rank(b.problem.error) || a.found - b.found).map((b) => b.problem);
 }
 
 function valueAt(data: unknown, segments: string[]): unknown {

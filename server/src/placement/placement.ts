@@ -15,11 +15,11 @@
 // nothing.
 import { v7 as uuidv7 } from 'uuid';
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { NumberType, PlaceCallRequest, PlaceCallResponse, PreflightResponse } from '../generated/types.gen.js';
+import type { NumberType, PlaceCallRequest, PlaceCallResponse, PreflightResponse, RequestProblem } from '../generated/types.gen.js';
 import { billingPeriod, checkMinuteCap, remainingMinutes, usageOf, type Allowance } from '../accounts/minute-billing.js';
 import { checkRoom, consumeWithinLimit, RateLimited, type RateWindow, type WindowState } from '../accounts/rate-limit.js';
-import { ApiError } from '../errors/api-error.js';
-import { readPlacementState } from '../store/accounts/usage.js';
+import { ApiError, errorBody, problemOf, problemsError } from '../errors/api-error.js';
+import { readPlacementState, type PlacementState } from '../store/accounts/usage.js';
 import { insertQueuedCall, iso, windowFields } from '../store/calls-repo.js';
 import { claimIdempotencyKey, completeIdempotencyKey, findIdempotencyRecord, releaseIdempotencyKey, type IdempotencyRow, type StoredResponse } from '../store/idempotency-repo.js';
 import type { Executor, WriteUnit } from '../store/store.js';
@@ -27,7 +27,7 @@ import type { IrsfList } from '../numbers/irsf.js';
 import type { AgentCatalogue } from './agent-catalogue.js';
 import { parseE164, withParsedNumbers } from './caller-id.js';
 import type { PlacementAhead } from './placement-ahead.js';
-import { checkCallerId, preparePlacement, type PreparedCall } from './prepare-placement.js';
+import { checkCallerId, checkGuardrails, type AccountReads, type PreparedCall } from './prepare-placement.js';
 
 export interface PlacementRequest {
   key: ApiKeyRow;
@@ -39,8 +39,8 @@ export interface PlacementRequest {
   /** requestFingerprint of the body when there is an idempotency key. */
   fingerprint: string;
   body: unknown;
-  /** Validates the body against the schema; throws the 400. */
-  checkBody(): void;
+  /** Every problem of the body against the schema (request-validator.ts); empty when it is valid. */
+  bodyProblems(): RequestProblem[];
   now: number;
   /** The request's id, for the lines it logs. */
   reqId?: string;
@@ -68,7 +68,7 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
       return answerFromRecord(await findIdempotencyRecord(ex, key.id, idemKey), req.fingerprint);
     }
     try {
-      const call = checkRequest(ports, req);
+      const call = await checkRequest(ports, ex, req);
       return await atomically(key.account_id, async (tx) => {
         const window = await consumeWithinLimit(tx, req.window, req.now, 'calls');
         return { kind: 'placed', window, response: await insertWithinCap(tx, key, call, idemKey, req.now) };
@@ -85,7 +85,7 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
     const apiKeyId = req.key.id;
     try {
       if (err instanceof ApiError && err.status === 400) {
-        const body = JSON.stringify({ error: err.token, message: err.message });
+        const body = JSON.stringify(errorBody(err));
         await completeIdempotencyKey(ex, apiKeyId, idemKey, { status: 400, headers: {}, body });
       } else {
         await releaseIdempotencyKey(ex, apiKeyId, idemKey);
@@ -96,13 +96,29 @@ export function placementUnit(ports: PlacementPorts, req: PlacementRequest): Wri
   }
 }
 
-/** Steps 2 and 3: the window as the gate read it, then the body's validation, defaults and guardrails. */
-function checkRequest(ports: PlacementPorts, req: Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'checkBody' | 'ahead' | 'now'>): PreparedCall {
+type CheckedRequest = Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'bodyProblems' | 'ahead' | 'now'>;
+
+/**
+ * Steps 2 and 3: the window as the gate read it, then the body's validation, defaults and guardrails. A request
+ * with problems is refused with all of them: the schema's, the guardrails whose inputs the schema passed, and the
+ * account's checks of the numbers that passed theirs (read here, outside the unit's atomic part: nothing is
+ * written for a refused request). A valid request costs what it did: the schema's check finds nothing, the
+ * guardrails run as before, and the account is read once, in step 4.
+ */
+async function checkRequest(ports: PlacementPorts, ex: Executor, req: CheckedRequest): Promise<PreparedCall> {
   checkRoom(req.seen, 'calls');
-  return withParsedNumbers(req.ahead?.numbers, () => {
-    req.checkBody();
-    return preparePlacement({ catalogue: ports.catalogue, irsf: ports.irsf }, req.key, req.body as PlaceCallRequest, req.now, req.ahead?.language);
+  const { schema, checked } = withParsedNumbers(req.ahead?.numbers, () => {
+    const schema = req.bodyProblems();
+    // A body that is not an object (field '') has nothing for the guardrails to read.
+    if (schema.some((p) => p.field === '')) return { schema, checked: null };
+    // The properties the schema refused (an unknown field is none of them, whatever its name holds).
+    const unsound = new Set(schema.filter((p) => p.error !== 'unknown_field').map((p) => p.field.split('.')[0]));
+    return { schema, checked: checkGuardrails({ catalogue: ports.catalogue, irsf: ports.irsf }, req.key, req.body as PlaceCallRequest, req.now, req.ahead?.language, unsound) };
   });
+  if (schema.length === 0 && checked?.call) return checked.call;
+  const problems = [...schema, ...(checked?.problems ?? [])];
+  if (checked) problems.push(...accountProblems(await readAccount(ex, req.key, checked.reads, req.now), checked.reads));
+  throw problemsError(problems);
 }
 
 /**
@@ -110,8 +126,8 @@ function checkRequest(ports: PlacementPorts, req: Pick<PlacementRequest, 'key' |
  * read it, the account's numbers and minutes are read, and the call that would be placed is described. Throws the
  * ApiError placeCall would answer with.
  */
-export async function preflight(ports: PlacementPorts, ex: Executor, req: Pick<PlacementRequest, 'key' | 'seen' | 'body' | 'checkBody' | 'ahead' | 'now'>): Promise<PreflightResponse> {
-  const call = checkRequest(ports, req);
+export async function preflight(ports: PlacementPorts, ex: Executor, req: CheckedRequest): Promise<PreflightResponse> {
+  const call = await checkRequest(ports, ex, req);
   const { callerId, allowance } = await checkAccount(ex, req.key, call, req.now);
   const { country, type } = withParsedNumbers(req.ahead?.numbers, () => parseE164(call.to));
   return {
@@ -149,17 +165,42 @@ export function answerFromRecord(record: IdempotencyRow | undefined, fingerprint
   return { kind: 'replayed', response: { status: record.response_status!, headers, body: record.response_body! } };
 }
 
-/** The caller id must be the account's (400 caller_id_not_owned), and the minute cap must allow another call (429). */
+/**
+ * The numbers must not be on the do-not-call list and the caller id must be the account's (400 with every such
+ * problem), and the minute cap must allow another call (429).
+ */
 async function checkAccount(ex: Executor, key: ApiKeyRow, call: PreparedCall, now: number): Promise<{ callerId: string; allowance: Allowance }> {
-  // One read: the plan and usage, the default caller id, whether the caller id is owned and the destination listed.
-  const transferTo = call.transfer?.to ?? null;
-  const state = await readPlacementState(ex, call.callerId, call.to, transferTo, billingPeriod(now).start, key.account_id);
-  if (state?.listed) throw new ApiError(400, 'destination_opted_out', optedOutMessage(call.to));
-  if (state?.transfer_listed) throw new ApiError(400, 'destination_opted_out', `\`transfer.to\`: ${optedOutMessage(transferTo!)}`);
+  const reads: AccountReads = { to: call.to, transferTo: call.transfer?.to ?? null, callerIdChecked: true, callerId: call.callerId };
+  const state = await readAccount(ex, key, reads, now);
+  const problems = accountProblems(state, reads);
+  if (problems.length > 0) throw problemsError(problems);
   const callerId = checkCallerId(call.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
   const allowance = usageOf(state);
   checkMinuteCap(allowance, now);
   return { callerId, allowance };
+}
+
+/** One read: the plan and usage, the default caller id, whether the caller id is owned and the numbers listed. */
+function readAccount(ex: Executor, key: ApiKeyRow, reads: AccountReads, now: number): Promise<PlacementState | undefined> {
+  return readPlacementState(ex, reads.callerId, reads.to ?? '', reads.transferTo, billingPeriod(now).start, key.account_id);
+}
+
+/** The account's problems, in placeCall's order, for the values that are read (AccountReads). */
+function accountProblems(state: PlacementState | undefined, reads: AccountReads): RequestProblem[] {
+  const problems: RequestProblem[] = [];
+  if (reads.to !== null && state?.listed) problems.push({ error: 'destination_opted_out', message: optedOutMessage(reads.to), field: 'to' });
+  if (reads.transferTo !== null && state?.transfer_listed) {
+    problems.push({ error: 'destination_opted_out', message: `\`transfer.to\`: ${optedOutMessage(reads.transferTo)}`, field: 'transfer.to' });
+  }
+  if (reads.callerIdChecked) {
+    try {
+      checkCallerId(reads.callerId, state?.default_caller_id ?? null, Boolean(state?.owned));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      problems.push(problemOf(err, 'callerId'));
+    }
+  }
+  return problems;
 }
 
 /** Why a number on the do-not-call list is refused: the same words for the number called and the transfer's. */

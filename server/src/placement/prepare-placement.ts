@@ -1,13 +1,14 @@
 // Turns a schema-valid placement request into the call to create: resolves the defaults (caller id from the
 // request, the key, then the account; voice from the request, the key, then the platform; language explicit,
 // inferred or auto) and applies the guardrails, in the documented order: a transfer to the number called
-// (invalid_transfer), invalid_voice, invalid_language, destination_blocked (`to`, then the transfer's). The caller
+// (invalid_transfer), invalid_voice, invalid_language, destination_blocked (`to`, then the transfer's). Every
+// guardrail whose inputs are sound is run and every problem kept, so that a 400 can list them all. The caller
 // id is resolved and checked against the account's numbers with the minute cap, in the placement's one read of the
 // account (placement.ts), after the do-not-call list: caller_id_not_owned comes last, before the cap.
 import type { ApiKeyRow } from '../accounts/accounts-repo.js';
-import type { CallingWindow, CallMetadata, ClientTool, FieldDefinition, LanguageSource, PlaceCallRequest, Transfer } from '../generated/types.gen.js';
+import type { CallingWindow, CallMetadata, ClientTool, FieldDefinition, LanguageSource, PlaceCallRequest, RequestProblem, Transfer } from '../generated/types.gen.js';
 import type { CallTransfer, StoredTool } from '../store/calls-repo.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, problemOf, problemsError } from '../errors/api-error.js';
 import type { IrsfList } from '../numbers/irsf.js';
 import { applyWindow, type AppliedWindow } from '../schedule/calling-window.js';
 import { scheduledAt } from '../schedule/start-at.js';
@@ -65,36 +66,99 @@ export interface PlacementPorts {
 }
 
 export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest, now: number, ahead?: AheadDetection): PreparedCall {
-  const start = scheduledAt(body.startAt, now);
-  const destination = checkDestination(body.to, ports.irsf);
-  if (!destination.ok && destination.token === 'invalid_number') throw new ApiError(400, 'invalid_number', destination.message);
-  const transfer = body.transfer ? callTransfer(body.transfer) : null;
-  if (transfer?.to === body.to) throw new ApiError(400, 'invalid_transfer', `\`transfer.to\` is the number called (${body.to}); a transfer goes to another number.`);
+  const checked = checkGuardrails(ports, key, body, now, ahead);
+  if (checked.problems.length > 0) throw problemsError(checked.problems);
+  return checked.call!;
+}
 
-  const voice = resolveVoice(body.voice, key.default_voice, ports.catalogue.voices, ports.catalogue.defaultVoice);
-  if (!voice.ok) throw new ApiError(400, voice.token, voice.message);
+/** The numbers and caller id the account's checks read (placement.ts); null where that check is not run. */
+export interface AccountReads {
+  /** The number called, once it passed its guardrails. */
+  to: string | null;
+  /** The transfer's number, once it passed its guardrails. */
+  transferTo: string | null;
+  /** Whether the caller id is checked: not when the request's `callerId` failed the schema. */
+  callerIdChecked: boolean;
+  /** The request's callerId, else the key's default; null falls back to the account's default. */
+  callerId: string | null;
+}
 
-  const region = destination.ok ? destination.region : 'US';
-  const language = resolveLanguage({ language: body.language, objective: body.objective, context: body.context, region }, ports.catalogue.languages, ahead);
-  if (!language.ok) throw new ApiError(400, language.token, language.message);
+export interface GuardrailCheck {
+  /** Every guardrail's problem, in the documented order; empty when the call may go on to the account's checks. */
+  problems: RequestProblem[];
+  /** The call to create, when there are no problems and the schema passed (`unsound` was empty). */
+  call: PreparedCall | null;
+  reads: AccountReads;
+}
 
-  if (!destination.ok) throw new ApiError(400, destination.token, destination.message);
+const NOTHING_UNSOUND: ReadonlySet<string> = new Set();
+
+/**
+ * Every guardrail of a placement request, each whose inputs are sound: `unsound` names the top-level properties
+ * the schema refused (bodyProblems), and a check reading one of them is not run, nor one needing an earlier check
+ * to pass (the calling window needs a callable number and a sound startAt; the transfer's number is not checked
+ * again when it is the number called). The problems are in preparePlacement's order, so the first is the one a
+ * request with a valid schema is refused with.
+ */
+export function checkGuardrails(ports: PlacementPorts, key: ApiKeyRow, body: PlaceCallRequest, now: number, ahead?: AheadDetection, unsound: ReadonlySet<string> = NOTHING_UNSOUND): GuardrailCheck {
+  const problems: RequestProblem[] = [];
+  const sound = (prop: string) => !unsound.has(prop);
+  const failed = (err: unknown, field: string) => {
+    if (!(err instanceof ApiError)) throw err;
+    problems.push(problemOf(err, field));
+  };
+
+  let start: number | null = null;
+  let startSound = sound('startAt');
+  try {
+    if (startSound) start = scheduledAt(body.startAt, now);
+  } catch (err) {
+    failed(err, 'startAt');
+    startSound = false;
+  }
+  const destination = sound('to') ? checkDestination(body.to, ports.irsf) : null;
+  if (destination && !destination.ok && destination.token === 'invalid_number') problems.push({ error: 'invalid_number', message: destination.message, field: 'to' });
+  const transfer = sound('transfer') && body.transfer ? callTransfer(body.transfer) : null;
+  const toSelf = transfer !== null && sound('to') && transfer.to === body.to;
+  if (toSelf) problems.push({ error: 'invalid_transfer', message: `\`transfer.to\` is the number called (${body.to}); a transfer goes to another number.`, field: 'transfer.to' });
+
+  const voice = sound('voice') ? resolveVoice(body.voice, key.default_voice, ports.catalogue.voices, ports.catalogue.defaultVoice) : null;
+  if (voice && !voice.ok) problems.push({ error: voice.token, message: voice.message, field: 'voice' });
+
+  // An explicit language is checked on its own; an inferred one never fails, and is only kept for a sound request.
+  const region = destination?.ok ? destination.region : 'US';
+  const text = { objective: sound('objective') ? body.objective : '', context: sound('context') ? body.context : null };
+  const language = sound('language') ? resolveLanguage({ language: body.language, ...text, region }, ports.catalogue.languages, ahead) : null;
+  if (language && !language.ok) problems.push({ error: language.token, message: language.message, field: 'language' });
+
+  if (destination && !destination.ok && destination.token === 'destination_blocked') problems.push({ error: 'destination_blocked', message: destination.message, field: 'to' });
   // The transfer's number passes the same guardrails as the number called (the schema has checked it is valid).
-  const handover = transfer === null ? null : checkDestination(transfer.to, ports.irsf);
-  if (handover && !handover.ok) throw new ApiError(400, handover.token, `\`transfer.to\` cannot be called: ${handover.message}`);
+  const handover = transfer === null || toSelf ? null : checkDestination(transfer.to, ports.irsf);
+  if (handover && !handover.ok) problems.push({ error: handover.token, message: `\`transfer.to\` cannot be called: ${handover.message}`, field: 'transfer.to' });
 
   // The window is read in the number's zones, so it is checked once the number is known to be callable.
-  const windowSpec = body.callingWindow ?? keyWindow(key);
-  const from = start ?? now;
-  const window = windowSpec === null ? null : applyWindow(windowSpec, destination.e164, from);
+  const windowSpec = sound('callingWindow') ? (body.callingWindow ?? keyWindow(key)) : null;
+  let window: { window: AppliedWindow; opening: number } | null = null;
+  try {
+    if (windowSpec !== null && destination?.ok && startSound) window = applyWindow(windowSpec, destination.e164, start ?? now);
+  } catch (err) {
+    failed(err, 'callingWindow');
+  }
 
-  return {
+  const reads: AccountReads = {
+    to: destination?.ok ? destination.e164 : null,
+    transferTo: handover?.ok ? transfer!.to : null,
+    callerIdChecked: sound('callerId'),
+    callerId: (sound('callerId') ? body.callerId : undefined) ?? key.default_caller_id ?? null,
+  };
+  if (problems.length > 0 || unsound.size > 0 || !destination?.ok || !voice?.ok || !language?.ok) return { problems, call: null, reads };
+  const call: PreparedCall = {
     to: destination.e164,
     objective: body.objective,
     context: body.context ?? null,
     fields: body.fields ?? null,
     webhookUrl: body.webhookUrl ?? null,
-    callerId: body.callerId ?? key.default_caller_id ?? null,
+    callerId: reads.callerId,
     voice: voice.voice,
     language: language.language,
     languageSource: language.languageSource,
@@ -111,6 +175,7 @@ export function preparePlacement(ports: PlacementPorts, key: ApiKeyRow, body: Pl
     transfer,
     holdMaxWaitSec: body.hold?.maxWaitSec ?? null,
   };
+  return { problems, call, reads };
 }
 
 /** What the agent is told when to transfer, when the placement does not say. */

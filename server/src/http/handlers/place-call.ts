@@ -30,7 +30,7 @@ export function placeCallHandlers(deps: AppDeps) {
     const ahead = await placementAhead(req.body, deps.catalogue.languages);
     await languageDetectorReady();
     const outcome = await store.write(
-      placementUnit(ports, { key, window, seen: reported, idemKey, fingerprint, body: req.body, checkBody: req.checkBody, now: clock.now(), reqId: ctx.state.reqId, ahead }),
+      placementUnit(ports, { key, window, seen: reported, idemKey, fingerprint, body: req.body, bodyProblems: req.bodyProblems, now: clock.now(), reqId: ctx.state.reqId, ahead }),
     );
     if (outcome.kind !== 'replayed' && outcome.window) caller.reported = outcome.window;
     if (outcome.kind === 'rejected') throw outcome.error;
@@ -46,7 +46,7 @@ export function placeCallHandlers(deps: AppDeps) {
     const { key, reported } = ctx.state.caller as ApiCaller;
     const ahead = await placementAhead(req.body, deps.catalogue.languages);
     await languageDetectorReady();
-    ctx.body = await preflight(ports, executorFor(store.db), { key, seen: reported, body: req.body, checkBody: req.checkBody, now: clock.now(), ahead });
+    ctx.body = await preflight(ports, executorFor(store.db), { key, seen: reported, body: req.body, bodyProblems: req.bodyProblems, now: clock.now(), ahead });
   }
 
   return { placeCall, preflightCall };
