@@ -54,7 +54,7 @@ function matches(store: Store, q: string) {
       : sql<SqlBool>`exists (select 1 from json_each(calls.metadata_json) as m where lower(m.value) like ${pattern} escape '\\')`;
   // A value holding the text holds it in the stored JSON too, unless the text has what JSON escapes (a quote, a
   // backslash, a control character): then the JSON's own text is searched first, and parsed only where it matches.
-  const inMetadata = /["\\\u0000-\u001f]/.test(q) ? values : sql<SqlBool>`(lower(calls.metadata_json) like ${pattern} escape '\\' and ${values})`;
+  const inMetadata = escapedInJson(q) ? values : sql<SqlBool>`(lower(calls.metadata_json) like ${pattern} escape '\\' and ${values})`;
   return (eb: ExpressionBuilder<Database, 'calls'>): Expression<SqlBool> =>
     eb.or([sql<SqlBool>`lower(calls.to_number) like ${pattern} escape '\\'`, sql<SqlBool>`lower(calls.objective) like ${pattern} escape '\\'`, inMetadata]);
 }
@@ -89,4 +89,13 @@ export function positionOf(cursor: string): ListPosition | null {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   const m = /^(\d{1,15}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   return m ? { createdAt: Number(m[1]), id: m[2]! } : null;
+}
+
+/** Whether JSON writes `text` other than as it is: it holds a quote, a backslash or a control character. */
+function escapedInJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return true;
+  }
+  return false;
 }
