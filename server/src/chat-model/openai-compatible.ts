@@ -116,6 +116,8 @@ export class OpenAiCompatibleChatModel implements ChatModel {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     let reader: ReadableStreamDefaultReader<string> | undefined;
+    /** The body was read to its end: nothing is left to stop. */
+    let ended = false;
     try {
       let res: Response;
       try {
@@ -154,7 +156,10 @@ export class OpenAiCompatibleChatModel implements ChatModel {
           if (bound.stalled) throw new ProviderError(PROVIDER, 'stalled', `the chat server sent ${bound.stalled}`);
           throw new ProviderError(PROVIDER, 'dropped', `the chat stream broke mid-reply (${errorCode(err)})`);
         }
-        if (chunk.done) parser.reset({ consume: true });
+        if (chunk.done) {
+          ended = true;
+          parser.reset({ consume: true });
+        }
         else parser.feed(chunk.value);
         for (const event of events.splice(0)) {
           // Aborted while the consumer held a delta: nothing more is its to hear.
@@ -193,9 +198,12 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       yield* whole(slots);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
-      // Stops the body when the reply ends early (an error, an abort, a consumer that stops reading).
-      abort.abort();
-      await reader?.cancel().catch(() => {});
+      // Stops the body when the reply ends early (an error, an abort, a consumer that stops reading). A stream read to
+      // its end needs none: aborting a finished fetch still makes undici build and throw an AbortError.
+      if (!ended) {
+        abort.abort();
+        await reader?.cancel().catch(() => {});
+      }
     }
   }
 }

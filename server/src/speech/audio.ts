@@ -18,6 +18,13 @@ for (let i = 0; i < 256; i++) {
   DECODE[i] = sign ? -magnitude : magnitude;
 }
 
+/** Each 16-bit linear sample's mu-law byte, indexed by the sample as an unsigned 16-bit number. */
+const ENCODE = new Uint8Array(65536);
+for (let i = 0; i < 65536; i++) ENCODE[i] = muLaw(i < 32768 ? i : i - 65536);
+
+/** Whether this machine stores a 16-bit number low byte first, as WAV and the vendors' PCM do. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** mu-law bytes to 16-bit linear samples. */
 export function decodeMuLaw(bytes: Uint8Array): Int16Array {
   const out = new Int16Array(bytes.length);
@@ -28,7 +35,7 @@ export function decodeMuLaw(bytes: Uint8Array): Int16Array {
 /** 16-bit linear samples to mu-law bytes. */
 export function encodeMuLaw(samples: Int16Array): Buffer {
   const out = Buffer.alloc(samples.length);
-  for (let i = 0; i < samples.length; i++) out[i] = muLaw(samples[i]!);
+  for (let i = 0; i < samples.length; i++) out[i] = ENCODE[samples[i]! & 0xffff]!;
   return out;
 }
 
@@ -54,7 +61,8 @@ export function resample(samples: Int16Array, from: number, to: number): Int16Ar
 export function pcm16(bytes: Buffer): { samples: Int16Array; rest: Buffer } {
   const whole = bytes.length - (bytes.length % 2);
   const samples = new Int16Array(whole / 2);
-  for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
+  if (LITTLE_ENDIAN) new Uint8Array(samples.buffer).set(bytes.subarray(0, whole));
+  else for (let i = 0; i < samples.length; i++) samples[i] = bytes.readInt16LE(i * 2);
   return { samples, rest: bytes.subarray(whole) };
 }
 
