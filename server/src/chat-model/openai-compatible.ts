@@ -159,8 +159,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
         if (chunk.done) {
           ended = true;
           parser.reset({ consume: true });
-        }
-        else parser.feed(chunk.value);
+        } else parser.feed(chunk.value);
         for (const event of events.splice(0)) {
           // Aborted while the consumer held a delta: nothing more is its to hear.
           if (request.signal.aborted) return;
