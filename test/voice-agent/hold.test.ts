@@ -107,4 +107,24 @@ describe('the ears on a hold', function () {
     expect(from * 20).to.be.within(at.startMs - PRE_ROLL_MS, at.startMs);
     ears.close();
   });
+
+  it('date the words from the hold’s start when more than ten seconds arrived before the detector loaded', async () => {
+    const hello = await speak('Hello, thanks for holding, this is Sam.');
+    const line = new Line(18_000);
+    const at = line.say(14_000, hello);
+    const mixed = line.muLaw();
+    holdMusic(0, 14_000 * 8).copy(mixed, 0);
+    let loaded: (m: Awaited<ReturnType<typeof loadFvad>>) => void = () => {};
+    const late = new Promise<Awaited<ReturnType<typeof loadFvad>>>((resolve) => (loaded = resolve));
+    const woke: number[] = [];
+    const ears = new HoldEars(late, (a) => woke.push(a));
+    // 18 s in a burst: the oldest 8 s wait past the detector's 10 s and are dropped, yet the time stays the hold's.
+    for (const f of frames(mixed)) ears.push(f);
+    loaded(await loadFvad());
+    await late;
+    await new Promise((r) => setImmediate(r));
+    expect(woke).to.have.length(1);
+    expect(Math.abs(woke[0]! - at.startMs)).to.be.at.most(60);
+    ears.close();
+  });
 });

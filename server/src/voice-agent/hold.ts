@@ -7,7 +7,7 @@
 // model hears nothing hangs the line up. The wait is a turn of the agent's, `[waiting on hold]`, from when it began
 // to the speech that ended it.
 import type { FvadModule } from '@echogarden/fvad-wasm';
-import { decodeMuLaw } from '../speech/audio.js';
+import { decodeMuLaw, LINE_BYTES_PER_MS } from '../speech/audio.js';
 import { frameDbfs, VoiceActivity } from './cascaded/voice-activity.js';
 
 /** A hold as a span of call time. */
@@ -98,6 +98,8 @@ export class HoldEars {
   private wokeBy: number | null = null;
   /** The run of speech under way: where it began, and its frames' quietest and loudest levels. */
   private run: { atMs: number; min: number; max: number } | null = null;
+  /** Ms of the line dropped unjudged while the detector loaded: its times start that far into the hold. */
+  private skippedMs = 0;
 
   constructor(
     fvad: Promise<FvadModule>,
@@ -118,7 +120,10 @@ export class HoldEars {
     this.heard.push(payload);
     this.heardBytes.push(Buffer.byteLength(payload, 'base64'));
     if (this.vad) this.judge();
-    else if (this.heard.length - this.judged > MAX_WAITING) this.forget(1);
+    else if (this.heard.length - this.judged > MAX_WAITING) {
+      this.skippedMs += this.heardBytes[0]! / LINE_BYTES_PER_MS;
+      this.forget(1);
+    }
   }
 
   /** The audio kept (base64 payloads, oldest first): the second up to the frame that woke the model, and what came after. */
@@ -146,7 +151,7 @@ export class HoldEars {
       run.max = Math.max(run.max, level);
       if (run.max - run.min >= SPEECH_SWING_DB) {
         this.wokeBy = i;
-        this.onSpeech(run.atMs);
+        this.onSpeech(this.skippedMs + run.atMs);
         return;
       }
     }

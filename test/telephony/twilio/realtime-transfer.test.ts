@@ -185,6 +185,9 @@ forEachStore('transfers on a realtime call', (kind) => {
         { transfer: { to: PERSON, mode: 'warm' } },
       );
       await until('the call to the person', () => legs().length === 1);
+      // The call has lasted 30 s on the engine's clock, advanced while the model waits on the transfer: once it is
+      // told, it says goodbye and hangs up, and the call's end may come before this test's next step.
+      srv.clock.advance(30_000);
       const results = await drive(legs()[0]!.sid);
       if (outcome === 'declined' && results.length === 3) expect(results[1]).to.deep.equal({ status: 200, body: `${XML}<Response><Hangup/></Response>` });
       await until('the model told', () => realtime.connections[0]!.toolOutputs.length === 1);
@@ -192,7 +195,6 @@ forEachStore('transfers on a realtime call', (kind) => {
         status: outcome,
         note: 'Nobody took the call. Tell the callee politely that nobody is available right now; then carry on with the objective, or say goodbye and call end_call. Do not try to transfer again.',
       });
-      srv.clock.advance(30_000);
       await twilio.hungUp(sid);
       const row = await srv.drive(id);
       expect([row.status, row.transferred_to, row.transferred_at]).to.deep.equal(['completed', null, null]);
