@@ -2,7 +2,7 @@
 // a key, its hash or a webhook secret; a key appears in clear only once, when it is created.
 import type { Kysely } from 'kysely';
 import type { CallingWindow } from '../generated/types.gen.js';
-import type { AccountsTable, Database } from '../store/schema.js';
+import type { AccountsTable, ApiKeysTable, Database } from '../store/schema.js';
 import { clearDefaultCallerIdIf, findAccountById, findAccountsByName, listAccountRows, setPlanMinutes as setAccountPlanMinutes } from '../store/accounts/accounts.js';
 import { activeKeyIdsDefaultingTo, findKeyRow, listKeyRows, revokeActiveKey, updateActiveKey, type KeyUpdate } from '../store/accounts/api-keys.js';
 import { deleteNumber, listNumberRows } from '../store/accounts/numbers.js';
@@ -40,6 +40,18 @@ export async function resolveAccount(db: Kysely<Database>, ref: string): Promise
   return byName.length > 1 ? 'ambiguous' : byName[0];
 }
 
+/** A key's defaults for the calls placed with it, as the CLI's listings and the API's getSettings show them. */
+export function keyDefaults(
+  r: Pick<ApiKeysTable, 'calling_window_json' | 'machine_detection' | 'on_behalf_of' | 'recording_notice'>,
+): Pick<KeyListing, 'callingWindow' | 'machineDetection' | 'onBehalfOf' | 'recordingNotice'> {
+  return {
+    callingWindow: r.calling_window_json === null ? null : (JSON.parse(r.calling_window_json) as CallingWindow),
+    machineDetection: r.machine_detection === 'off' ? 'off' : 'on',
+    onBehalfOf: r.on_behalf_of,
+    recordingNotice: r.recording_notice !== 0,
+  };
+}
+
 export async function listKeys(db: Kysely<Database>, accountId: string): Promise<KeyListing[]> {
   const rows = await listKeyRows(db, accountId);
   return rows.map((r) => ({
@@ -50,10 +62,7 @@ export async function listKeys(db: Kysely<Database>, accountId: string): Promise
     defaultCallerId: r.default_caller_id,
     defaultVoice: r.default_voice,
     rateLimit: r.rate_limit,
-    callingWindow: r.calling_window_json === null ? null : (JSON.parse(r.calling_window_json) as CallingWindow),
-    machineDetection: r.machine_detection === 'off' ? 'off' : 'on',
-    onBehalfOf: r.on_behalf_of,
-    recordingNotice: r.recording_notice !== 0,
+    ...keyDefaults(r),
     revokedAt: r.revoked_at,
     createdAt: r.created_at,
   }));

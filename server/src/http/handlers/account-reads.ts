@@ -3,9 +3,13 @@
 // count.
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import type { AccountStats, AnsweredBy, CallingWindow, CallStatus, PlanUsage, Settings } from '../../generated/types.gen.js';
+import type { AccountStats, AnsweredBy, PlanUsage, Settings } from '../../generated/types.gen.js';
+import { keyDefaults } from '../../accounts/developer-settings.js';
 import { accountAllowance, billingPeriod } from '../../accounts/minute-billing.js';
+import { CALL_STATUSES } from '../../calls/call-status.js';
 import { ApiError } from '../../errors/api-error.js';
+import { findAccountById } from '../../store/accounts/accounts.js';
+import { listNumberRows } from '../../store/accounts/numbers.js';
 import { DAY_MS, readCallStats } from '../../store/calls/call-stats.js';
 import type { Store } from '../../store/store.js';
 import type { AppDeps } from '../app-deps.js';
@@ -13,7 +17,6 @@ import type { ApiCaller } from '../key-gate.js';
 import type { ValidatedRequest } from '../../contract/request-validator.js';
 import { periodOf } from './period.js';
 
-const STATUSES: CallStatus[] = ['queued', 'dialing', 'in_progress', 'completed', 'no_answer', 'voicemail', 'declined', 'failed', 'canceled'];
 const ANSWERED_BY: (AnsweredBy | 'none')[] = ['human', 'machine', 'fax', 'unknown', 'none'];
 /** The calls that ended by being dialled: the rates' denominator (a canceled call was never put through). */
 const DIALLED_ENDINGS = new Set(['completed', 'no_answer', 'voicemail', 'declined', 'failed']);
@@ -45,7 +48,7 @@ export function accountReadHandlers({ store, clock, catalogue }: AppDeps) {
       const dayOrigin = Math.floor(from / DAY_MS) * DAY_MS;
       const [rows, plan] = await Promise.all([readCallStats(store, { accountId: key.account_id, from, to, dayOrigin }), planUsage(store, key.account_id, now)]);
 
-      const byStatus = Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<string, number>;
+      const byStatus = Object.fromEntries(CALL_STATUSES.map((s) => [s, 0])) as Record<string, number>;
       const byAnsweredBy = Object.fromEntries(ANSWERED_BY.map((a) => [a, 0])) as Record<string, number>;
       let calls = 0;
       let billed = 0;
@@ -92,23 +95,16 @@ export function accountReadHandlers({ store, clock, catalogue }: AppDeps) {
 
     async getSettings(ctx: Context) {
       const { key } = ctx.state.caller as ApiCaller;
-      const [account, numbers, plan] = await Promise.all([
-        store.db.selectFrom('accounts').select(['name', 'default_caller_id']).where('id', '=', key.account_id).executeTakeFirstOrThrow(),
-        store.db.selectFrom('numbers').select('e164').where('account_id', '=', key.account_id).orderBy('e164').execute(),
-        planUsage(store, key.account_id, clock.now()),
-      ]);
+      const [account, numbers, plan] = await Promise.all([findAccountById(store.db, key.account_id), listNumberRows(store.db, key.account_id), planUsage(store, key.account_id, clock.now())]);
       const body: Settings = {
         key: {
           name: key.name,
           hint: key.key_hint,
           callerId: key.default_caller_id,
           voice: key.default_voice,
-          callingWindow: key.calling_window_json === null ? null : (JSON.parse(key.calling_window_json) as CallingWindow),
-          machineDetection: key.machine_detection === 'off' ? 'off' : 'on',
-          onBehalfOf: key.on_behalf_of,
-          recordingNotice: key.recording_notice !== 0,
+          ...keyDefaults(key),
         },
-        account: { name: account.name, defaultCallerId: account.default_caller_id, numbers: numbers.map((n) => n.e164) },
+        account: { name: account!.name, defaultCallerId: account!.default_caller_id, numbers: numbers.map((n) => n.e164) },
         plan,
         webhookSecretFingerprint: secretFingerprint(key.webhook_secret),
         voices: [...catalogue.voices],
