@@ -5,19 +5,10 @@
 // person picks up (555-0127), or, with a short hold budget, until the agent hangs up (hold_timeout). Each call's
 // turns, record and recording are as they were on the line.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
-import { briefOf } from '../../../server/src/conversation/conversation.js';
 import { menuPrompt, KEY_MENU, HOLD_ANNOUNCEMENT, SPOKEN_MENU, CONNECTING } from '../../../server/src/conversation/sandbox-menus.js';
 import { decodeDtmf } from '../../../server/src/telephony/dtmf-decoder.js';
-import { openStore } from '../../../server/src/store/open-store.js';
-import { migrate, type Store } from '../../../server/src/store/store.js';
 import { scriptedTalk } from '../../../server/src/voice-agent/scripted-agent.js';
-import { emptySchema, requirePostgres, type EmptySchema } from '../../scale/support/pg-schema.js';
-import { startService, type ServiceProcess } from '../../scale/support/service-process.js';
-import { until } from '../../support/until.js';
+import { liveSandbox } from './live-sandbox-rig.js';
 
 const CALLS = {
   keyMenu: { to: '+14155550125', objective: 'Ask when my delivery will arrive.' },
@@ -48,23 +39,20 @@ interface CallRecord {
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`the sandbox's business lines on the live line, through the cascaded agent [${kind}]`, function () {
     this.timeout(150_000);
-    let schema: EmptySchema | undefined;
-    let dataDir: string;
-    let store: Store;
-    let processes: ServiceProcess[] = [];
-    let key: string;
-    const calls = new Map<keyof typeof CALLS, CallRecord>();
+    const rig = liveSandbox<keyof typeof CALLS, CallRecord>({
+      kind,
+      timeScale: '0.5',
+      bodies: (Object.entries(CALLS) as Array<[keyof typeof CALLS, Record<string, unknown>]>).map(([name, body]) => [name, { ...body, fields: FIELDS }]),
+      endedWithinMs: 120_000,
+    });
+    const { calls } = rig;
 
-    /** What the person says and the agent answers, from the call's row as the services read it. */
-    const talk = async (id: string) => {
-      const row = await store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const turns = scriptedTalk(briefOf(row));
-      return { callee: turns.filter((t) => t.speaker === 'callee').map((t) => t.text), agent: turns.filter((t) => t.speaker === 'agent').map((t) => t.text) };
-    };
+    /** What the person says and the agent answers. */
+    const talk = (id: string) => rig.lines(id, scriptedTalk);
     const texts = (c: CallRecord) => c.turns!.map((t) => `${t.speaker}: ${t.text}`);
     /** The two legs of the call's recording (the agent left, the callee right; 8 kHz, 16-bit, after the 44-byte header). */
     const recording = async (c: CallRecord) => {
-      const res = await fetch(`${processes[0]!.url}/v1/agent/calls/${c.id}/recording?channels=2`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`${rig.apiUrl}/v1/agent/calls/${c.id}/recording?channels=2`, { headers: { authorization: `Bearer ${rig.key}` } });
       expect(res.status).to.equal(200);
       const wav = Buffer.from(await res.arrayBuffer());
       expect([wav.readUInt16LE(22), wav.readUInt32LE(24)]).to.deep.equal([2, 8000]);
@@ -72,57 +60,6 @@ for (const kind of ['sqlite', 'postgres'] as const) {
       const leg = (channel: number) => Int16Array.from({ length: frames }, (_, i) => wav.readInt16LE(44 + i * 4 + channel * 2));
       return { agent: leg(0), callee: leg(1) };
     };
-
-    before(async function () {
-      if (kind === 'postgres') {
-        await requirePostgres(this);
-        schema = await emptySchema();
-      }
-      dataDir = mkdtempSync(join(tmpdir(), 'svc-live-business-'));
-      store = schema ? openStore({ postgresUrl: schema.url, poolSize: 2 }) : openStore({ sqlitePath: join(dataDir, 'svc.db') });
-      await migrate(store);
-      const now = Date.now();
-      const accountId = await createAccount(store.db, { name: 'acme', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
-      await addNumber(store.db, accountId, '+14155550100', now);
-      key = (await createKey(store.db, { accountId, name: 'acme', rateLimit: 100 }, now)).key;
-      const env: Record<string, string> = {
-        SVC_AGENT: 'cascaded',
-        SVC_SANDBOX_TIME_SCALE: '0.5',
-        SVC_DATA_DIR: dataDir,
-        SVC_ENGINE_POLL_MS: '50',
-        ...(schema ? { DATABASE_URL: schema.url } : {}),
-      };
-      processes = await Promise.all([startService('api', env), startService('worker', env)]);
-      const api = processes[0]!;
-      const placed = new Map<keyof typeof CALLS, string>();
-      for (const [name, body] of Object.entries(CALLS) as Array<[keyof typeof CALLS, (typeof CALLS)[keyof typeof CALLS]]>) {
-        const res = await fetch(`${api.url}/v1/agent/calls`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ ...body, fields: FIELDS }),
-        });
-        expect(res.status).to.equal(202);
-        placed.set(name, ((await res.json()) as { callId: string }).callId);
-      }
-      await until(
-        'every call ended',
-        async () => {
-          for (const [name, id] of placed) {
-            const res = await fetch(`${api.url}/v1/agent/calls/${id}`, { headers: { authorization: `Bearer ${key}` } });
-            calls.set(name, (await res.json()) as CallRecord);
-          }
-          return [...calls.values()].every((c) => c.status !== 'queued' && c.status !== 'dialing' && c.status !== 'in_progress');
-        },
-        120_000,
-        250,
-      );
-    });
-    after(async () => {
-      await Promise.all(processes.map((p) => p.kill()));
-      await store?.close();
-      await schema?.drop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    });
 
     it('goes through the key menu with the keys that fit the objective, heard as tones by the menu, then talks to the person', async () => {
       const call = calls.get('keyMenu')!;

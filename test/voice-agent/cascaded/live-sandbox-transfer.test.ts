@@ -4,20 +4,12 @@
 // first for a warm transfer (on the line's own call time), or finding that nobody answers 555-0129. Without a
 // transfer the agent declines and goes on. The record says whether, to whom and when.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
-import { briefOf, speechMs } from '../../../server/src/conversation/conversation.js';
+import { speechMs } from '../../../server/src/conversation/conversation.js';
 import { lexiconFor } from '../../../server/src/conversation/lexicon.js';
-import { openStore } from '../../../server/src/store/open-store.js';
 import { TRANSFER_RING_MS } from '../../../server/src/telephony/live-line.js';
-import { migrate, type Store } from '../../../server/src/store/store.js';
 import { scriptedConversation } from '../../../server/src/voice-agent/scripted-agent.js';
 import { TRANSFER_NOTES } from '../../../server/src/voice-agent/transfer.js';
-import { emptySchema, requirePostgres, type EmptySchema } from '../../scale/support/pg-schema.js';
-import { startService, type ServiceProcess } from '../../scale/support/service-process.js';
-import { until } from '../../support/until.js';
+import { liveSandbox } from './live-sandbox-rig.js';
 
 const ASKS_FOR_PERSON = '+14155550128';
 const PERSON = '+14155550142';
@@ -49,71 +41,21 @@ interface CallRecord {
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`transfers by the cascaded agent on the sandbox's live line, across api and worker processes [${kind}]`, function () {
     this.timeout(240_000);
-    let schema: EmptySchema | undefined;
-    let dataDir: string;
-    let store: Store;
-    let processes: ServiceProcess[] = [];
-    const calls = new Map<keyof typeof TRANSFERS, CallRecord>();
+    const rig = liveSandbox<keyof typeof TRANSFERS, CallRecord>({
+      kind,
+      // Real time: the callee's gaps and the agent's synthesis are as on a real line, whatever else the machine does.
+      timeScale: '1',
+      bodies: (Object.entries(TRANSFERS) as Array<[keyof typeof TRANSFERS, (typeof TRANSFERS)[keyof typeof TRANSFERS]]>).map(([name, transfer]) => [
+        name,
+        { to: ASKS_FOR_PERSON, objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean' }], transfer },
+      ]),
+      endedWithinMs: 200_000,
+    });
+    const { calls } = rig;
 
-    /** The sandbox callee's and the scripted agent's lines for a call, from its row as the services read it. */
-    const script = async (id: string) => {
-      const row = await store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const turns = scriptedConversation(briefOf(row));
-      return { callee: turns.filter((t) => t.speaker === 'callee').map((t) => t.text), agent: turns.filter((t) => t.speaker === 'agent').map((t) => t.text) };
-    };
+    /** The sandbox callee's and the scripted agent's lines for a call. */
+    const script = (id: string) => rig.lines(id, scriptedConversation);
     const said = (c: CallRecord, speaker: Turn['speaker']) => c.turns!.filter((t) => t.speaker === speaker).map((t) => t.text);
-
-    before(async function () {
-      if (kind === 'postgres') {
-        await requirePostgres(this);
-        schema = await emptySchema();
-      }
-      dataDir = mkdtempSync(join(tmpdir(), 'svc-live-transfer-'));
-      store = schema ? openStore({ postgresUrl: schema.url, poolSize: 2 }) : openStore({ sqlitePath: join(dataDir, 'svc.db') });
-      await migrate(store);
-      const now = Date.now();
-      const accountId = await createAccount(store.db, { name: 'acme', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
-      await addNumber(store.db, accountId, '+14155550100', now);
-      const key = (await createKey(store.db, { accountId, name: 'acme', rateLimit: 100 }, now)).key;
-      const env: Record<string, string> = {
-        SVC_AGENT: 'cascaded',
-        // Real time: the callee's gaps and the agent's synthesis are as on a real line, whatever else the machine does.
-        SVC_SANDBOX_TIME_SCALE: '1',
-        SVC_DATA_DIR: dataDir,
-        SVC_ENGINE_POLL_MS: '50',
-        ...(schema ? { DATABASE_URL: schema.url } : {}),
-      };
-      processes = await Promise.all([startService('api', env), startService('worker', env)]);
-      const api = processes[0]!;
-      const placed = new Map<keyof typeof TRANSFERS, string>();
-      for (const [name, transfer] of Object.entries(TRANSFERS) as Array<[keyof typeof TRANSFERS, (typeof TRANSFERS)[keyof typeof TRANSFERS]]>) {
-        const res = await fetch(`${api.url}/v1/agent/calls`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ to: ASKS_FOR_PERSON, objective: 'Ask whether the shop is open on Sunday.', fields: [{ name: 'open_sunday', type: 'boolean' }], transfer }),
-        });
-        expect(res.status).to.equal(202);
-        placed.set(name, ((await res.json()) as { callId: string }).callId);
-      }
-      await until(
-        'every call ended',
-        async () => {
-          for (const [name, id] of placed) {
-            const res = await fetch(`${api.url}/v1/agent/calls/${id}`, { headers: { authorization: `Bearer ${key}` } });
-            calls.set(name, (await res.json()) as CallRecord);
-          }
-          return [...calls.values()].every((c) => c.status !== 'queued' && c.status !== 'dialing' && c.status !== 'in_progress');
-        },
-        200_000,
-        250,
-      );
-    });
-    after(async () => {
-      await Promise.all(processes.map((p) => p.kill()));
-      await store?.close();
-      await schema?.drop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    });
 
     it('hands a cold transfer over once the agent has said it is transferring: completed, transferred, when the agent left', async () => {
       const call = calls.get('cold')!;

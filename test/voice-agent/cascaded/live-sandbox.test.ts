@@ -4,18 +4,9 @@
 // oracle recogniser and libfvad, answers with the scripted model behind the chat-model port, and writes the turns,
 // the latency and a two-leg recording. Each sandbox manner exercises the agent's turn-taking on real audio.
 import { expect } from 'chai';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
-import { briefOf } from '../../../server/src/conversation/conversation.js';
 import { decodePcm16Wav } from '../../../server/src/recording/encode-wav.js';
-import { openStore } from '../../../server/src/store/open-store.js';
-import { migrate, type Store } from '../../../server/src/store/store.js';
 import { scriptedConversation } from '../../../server/src/voice-agent/scripted-agent.js';
-import { emptySchema, requirePostgres, type EmptySchema } from '../../scale/support/pg-schema.js';
-import { startService, type ServiceProcess } from '../../scale/support/service-process.js';
-import { until } from '../../support/until.js';
+import { liveSandbox } from './live-sandbox-rig.js';
 
 const NUMBERS = { plain: '+14155550150', optsOut: '+14155550118', interrupts: '+14155550121', pauses: '+14155550122', talksOver: '+14155550123', noisy: '+14155550124' };
 const FIELDS = [
@@ -41,72 +32,18 @@ interface CallRecord {
 for (const kind of ['sqlite', 'postgres'] as const) {
   describe(`the cascaded agent on the sandbox's live line, across api and worker processes [${kind}]`, function () {
     this.timeout(240_000);
-    let schema: EmptySchema | undefined;
-    let dataDir: string;
-    let store: Store;
-    let processes: ServiceProcess[] = [];
-    let key: string;
-    const calls = new Map<keyof typeof NUMBERS, CallRecord>();
+    const rig = liveSandbox<keyof typeof NUMBERS, CallRecord>({
+      kind,
+      // Real time: the callee's gaps and the agent's synthesis are as on a real line, whatever else the machine does.
+      timeScale: '1',
+      bodies: (Object.entries(NUMBERS) as Array<[keyof typeof NUMBERS, string]>).map(([name, to]) => [name, { to, objective: 'Ask whether the shop is open on Sunday.', fields: FIELDS }]),
+      endedWithinMs: 180_000,
+    });
+    const { calls } = rig;
 
-    /** The sandbox callee's and the scripted agent's lines for a call, from its row as the services read it. */
-    const script = async (id: string) => {
-      const row = await store.db.selectFrom('calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      const turns = scriptedConversation(briefOf(row));
-      return { callee: turns.filter((t) => t.speaker === 'callee').map((t) => t.text), agent: turns.filter((t) => t.speaker === 'agent').map((t) => t.text) };
-    };
+    /** The sandbox callee's and the scripted agent's lines for a call. */
+    const script = (id: string) => rig.lines(id, scriptedConversation);
     const said = (c: CallRecord, speaker: Turn['speaker']) => c.turns!.filter((t) => t.speaker === speaker).map((t) => t.text);
-
-    before(async function () {
-      if (kind === 'postgres') {
-        await requirePostgres(this);
-        schema = await emptySchema();
-      }
-      dataDir = mkdtempSync(join(tmpdir(), 'svc-live-sandbox-'));
-      store = schema ? openStore({ postgresUrl: schema.url, poolSize: 2 }) : openStore({ sqlitePath: join(dataDir, 'svc.db') });
-      await migrate(store);
-      const now = Date.now();
-      const accountId = await createAccount(store.db, { name: 'acme', planMinutes: 1000, defaultCallerId: '+14155550100' }, now);
-      await addNumber(store.db, accountId, '+14155550100', now);
-      key = (await createKey(store.db, { accountId, name: 'acme', rateLimit: 100 }, now)).key;
-      const env: Record<string, string> = {
-        SVC_AGENT: 'cascaded',
-        // Real time: the callee's gaps and the agent's synthesis are as on a real line, whatever else the machine does.
-        SVC_SANDBOX_TIME_SCALE: '1',
-        SVC_DATA_DIR: dataDir,
-        SVC_ENGINE_POLL_MS: '50',
-        ...(schema ? { DATABASE_URL: schema.url } : {}),
-      };
-      processes = await Promise.all([startService('api', env), startService('worker', env)]);
-      const api = processes[0]!;
-      const placed = new Map<keyof typeof NUMBERS, string>();
-      for (const [name, to] of Object.entries(NUMBERS) as Array<[keyof typeof NUMBERS, string]>) {
-        const res = await fetch(`${api.url}/v1/agent/calls`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ to, objective: 'Ask whether the shop is open on Sunday.', fields: FIELDS }),
-        });
-        expect(res.status).to.equal(202);
-        placed.set(name, ((await res.json()) as { callId: string }).callId);
-      }
-      await until(
-        'every call ended',
-        async () => {
-          for (const [name, id] of placed) {
-            const res = await fetch(`${api.url}/v1/agent/calls/${id}`, { headers: { authorization: `Bearer ${key}` } });
-            calls.set(name, (await res.json()) as CallRecord);
-          }
-          return [...calls.values()].every((c) => c.status !== 'queued' && c.status !== 'dialing' && c.status !== 'in_progress');
-        },
-        180_000,
-        250,
-      );
-    });
-    after(async () => {
-      await Promise.all(processes.map((p) => p.kill()));
-      await store?.close();
-      await schema?.drop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    });
 
     it('holds a whole call: the callee heard line by line, the script answered in order, the agent hanging up after its goodbye', async () => {
       const call = calls.get('plain')!;
@@ -133,9 +70,9 @@ for (const kind of ['sqlite', 'postgres'] as const) {
 
     it('records both legs of the line: two channels, the agent on the left and the callee on the right, and their mix', async () => {
       const call = calls.get('plain')!;
-      const api = processes[0]!;
-      const mono = decodePcm16Wav(new Uint8Array(await (await fetch(call.recordingUrl!.replace(/^http:\/\/[^/]+/, api.url), { headers: { authorization: `Bearer ${key}` } })).arrayBuffer()));
-      const res = await fetch(`${api.url}/v1/agent/calls/${call.id}/recording?channels=2`, { headers: { authorization: `Bearer ${key}` } });
+      const auth = { authorization: `Bearer ${rig.key}` };
+      const mono = decodePcm16Wav(new Uint8Array(await (await fetch(call.recordingUrl!.replace(/^http:\/\/[^/]+/, rig.apiUrl), { headers: auth })).arrayBuffer()));
+      const res = await fetch(`${rig.apiUrl}/v1/agent/calls/${call.id}/recording?channels=2`, { headers: auth });
       expect(res.status).to.equal(200);
       const wav = Buffer.from(await res.arrayBuffer());
       expect(wav.readUInt16LE(22), 'channels').to.equal(2);
