@@ -9,15 +9,14 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { OpenAiCompatibleChatModel } from '../../../server/src/chat-model/openai-compatible.js';
 import type { LineBrief, TimedTurn } from '../../../server/src/conversation/conversation.js';
-import type { RecognitionStream, SpeechRecognizer } from '../../../server/src/speech/recognizer.js';
-import type { SpeechSynthesizer } from '../../../server/src/speech/voice.js';
 import type { AgentHangUp, Consultation, LiveLine } from '../../../server/src/telephony/live-line.js';
 import { CascadedSession } from '../../../server/src/voice-agent/cascaded/cascaded-session.js';
-import type { EarEvent, Ears } from '../../../server/src/voice-agent/cascaded/ears.js';
+import type { EarEvent } from '../../../server/src/voice-agent/cascaded/ears.js';
 import { CALL_TOOLS } from '../../../server/src/voice-agent/tools.js';
 import { TurnLedger } from '../../../server/src/voice-agent/turn-ledger.js';
 import { type FakeChatStream, startFakeChatStream } from '../../support/fake-chat-stream.js';
 import { until } from '../../support/until.js';
+import { ScriptedEars, silentRecognizer as recognizer, tenthSecondVoice as voice } from './session-rig.js';
 
 const BRIEF: LineBrief = { callId: 'call-hold-1', to: '+14155550127', objective: 'Ask whether the shop is open on Sunday.', context: null, fields: [], language: 'en-US', voice: 'alloy' };
 const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
@@ -48,43 +47,6 @@ class TestLine implements LiveLine {
     return { outcome: Promise.resolve('failed'), stillThere: async () => false, join: async () => undefined, release: async () => undefined };
   }
 }
-
-/** Ears that hear what a test tells them to, at the next frame: call time is the audio pushed. */
-class ScriptedEars implements Ears {
-  private bytes = 0;
-  readonly speaking = false;
-  next: EarEvent[] = [];
-  get nowMs(): number {
-    return this.bytes / 8;
-  }
-  push(frame: Buffer) {
-    this.bytes += frame.length;
-    return this.next.splice(0);
-  }
-  interim() {
-    return [];
-  }
-  recognized() {
-    return [];
-  }
-  agentSpeaking(): void {}
-  lineEnded() {
-    return [];
-  }
-}
-
-const recognizer: SpeechRecognizer = {
-  name: 'silent',
-  open: async (): Promise<RecognitionStream> => ({ send: () => undefined, flush: () => undefined, close: async () => undefined }),
-};
-
-/** 100 ms of audio for each sentence it is given. */
-const voice: SpeechSynthesizer = {
-  name: 'test',
-  async *speak(text) {
-    for await (const _sentence of text) yield Buffer.alloc(800, 0x55);
-  },
-};
 
 const waitOnHold = (id: string) => ({ calls: [{ id, name: 'wait_on_hold', arguments: ['{}'] }] });
 

@@ -17,6 +17,7 @@ import { encodeMuLaw } from '../../../server/src/speech/audio.js';
 import { DeepgramRecognizer, type DeepgramConfig } from '../../../server/src/speech/deepgram/deepgram-recognizer.js';
 import { ElevenLabsVoice } from '../../../server/src/speech/elevenlabs/elevenlabs-voice.js';
 import { OpenAiVoice, type OpenAiVoiceOptions } from '../../../server/src/speech/openai/openai-voice.js';
+import type { RecognitionStream, SpeechRecognizer } from '../../../server/src/speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../../server/src/speech/voice.js';
 import type { AgentHangUp, AnswerVerdict, Consultation, LineEnd, LineSession, LiveLine } from '../../../server/src/telephony/live-line.js';
 import type { Apology } from '../../../server/src/voice-agent/apology.js';
@@ -507,3 +508,41 @@ export class Rig {
     await Promise.all([this.deepgram.close(), this.chat.close(), this.speech.close(), this.elevenlabs.close()]);
   }
 }
+
+/** Ears that hear what a test tells them to, at the next frame: call time is the audio pushed. */
+export class ScriptedEars implements Ears {
+  private bytes = 0;
+  readonly speaking = false;
+  next: EarEvent[] = [];
+  get nowMs(): number {
+    return this.bytes / 8;
+  }
+  push(frame: Buffer) {
+    this.bytes += frame.length;
+    return this.next.splice(0);
+  }
+  interim() {
+    return [];
+  }
+  recognized() {
+    return [];
+  }
+  agentSpeaking(): void {}
+  lineEnded() {
+    return [];
+  }
+}
+
+/** A recogniser that hears nothing. */
+export const silentRecognizer: SpeechRecognizer = {
+  name: 'silent',
+  open: async (): Promise<RecognitionStream> => ({ send: () => undefined, flush: () => undefined, close: async () => undefined }),
+};
+
+/** 100 ms of audio for each sentence it is given. */
+export const tenthSecondVoice: SpeechSynthesizer = {
+  name: 'test',
+  async *speak(text) {
+    for await (const _sentence of text) yield Buffer.alloc(800, 0x55);
+  },
+};
