@@ -67,6 +67,21 @@ describe('openai-compatible chat model', () => {
         expect(await collect(model())).to.deep.equal({ deltas: [text('Hello'), text(', this is'), text(' an assistant.'), text(' ¿Qué tal? 東京')], error: null });
       });
 
+      it('keeps its connection for the next reply: a reply read to its [DONE] leaves the connection open, not aborted', async () => {
+        const m = model();
+        fake.reply({ text: ['One.'] });
+        fake.reply({ text: ['Two.'], calls: [{ id: 'call_K', name: 'end_call', arguments: ['{}'] }] });
+        expect((await collect(m)).deltas).to.deep.equal([text('One.')]);
+        // The next turn comes a moment later, as on a call: what followed [DONE] is drained in the background.
+        await new Promise((r) => setTimeout(r, 50));
+        expect((await collect(m)).deltas).to.deep.equal([text('Two.'), call('call_K', 'end_call', '{}')]);
+        expect(fake.requests.map((r) => ({ ended: r.ended, aborted: r.aborted }))).to.deep.equal([
+          { ended: true, aborted: false },
+          { ended: true, aborted: false },
+        ]);
+        expect(fake.requests[1].clientPort).to.equal(fake.requests[0].clientPort);
+      });
+
       it('assembles a streamed tool call with its exact id, name and arguments, after the text', async () => {
         const id = flavour === 'vllm' ? 'chatcmpl-tool-9f3a1c' : 'call_Qx81sLpA';
         fake.reply({ text: ['Thank you, goodbye.'], calls: [{ id, name: 'end_call', arguments: ['{"re', 'ason":"goodb', 'ye said"}'] }] });

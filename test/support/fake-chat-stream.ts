@@ -33,6 +33,8 @@ export interface RecordedRequest {
   ended: boolean;
   /** The client closed the connection before the response ended (it aborted the request). */
   aborted: boolean;
+  /** The client's port: requests on one kept-alive connection share it. */
+  clientPort: number;
   /** When the request arrived, and when the last frame of its reply was written (performance.now()), for the benches' timings. */
   at: number;
   endedAt: number | null;
@@ -120,7 +122,7 @@ export async function startFakeChatStream(options: FakeChatStreamOptions): Promi
       } catch {
         return refuse(res, flavour, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
       }
-      const record: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body, ended: false, aborted: false, at: performance.now(), endedAt: null };
+      const record: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body, ended: false, aborted: false, clientPort: req.socket.remotePort ?? 0, at: performance.now(), endedAt: null };
       requests.push(record);
       res.on('finish', () => (record.ended = true));
       res.on('close', () => (record.aborted = !record.ended));

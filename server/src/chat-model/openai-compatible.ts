@@ -7,11 +7,12 @@
 // (401/403/400/404 refused, 429 throttled with Retry-After, 5xx unavailable); an error sent inside a 200 stream
 // (vLLM and llama.cpp: `data: {"error": …}`, vLLM's flat `{"object": "error", …}`, older llama.cpp's non-standard
 // `error: {…}` field) unavailable; a body that ends before the reply does dropped; no first token, or then no
-// chunk, within its bound stalled. An abort through the request's signal ends the reply quietly. Plain fetch: the
-// `openai` package's current major needs Node 22. The key goes only into the Authorization header: error bodies are
-// never read into a message, since providers echo the key in them.
+// chunk, within its bound stalled. An abort through the request's signal ends the reply quietly. A plain POST
+// (speech/provider-http.ts): the `openai` package's current major needs Node 22. The key goes only into the
+// Authorization header: error bodies are never read into a message, since providers echo the key in them.
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import { ProviderError, failureOfStatus, retryAfterMs } from '../speech/provider-error.js';
+import { ProviderHttp, type ProviderResponse } from '../speech/provider-http.js';
 import type { ChatDelta, ChatModel, ChatRequest, ToolCallRequest } from './chat-model.js';
 
 export const PROVIDER = 'chat';
@@ -36,7 +37,8 @@ export interface OpenAiCompatibleOptions {
    * llama.cpp accept it; turn it off for a server that rejects unknown fields.
    */
   streamOptions?: boolean;
-  fetch?: typeof fetch;
+  /** The connections the requests go over (kept alive between them). */
+  http?: ProviderHttp;
 }
 
 interface ToolCallSlot {
@@ -59,21 +61,21 @@ export class OpenAiCompatibleChatModel implements ChatModel {
   readonly name = 'openai-compatible';
   // Private fields: the key stays out of anything that logs or serialises the model.
   readonly #apiKey: string;
-  readonly #url: string;
+  readonly #url: URL;
   readonly #model: string;
   readonly #stallMs: number;
   readonly #firstTokenMs: number;
   readonly #streamOptions: boolean;
-  readonly #fetch: typeof fetch;
+  readonly #http: ProviderHttp;
 
   constructor(options: OpenAiCompatibleOptions) {
     this.#apiKey = options.apiKey ?? '';
-    this.#url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    this.#url = new URL(`${options.baseUrl.replace(/\/+$/, '')}/chat/completions`);
     this.#model = options.model;
     this.#stallMs = options.stallMs ?? DEFAULT_STALL_MS;
     this.#firstTokenMs = options.firstTokenMs ?? DEFAULT_FIRST_TOKEN_MS;
     this.#streamOptions = options.streamOptions ?? true;
-    this.#fetch = options.fetch ?? fetch;
+    this.#http = options.http ?? new ProviderHttp();
   }
 
   /** The request body: tools and tool_choice only when there are tools (OpenAI refuses an empty list). */
@@ -115,25 +117,24 @@ export class OpenAiCompatibleChatModel implements ChatModel {
     };
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
-    let reader: ReadableStreamDefaultReader<string> | undefined;
+    let res: ProviderResponse | undefined;
     /** The body was read to its end: nothing is left to stop. */
     let ended = false;
+    /** The server said [DONE]: what is left of the body is its end. */
+    let finishedStream = false;
     try {
-      let res: Response;
       try {
-        res = await bounded(this.#fetch(this.#url, { method: 'POST', headers, body: JSON.stringify(this.body(request)), signal: abort.signal }));
+        res = await bounded(this.#http.post(this.#url, headers, JSON.stringify(this.body(request)), abort.signal));
       } catch (err) {
         if (request.signal.aborted) return;
         if (bound.stalled) throw new ProviderError(PROVIDER, 'stalled', `the chat server sent ${bound.stalled}`);
         throw new ProviderError(PROVIDER, 'unavailable', `the chat request failed (${errorCode(err)})`);
       }
-      if (!res.ok) {
-        await res.body?.cancel().catch(() => {});
+      if (res.status < 200 || res.status > 299) {
         const failure = failureOfStatus(res.status);
-        const wait = failure === 'throttled' ? waitOf(res.headers) : null;
+        const wait = failure === 'throttled' ? waitOf(res) : null;
         throw new ProviderError(PROVIDER, failure, `the chat server answered HTTP ${res.status}`, wait);
       }
-      if (!res.body) throw new ProviderError(PROVIDER, 'dropped', 'the chat server answered with no body');
 
       const events: SseEvent[] = [];
       const parser = createParser({
@@ -141,14 +142,14 @@ export class OpenAiCompatibleChatModel implements ChatModel {
         // Older llama.cpp servers send a failure as an `error:` field, which SSE does not define.
         onError: (e: ParseError) => void (e.type === 'unknown-field' && e.field === 'error' && events.push({ errorField: e.value ?? '' })),
       });
-      reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      res.utf8();
       const slots = new Map<number, ToolCallSlot>();
       let finished = false;
       let done = false;
       for (;;) {
-        let chunk: ReadableStreamReadResult<string>;
+        let chunk: IteratorResult<Buffer | string>;
         try {
-          chunk = await bounded(reader.read());
+          chunk = await bounded(res.next());
         } catch (err) {
           if (request.signal.aborted) return;
           // Past finish_reason the reply is whole; what is lost is the usage chunk.
@@ -159,13 +160,14 @@ export class OpenAiCompatibleChatModel implements ChatModel {
         if (chunk.done) {
           ended = true;
           parser.reset({ consume: true });
-        } else parser.feed(chunk.value);
+        } else parser.feed(chunk.value as string);
         for (const event of events.splice(0)) {
           // Aborted while the consumer held a delta: nothing more is its to hear.
           if (request.signal.aborted) return;
           if ('errorField' in event) throw midStreamError(parseJson(event.errorField));
           if (event.data === '[DONE]') {
             done = true;
+            finishedStream = true;
             break;
           }
           const payload = parseJson(event.data);
@@ -197,11 +199,12 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       yield* whole(slots);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
-      // Stops the body when the reply ends early (an error, an abort, a consumer that stops reading). A stream read to
-      // its end needs none: aborting a finished fetch still makes undici build and throw an AbortError.
-      if (!ended) {
+      // Stops the body when the reply ends early (an error, an abort, a consumer that stops reading). A body read to
+      // its end needs nothing; one whose server said [DONE] is left to end, so its connection is reused.
+      if (!ended && finishedStream && !request.signal.aborted) res?.release();
+      else if (!ended) {
         abort.abort();
-        await reader?.cancel().catch(() => {});
+        res?.cancel();
       }
     }
   }
@@ -240,9 +243,9 @@ function* whole(slots: Map<number, ToolCallSlot>): Generator<ChatDelta> {
 }
 
 /** How long a 429 asks to wait: OpenAI's `retry-after-ms` when sent, else the standard Retry-After. */
-function waitOf(headers: Headers): number | null {
-  const ms = Number(headers.get('retry-after-ms') ?? Number.NaN);
-  return Number.isFinite(ms) && ms >= 0 ? Math.round(ms) : retryAfterMs(headers.get('retry-after'));
+function waitOf(res: ProviderResponse): number | null {
+  const ms = Number(res.header('retry-after-ms') ?? Number.NaN);
+  return Number.isFinite(ms) && ms >= 0 ? Math.round(ms) : retryAfterMs(res.header('retry-after'));
 }
 
 /** An error sent inside the stream: its type and code when they are plain words; its message is not kept. */

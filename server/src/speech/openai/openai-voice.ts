@@ -3,8 +3,8 @@
 // encoding as it is generated (the API reference's createSpeech: input up to 4096 characters, response_format
 // mp3/opus/aac/flac/wav/pcm, https://platform.openai.com/docs/api-reference/audio/createSpeech; the text-to-speech
 // guide's formats and streaming, https://platform.openai.com/docs/guides/text-to-speech; the OpenAPI spec's
-// PcmAudioFormat, "Only a 24kHz sample rate is supported"; openai-node's src/resources/audio/speech.ts). Plain
-// fetch, as for the chat model: it is one POST and the `openai` package's current major needs Node 22.
+// PcmAudioFormat, "Only a 24kHz sample rate is supported"; openai-node's src/resources/audio/speech.ts). A plain
+// POST (provider-http.ts), as for the chat model: the `openai` package's current major needs Node 22.
 //
 // Shaped for a phone line:
 // - One request per sentence, so the first sentence is spoken while the model still writes the rest. The next
@@ -23,6 +23,7 @@
 import { encodeMuLaw, LINE_RATE, pcm16, StreamResampler } from '../audio.js';
 import { AudioQueue } from '../audio-queue.js';
 import { failureOfStatus, ProviderError, retryAfterMs } from '../provider-error.js';
+import { ProviderHttp, type ProviderResponse } from '../provider-http.js';
 import type { SpeechOptions, SpeechSynthesizer } from '../voice.js';
 
 const PROVIDER = 'openai-tts';
@@ -43,30 +44,31 @@ export interface OpenAiVoiceOptions {
   retryWaitMs?: number;
   /** The longest wait worth a retry on a live call; a Retry-After beyond it is thrown at once. 2 s by default. */
   maxRetryWaitMs?: number;
-  fetch?: typeof fetch;
+  /** The connections the requests go over (kept alive between them). */
+  http?: ProviderHttp;
 }
 
 export class OpenAiVoice implements SpeechSynthesizer {
   readonly name = 'openai';
   // Private fields: the key stays out of anything that logs or serialises the adapter.
   readonly #apiKey: string;
-  readonly #url: string;
+  readonly #url: URL;
   readonly #model: string;
   readonly #voice: string;
   readonly #stallMs: number;
   readonly #retryWaitMs: number;
   readonly #maxRetryWaitMs: number;
-  readonly #fetch: typeof fetch;
+  readonly #http: ProviderHttp;
 
   constructor(options: OpenAiVoiceOptions) {
     this.#apiKey = options.apiKey;
-    this.#url = `${(options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/audio/speech`;
+    this.#url = new URL(`${(options.baseUrl ?? 'https://api.openai.com/v1').replace(/\/+$/, '')}/audio/speech`);
     this.#model = options.model ?? 'gpt-4o-mini-tts';
     this.#voice = options.voice ?? 'alloy';
     this.#stallMs = options.stallMs ?? 5000;
     this.#retryWaitMs = options.retryWaitMs ?? 500;
     this.#maxRetryWaitMs = options.maxRetryWaitMs ?? 2000;
-    this.#fetch = options.fetch ?? fetch;
+    this.#http = options.http ?? new ProviderHttp();
   }
 
   speak(text: AsyncIterable<string>, options: SpeechOptions): AsyncIterable<Buffer> {
@@ -179,34 +181,22 @@ export class OpenAiVoice implements SpeechSynthesizer {
     const failed = (err: unknown) => this.#failure(err, stalled);
     const started = performance.now();
     try {
-      let response: Response;
+      let response: ProviderResponse;
       try {
-        response = await this.#fetch(this.#url, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${this.#apiKey}`, 'Content-Type': 'application/json' },
-          body: JSON.stringify({ model: this.#model, voice: options.voice ?? this.#voice, input, response_format: 'pcm' }),
-          signal: controller.signal,
-        });
+        const body = JSON.stringify({ model: this.#model, voice: options.voice ?? this.#voice, input, response_format: 'pcm' });
+        response = await this.#http.post(this.#url, { Authorization: `Bearer ${this.#apiKey}`, 'Content-Type': 'application/json' }, body, controller.signal);
       } catch (err) {
         throw failed(err);
       }
-      if (!response.ok) throw await refusal(response, failed);
+      if (response.status < 200 || response.status > 299) throw await refusal(response, failed);
       heard();
       const resampler = new StreamResampler(OPENAI_PCM_RATE, LINE_RATE);
       let odd: Buffer = Buffer.alloc(0);
       let firstAudioMs: number | null = null;
-      if (response.body) {
-        const reader = response.body.getReader();
-        for (;;) {
-          let read: ReadableStreamReadResult<Uint8Array>;
-          try {
-            read = await reader.read();
-          } catch (err) {
-            throw failed(err);
-          }
-          if (read.done) break;
+      try {
+        for (let chunk = await response.next(); !chunk.done; chunk = await response.next()) {
           heard();
-          const bytes = Buffer.from(read.value.buffer, read.value.byteOffset, read.value.byteLength);
+          const bytes = chunk.value as Buffer;
           const { samples, rest } = pcm16(odd.length ? Buffer.concat([odd, bytes]) : bytes);
           odd = Buffer.from(rest);
           const audio = resampler.push(samples);
@@ -215,6 +205,8 @@ export class OpenAiVoice implements SpeechSynthesizer {
             queue.push(encodeMuLaw(audio));
           }
         }
+      } catch (err) {
+        throw failed(err);
       }
       queue.push(encodeMuLaw(resampler.flush()));
       options.logger.debug({ callId: options.callId, chars: input.length, bytes: queue.pushed, firstAudioMs }, 'text-to-speech sentence spoken');
@@ -224,12 +216,12 @@ export class OpenAiVoice implements SpeechSynthesizer {
     }
   }
 
-  /** What a fetch or body failure was: our stall timer's abort, or the connection failing. */
+  /** What a request or body failure was: our stall timer's abort, or the connection failing. */
   #failure(err: unknown, stalled: boolean): ProviderError {
     if (stalled) return new ProviderError(PROVIDER, 'stalled', `OpenAI speech sent nothing for ${this.#stallMs} ms`);
-    // undici's messages ("fetch failed", "terminated") say little; the cause's code says what happened.
-    const cause = (err as { cause?: { code?: unknown } }).cause;
-    const code = typeof cause?.code === 'string' ? cause.code : err instanceof Error ? err.name : 'unknown';
+    // The error's code (ECONNREFUSED, ECONNRESET…) says what happened; its message may quote the address.
+    const own = (err as { code?: unknown }).code;
+    const code = typeof own === 'string' ? own : err instanceof Error ? err.name : 'unknown';
     return new ProviderError(PROVIDER, 'dropped', `OpenAI speech request failed mid-stream (${code})`);
   }
 }
@@ -237,11 +229,11 @@ export class OpenAiVoice implements SpeechSynthesizer {
 const RETRIED = new Set(['throttled', 'unavailable', 'dropped']);
 
 /** The failure a non-2xx answer means, from its status, Retry-After and OpenAI's error type and code. */
-async function refusal(response: Response, failed: (err: unknown) => ProviderError): Promise<ProviderError> {
+async function refusal(response: ProviderResponse, failed: (err: unknown) => ProviderError): Promise<ProviderError> {
   let type: string | null = null;
   let code: string | null = null;
   try {
-    const body = (await response.json()) as { error?: { type?: unknown; code?: unknown } };
+    const body = JSON.parse(await response.text()) as { error?: { type?: unknown; code?: unknown } };
     if (typeof body.error?.type === 'string') type = body.error.type.slice(0, 64);
     if (typeof body.error?.code === 'string') code = body.error.code.slice(0, 64);
   } catch (err) {
@@ -252,7 +244,7 @@ async function refusal(response: Response, failed: (err: unknown) => ProviderErr
   // A spent quota answers 429 too, and waiting does not refill it.
   const failure = code === 'insufficient_quota' ? 'refused' : failureOfStatus(response.status);
   const detail = [type, code].filter((s) => s !== null).join(', ');
-  return new ProviderError(PROVIDER, failure, `OpenAI speech answered ${response.status}${detail ? ` (${detail})` : ''}`, retryAfterMs(response.headers.get('retry-after')));
+  return new ProviderError(PROVIDER, failure, `OpenAI speech answered ${response.status}${detail ? ` (${detail})` : ''}`, retryAfterMs(response.header('retry-after')));
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
