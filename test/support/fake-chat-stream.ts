@@ -122,7 +122,17 @@ export async function startFakeChatStream(options: FakeChatStreamOptions): Promi
       } catch {
         return refuse(res, flavour, 400, 'We could not parse the JSON body of your request.', 'invalid_request_error');
       }
-      const record: RecordedRequest = { method: req.method, path: req.url, headers: req.headers, body, ended: false, aborted: false, clientPort: req.socket.remotePort ?? 0, at: performance.now(), endedAt: null };
+      const record: RecordedRequest = {
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+        body,
+        ended: false,
+        aborted: false,
+        clientPort: req.socket.remotePort ?? 0,
+        at: performance.now(),
+        endedAt: null,
+      };
       requests.push(record);
       res.on('finish', () => (record.ended = true));
       res.on('close', () => (record.aborted = !record.ended));
