@@ -193,20 +193,23 @@ export class OpenAiVoice implements SpeechSynthesizer {
       const resampler = new StreamResampler(OPENAI_PCM_RATE, LINE_RATE);
       let odd: Buffer = Buffer.alloc(0);
       let firstAudioMs: number | null = null;
-      try {
-        for (let chunk = await response.next(); !chunk.done; chunk = await response.next()) {
-          heard();
-          const bytes = chunk.value as Buffer;
-          const { samples, rest } = pcm16(odd.length ? Buffer.concat([odd, bytes]) : bytes);
-          odd = Buffer.from(rest);
-          const audio = resampler.push(samples);
-          if (audio.length) {
-            firstAudioMs ??= Math.round(performance.now() - started);
-            queue.push(encodeMuLaw(audio));
-          }
+      const read = async () => {
+        try {
+          return await response.next();
+        } catch (err) {
+          throw failed(err);
         }
-      } catch (err) {
-        throw failed(err);
+      };
+      for (let chunk = await read(); !chunk.done; chunk = await read()) {
+        heard();
+        const bytes = chunk.value as Buffer;
+        const { samples, rest } = pcm16(odd.length ? Buffer.concat([odd, bytes]) : bytes);
+        odd = Buffer.from(rest);
+        const audio = resampler.push(samples);
+        if (audio.length) {
+          firstAudioMs ??= Math.round(performance.now() - started);
+          queue.push(encodeMuLaw(audio));
+        }
       }
       queue.push(encodeMuLaw(resampler.flush()));
       options.logger.debug({ callId: options.callId, chars: input.length, bytes: queue.pushed, firstAudioMs }, 'text-to-speech sentence spoken');
