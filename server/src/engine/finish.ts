@@ -45,7 +45,10 @@ export async function finish(
   const agentFailed = isLive(agent) && (await agent.failure?.(row.id)) === 'agent_unavailable';
   const e: Extract<EngineEvent, { type: 'conversation_over' | 'dropped' | 'agent_failed' }> = agentFailed ? { type: 'agent_failed', at: ended.at, connectedMs: ended.connectedMs } : ended;
   const turns = isLive(agent) ? await agent.turns(row.id) : talk.turns;
-  const said = turns.filter((t) => t.startMs < e.connectedMs);
+  // A live agent that handed the call over wrote every turn before it recorded the handover, so each is the call's:
+  // its note of the handover is the call's very end, which the line's clock can put a few ms past this one's.
+  const handedOver = isLive(agent) && talk.reason === 'transferred';
+  const said = handedOver ? turns.map((t) => (t.startMs < e.connectedMs ? t : { ...t, startMs: e.connectedMs, endMs: e.connectedMs })) : turns.filter((t) => t.startMs < e.connectedMs);
   const transcript = said.length ? formatTranscript(said) : null;
   // A carrier that records the line stores its recording on the call itself; otherwise the call keeps what its
   // recording is rendered from when first asked for (recording/call-recordings.ts): the words, and the keys and
