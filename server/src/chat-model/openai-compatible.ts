@@ -121,7 +121,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
     /** The body was read to its end: nothing is left to stop. */
     let ended = false;
     /** The server said [DONE]: what is left of the body is its end. */
-    let finishedStream = false;
+    let done = false;
     try {
       try {
         res = await bounded(this.#http.post(this.#url, headers, JSON.stringify(this.body(request)), abort.signal));
@@ -145,7 +145,6 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       res.utf8();
       const slots = new Map<number, ToolCallSlot>();
       let finished = false;
-      let done = false;
       for (;;) {
         let chunk: IteratorResult<Buffer | string>;
         try {
@@ -167,7 +166,6 @@ export class OpenAiCompatibleChatModel implements ChatModel {
           if ('errorField' in event) throw midStreamError(parseJson(event.errorField));
           if (event.data === '[DONE]') {
             done = true;
-            finishedStream = true;
             break;
           }
           const payload = parseJson(event.data);
@@ -201,7 +199,7 @@ export class OpenAiCompatibleChatModel implements ChatModel {
       request.signal.removeEventListener('abort', onAbort);
       // Stops the body when the reply ends early (an error, an abort, a consumer that stops reading). A body read to
       // its end needs nothing; one whose server said [DONE] is left to end, so its connection is reused.
-      if (!ended && finishedStream && !request.signal.aborted) res?.release();
+      if (!ended && done && !request.signal.aborted) res?.release();
       else if (!ended) {
         abort.abort();
         res?.cancel();
