@@ -81,23 +81,35 @@ describe('the ears on a hold', function () {
     ears.close();
   });
 
-  it('judge the frames that arrived while the detector loaded as soon as it has, keeping the second before the words and all after', async () => {
+  /**
+   * A line of `lineMs`, hold music until `helloAtMs` and then a person's hello, pushed in one burst while the
+   * detector is still loading; `load` lets it load and waits for the frames to be judged.
+   */
+  async function burstBeforeDetector(lineMs: number, helloAtMs: number) {
     const hello = await speak('Hello, thanks for holding, this is Sam.');
-    const line = new Line(9000);
-    const at = line.say(3000, hello);
+    const line = new Line(lineMs);
+    const at = line.say(helloAtMs, hello);
     const mixed = line.muLaw();
-    holdMusic(0, 3000 * 8).copy(mixed, 0);
+    holdMusic(0, helloAtMs * 8).copy(mixed, 0);
     let loaded: (m: Awaited<ReturnType<typeof loadFvad>>) => void = () => {};
     const late = new Promise<Awaited<ReturnType<typeof loadFvad>>>((resolve) => (loaded = resolve));
     const woke: number[] = [];
     const ears = new HoldEars(late, (a) => woke.push(a));
-    // The whole line arrives in a burst, and then nothing: the detector is still loading.
     const all = frames(mixed);
     for (const f of all) ears.push(f);
+    const load = async () => {
+      loaded(await loadFvad());
+      await late;
+      await new Promise((r) => setImmediate(r));
+    };
+    return { at, all, woke, ears, load };
+  }
+
+  it('judge the frames that arrived while the detector loaded as soon as it has, keeping the second before the words and all after', async () => {
+    // The whole line arrives in a burst, and then nothing: the detector is still loading.
+    const { at, all, woke, ears, load } = await burstBeforeDetector(9000, 3000);
     expect(woke).to.deep.equal([]);
-    loaded(await loadFvad());
-    await late;
-    await new Promise((r) => setImmediate(r));
+    await load();
     expect(woke).to.have.length(1);
     expect(Math.abs(woke[0]! - at.startMs)).to.be.at.most(60);
     const kept = ears.takeKept();
@@ -109,20 +121,9 @@ describe('the ears on a hold', function () {
   });
 
   it('date the words from the hold’s start when more than ten seconds arrived before the detector loaded', async () => {
-    const hello = await speak('Hello, thanks for holding, this is Sam.');
-    const line = new Line(18_000);
-    const at = line.say(14_000, hello);
-    const mixed = line.muLaw();
-    holdMusic(0, 14_000 * 8).copy(mixed, 0);
-    let loaded: (m: Awaited<ReturnType<typeof loadFvad>>) => void = () => {};
-    const late = new Promise<Awaited<ReturnType<typeof loadFvad>>>((resolve) => (loaded = resolve));
-    const woke: number[] = [];
-    const ears = new HoldEars(late, (a) => woke.push(a));
     // 18 s in a burst: the oldest 8 s wait past the detector's 10 s and are dropped, yet the time stays the hold's.
-    for (const f of frames(mixed)) ears.push(f);
-    loaded(await loadFvad());
-    await late;
-    await new Promise((r) => setImmediate(r));
+    const { at, woke, ears, load } = await burstBeforeDetector(18_000, 14_000);
+    await load();
     expect(woke).to.have.length(1);
     expect(Math.abs(woke[0]! - at.startMs)).to.be.at.most(60);
     ears.close();
