@@ -1,6 +1,7 @@
 // The turn timing the ledger feeds: the answer to the agent's first audio, each answer's delay after the callee's
 // end of speech, each barge-in's clear after the callee's speech start, all in call time (the callee's stream
-// position run on by the clock between frames), and a cut item truncated where the line has played to by now.
+// position run on by the clock between frames), and a cut item truncated where the line has played to: since its
+// last mark, by the callee's audio heard meanwhile, whatever the wall clock says.
 import { expect } from 'chai';
 import { pino } from 'pino';
 import type { TimedTurn } from '../../server/src/conversation/conversation.js';
@@ -48,10 +49,12 @@ describe('the turn timing', () => {
     l.play('a2', audio(100)); // marked a3
     l.said('a2', 'agent', 'I am calling about your parcel, which is due on Monday.');
     at(1620);
+    l.heard(audio(100), 1500); // the stream is at 1,600 ms
     l.marked('a2'); // its first 100 ms have played
-    at(1650);
+    at(1900); // a busy process: the wall clock has run far ahead of the line
+    l.heard(audio(30), 1600);
     l.calleeStarted('c2', 1560);
-    // 30 ms more have played since the mark: the item is cut at 130 ms, not at the mark's 100.
+    // 30 ms more of the call have passed since the mark: the item is cut at 130 ms, not at the mark's 100, nor at the 380 the wall clock says.
     expect(l.cutIn()).to.deep.equal({ itemId: 'a2', heardMs: 130 });
     at(2000);
     l.heard(audio(20), 1980);
@@ -62,7 +65,7 @@ describe('the turn timing', () => {
     l.play('a3', audio(20)); // not the item's first audio: not timed again
     await l.close();
 
-    expect(observed).to.deep.equal(['first 350', 'turn 120', 'clear 90', 'turn 750']);
+    expect(observed).to.deep.equal(['first 350', 'turn 120', 'clear 70', 'turn 750']);
     expect(stored).to.deep.equal([
       {
         firstAudioMs: 350,
@@ -72,7 +75,7 @@ describe('the turn timing', () => {
         ],
         p50Ms: 120,
         p95Ms: 750,
-        bargeIns: [{ atMs: 1560, clearMs: 90 }],
+        bargeIns: [{ atMs: 1560, clearMs: 70 }],
       },
     ]);
     expect(line).to.deep.equal(['play 800', 'mark a1', 'play 800', 'mark a2', 'play 800', 'mark a3', 'clear', 'play 800', 'mark a4', 'play 160']);
@@ -88,14 +91,18 @@ describe('the turn timing', () => {
   it('cuts an item whose marks have not come back at what has played since its first audio, never past what was sent', () => {
     const { l, at } = ledger();
     at(100);
+    l.heard(audio(100), 0);
     l.play('a1', audio(60));
-    at(130);
+    at(500);
+    l.heard(audio(30), 100);
     l.calleeStarted('c1', 90);
     expect(l.cutIn()).to.deep.equal({ itemId: 'a1', heardMs: 30 });
     const next = ledger();
     next.at(100);
+    next.l.heard(audio(100), 0);
     next.l.play('a1', audio(60));
     next.at(400);
+    next.l.heard(audio(300), 100);
     next.l.calleeStarted('c1', 300);
     expect(next.l.cutIn()).to.deep.equal({ itemId: 'a1', heardMs: 60 });
   });

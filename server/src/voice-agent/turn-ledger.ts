@@ -34,7 +34,7 @@ interface Utterance {
   /** Agent audio bytes sent to the line, and how many the line has confirmed played. */
   sentBytes: number;
   playedBytes: number;
-  /** When (timing clock) playedBytes was confirmed by a mark, or its first audio was sent; null before. */
+  /** When (call time) playedBytes was confirmed by a mark, or its first audio was sent; null before. */
   playedAt: number | null;
   /** The callee talked over it: its audio stopped at playedBytes. */
   cut: boolean;
@@ -59,7 +59,7 @@ export class TurnLedger {
   private writes: Promise<void> = Promise.resolve();
   /** The callee's latest speech start, in call time (null when the model did not say). */
   private speechStartMs: number | null = null;
-  /** When (timing clock) the line last said audio had played: the audio after it has played since. */
+  /** When (call time) the line last said audio had played: the audio after it has played since. */
   private lastPlayedAt: number | null = null;
   readonly timing: TurnTiming;
 
@@ -150,7 +150,7 @@ export class TurnLedger {
     u.sentBytes += bytes;
     this.line.play(payload);
     if (first) {
-      u.playedAt = this.timing.now();
+      u.playedAt = this.positionMs;
       this.timing.agentStarted();
     }
     this.unmarked = { item: u, bytes: (this.unmarked?.bytes ?? 0) + bytes };
@@ -170,7 +170,7 @@ export class TurnLedger {
   marked(name: string): void {
     const i = this.marks.findIndex((m) => m.name === name);
     if (i < 0) return;
-    const at = this.timing.now();
+    const at = this.positionMs;
     this.lastPlayedAt = at;
     for (const m of this.marks.splice(0, i + 1)) {
       m.item.playedBytes = Math.max(m.item.playedBytes, m.through);
@@ -211,13 +211,15 @@ export class TurnLedger {
    * How much of an item has played by now. Marks come back every 100 ms of audio, too coarse to cut an item where
    * the callee heard it, so the line is taken to have gone on playing at its rate since it last said where it was:
    * since the item's own last mark, or since its first audio went out (or the audio before it finished, if later);
-   * never more than was sent, and nothing while audio of an earlier item is still to play.
+   * never more than was sent, and nothing while audio of an earlier item is still to play. The time since is call
+   * time, the callee's audio heard meanwhile: the line carries both ways at one pace, which the wall clock of a busy
+   * process (its messages read late, in a burst) does not keep.
    */
   private playedNow(u: Utterance): number {
     if (this.marks.some((m) => m.item !== u)) return u.playedBytes;
     const from = u.playedBytes > 0 ? u.playedAt : Math.max(u.playedAt ?? Infinity, this.lastPlayedAt ?? -Infinity);
     if (from === null || !Number.isFinite(from)) return u.playedBytes;
-    const elapsed = Math.max(0, this.timing.now() - from);
+    const elapsed = Math.max(0, this.positionMs - from);
     return Math.min(u.sentBytes, u.playedBytes + Math.floor(elapsed * BYTES_PER_MS));
   }
 
