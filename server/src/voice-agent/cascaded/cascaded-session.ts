@@ -29,7 +29,7 @@ import { SentenceSplitter } from '../../chat-model/sentences.js';
 import { DEFAULT_HOLD_MAX_WAIT_SEC, type LineBrief } from '../../conversation/conversation.js';
 import { HOLD_TURN_TEXT } from '../../conversation/turn-marks.js';
 import { ProviderError } from '../../speech/provider-error.js';
-import type { RecognitionStream, SpeechRecognizer } from '../../speech/recognizer.js';
+import type { SpeechRecognizer } from '../../speech/recognizer.js';
 import type { SpeechSynthesizer } from '../../speech/voice.js';
 import type { AnswerVerdict, LineEnd, LineSession, LiveLine } from '../../telephony/live-line.js';
 import type { Apology } from '../apology.js';
@@ -46,10 +46,9 @@ import type { TurnLedger } from '../turn-ledger.js';
 import type { StageMarks } from '../turn-timing.js';
 import { hasWords } from './barge-in-detector.js';
 import type { Ears, EarEvent } from './ears.js';
+import { RecognizerFeed } from './recognizer-feed.js';
 import { TextQueue } from './text-queue.js';
 
-/** Callee audio kept while the recogniser's stream opens (10 s of 20 ms frames); older audio is dropped. */
-const MAX_QUEUED_FRAMES = 500;
 /** The mark that follows the apology. */
 const APOLOGY_MARK = 'svc_apology';
 /** The apology must be ready this soon, or the line is hung up without it. */
@@ -127,8 +126,8 @@ const now = () => performance.now();
 export class CascadedSession implements LineSession {
   readonly done: Promise<LineEnd>;
   private resolveDone!: (r: LineEnd) => void;
-  private stream: RecognitionStream | null = null;
-  private readonly queued: Buffer[] = [];
+  /** The callee's audio to the recogniser. */
+  private readonly feed = new RecognizerFeed();
   private readonly history: ChatMessage[];
   private readonly tool: ToolContext;
   private readonly goodbye: Goodbye;
@@ -250,8 +249,7 @@ export class CascadedSession implements LineSession {
         },
       );
       if (this.over) return void stream.close(0);
-      this.stream = stream;
-      for (const frame of this.queued.splice(0)) stream.send(frame);
+      this.feed.opened(stream);
     } catch (err) {
       void this.giveUp(`recogniser not opened (${err instanceof ProviderError ? err.failure : 'error'})`);
     }
@@ -261,9 +259,9 @@ export class CascadedSession implements LineSession {
     if (this.over) return;
     this.ledger.heard(payload, timestampMs);
     const frame = Buffer.from(payload, 'base64');
-    if (this.stream) this.stream.send(frame);
-    else if (this.queued.length < MAX_QUEUED_FRAMES) this.queued.push(frame);
+    this.feed.push(frame);
     this.onEars(this.ears.push(frame));
+    this.feed.setQuiet(this.calleeItem === null && !this.ears.speaking);
     if (this.ending || this.goodbye.ending || this.lineEnded) return;
     if (this.hold.expired(this.ledger.nowMs)) return void this.holdRanOut();
     const keys = this.calleeKeys.due(this.ledger.nowMs);
@@ -350,8 +348,8 @@ export class CascadedSession implements LineSession {
 
   /** The callee's turn in progress when the line ended, recognised and written, bounded. */
   private async lastWords(): Promise<void> {
-    if (this.ending || !this.stream) return;
-    this.stream.flush();
+    if (this.ending || !this.feed.open) return;
+    this.feed.flush();
     if (!this.ears.speaking && this.calleeItem === null) return;
     const bound = this.timing.lastWordsMs ?? DEFAULT_LAST_WORDS_MS;
     await new Promise<void>((resolve) => {
@@ -388,7 +386,7 @@ export class CascadedSession implements LineSession {
           this.turnEnded(e.text, e.startMs, e.endMs);
           break;
         case 'flush':
-          this.stream?.flush();
+          this.feed.flush();
           break;
       }
     }
@@ -738,9 +736,7 @@ export class CascadedSession implements LineSession {
     this.toolsStop.abort();
     await Promise.allSettled(this.running);
     const handedOver = reason === 'transferred' && (await handOver(this.handover!, this.ledger, this.logger, this.brief.callId));
-    const stream = this.stream;
-    this.stream = null;
-    await stream?.close(500).catch(() => undefined);
+    await this.feed.close(500)?.catch(() => undefined);
     await this.failure;
     await this.holdTimeout;
     await this.ledger.close();
