@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { addNumber, createAccount, createKey } from '../../server/src/accounts/accounts-repo.js';
 import { cancelUnit } from '../../server/src/placement/cancel.js';
 import { TERMINAL } from '../../server/src/calls/call-status.js';
@@ -15,8 +14,7 @@ import type { CallStatus } from '../../server/src/generated/types.gen.js';
 import { migrate, type Store } from '../../server/src/store/store.js';
 import { openStore } from '../../server/src/store/open-store.js';
 import { insertTestCall } from '../support/calls.js';
-
-const MAIN = fileURLToPath(new URL('../../server/src/main.ts', import.meta.url));
+import { serviceArgs } from '../support/service-entry.js';
 
 describe('the engine after a worker is killed', function () {
   this.timeout(90_000);
@@ -36,7 +34,7 @@ describe('the engine after a worker is killed', function () {
   });
 
   function startWorker(): Promise<void> {
-    worker = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    worker = spawn(process.execPath, serviceArgs(), {
       env: {
         ...process.env,
         SVC_ROLE: 'worker',

@@ -1,11 +1,10 @@
 // One real service process (server/src/main.ts) in a role, started on a free loopback port, ready once it logs so.
 // Its output is kept, so a failing test can show why a process died.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../../support/free-port.js';
 import { killOnExit } from '../../support/kill-on-exit.js';
+import { serviceArgs } from '../../support/service-entry.js';
 
-const MAIN = fileURLToPath(new URL('../../../server/src/main.ts', import.meta.url));
 const READY = { api: 'svc listening on', worker: 'call engine and webhook dispatcher running', both: 'call engine and webhook dispatcher running' } as const;
 
 export interface ServiceProcess {
@@ -27,7 +26,7 @@ export interface ServiceProcess {
 export async function startService(role: 'api' | 'worker' | 'both', env: Record<string, string>, options: { cpuProfileDir?: string; port?: number } = {}): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', MAIN], {
+  const proc = spawn(process.execPath, [...profile, ...serviceArgs()], {
     env: { ...process.env, ...env, SVC_ROLE: role, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
