@@ -49,6 +49,23 @@ describe('the recogniser feed', () => {
     expect(log).to.deep.equal(['audio 1,2 320', 'audio 3 160']);
   });
 
+  it('sends what it holds 200 ms after its first frame when the line sends no more', async () => {
+    const { stream, log } = recordingStream();
+    const feed = new RecognizerFeed();
+    feed.opened(stream);
+    feed.setQuiet(true);
+    feed.push(frame(1));
+    feed.push(frame(2));
+    await new Promise((r) => setTimeout(r, 120));
+    expect(log).to.deep.equal([]);
+    // A busy machine fires the timer late, never early.
+    for (let waited = 0; log.length === 0 && waited < 3000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(log).to.deep.equal(['audio 1,2 320']);
+    feed.push(frame(3));
+    await feed.close(0);
+    expect(log).to.deep.equal(['audio 1,2 320', 'audio 3 160', 'close 0']);
+  });
+
   it('sends what it holds before a flush and before the close', async () => {
     const { stream, log } = recordingStream();
     const feed = new RecognizerFeed();

@@ -3,7 +3,8 @@
 // nobody is speaking (the callee listening to the agent, a pause between turns), frames go several at a time, up to
 // BATCH_BYTES, still well inside the 20–250 ms a message that Deepgram recommends and what the others take: each
 // message is a write on the recogniser's socket, and most of a call is the callee listening. Speech heard releases
-// what is held before its own frames, so the recogniser hears the audio whole and in order, late by BATCH_MS at most.
+// what is held before its own frames, so the recogniser hears the audio whole and in order, late by BATCH_MS at most;
+// so does a line whose frames stop coming (HOLD_MAX_MS on the wall clock after the first frame held).
 // Before the stream opens, frames are kept (MAX_KEPT_BYTES) and sent once it does.
 import type { RecognitionStream } from '../../speech/recognizer.js';
 import { LINE_BYTES_PER_MS } from '../../speech/audio.js';
@@ -11,6 +12,8 @@ import { LINE_BYTES_PER_MS } from '../../speech/audio.js';
 /** The most audio one message carries while the line is quiet. */
 export const BATCH_MS = 100;
 const BATCH_BYTES = BATCH_MS * LINE_BYTES_PER_MS;
+/** Held audio goes this long after its first frame, should the line's next frames not come to push it on. */
+const HOLD_MAX_MS = 2 * BATCH_MS;
 /** Audio kept while the stream opens: 10 s; what comes after that is not sent. */
 const MAX_KEPT_BYTES = 10_000 * LINE_BYTES_PER_MS;
 
@@ -19,6 +22,7 @@ export class RecognizerFeed {
   private held: Buffer[] = [];
   private heldBytes = 0;
   private quiet = false;
+  private timer: NodeJS.Timeout | null = null;
 
   get open(): boolean {
     return this.stream !== null;
@@ -39,7 +43,9 @@ export class RecognizerFeed {
     } else if (!this.quiet) return this.stream.send(frame);
     this.held.push(frame);
     this.heldBytes += frame.length;
-    if (this.stream && this.heldBytes >= BATCH_BYTES) this.release();
+    if (!this.stream) return;
+    if (this.heldBytes >= BATCH_BYTES) this.release();
+    else this.timer ??= setTimeout(() => this.release(), HOLD_MAX_MS);
   }
 
   /** Whether nobody is speaking now (after this frame): leaving the quiet sends what is held at once. */
@@ -63,6 +69,8 @@ export class RecognizerFeed {
   }
 
   private release(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
     if (!this.stream || this.held.length === 0) return;
     this.stream.send(this.held.length === 1 ? this.held[0]! : Buffer.concat(this.held, this.heldBytes));
     this.held = [];
