@@ -7,7 +7,7 @@
 // The service's own processes that tests start (api and worker processes, crashed and restarted ones) run on plain
 // JS that esbuild transpiles from the source once, before the run, laid out as dist/ is (SVC_TEST_SERVICE_DIR;
 // test/support/service-entry.ts): each process then starts on node alone rather than compiling its modules through
-// tsx's loader, about half its start's CPU, and a run starts some hundred of them. esbuild is what tsx itself runs.
+// tsx's loader, about half its start's CPU, and a run starts dozens of them. esbuild is what tsx itself runs.
 //   SVC_TEST_JOBS=n             worker processes (default 4: most of a test waits on Postgres, sockets or a child)
 //   SVC_TEST_WRITE_TIMES=1      afterwards, writes each file's time in this run to test/file-times.json
 import { spawn, spawnSync } from 'node:child_process';
