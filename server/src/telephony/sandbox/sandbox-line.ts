@@ -1,6 +1,7 @@
 // The sandbox's live line: a simulated phone line that carries real audio, so a live agent (the cascaded agent)
 // talks to the sandbox's callee through exactly the code that runs a real call. Frames of 20 ms go both ways at the
-// call's pace (SVC_SANDBOX_TIME_SCALE, as the sandbox's other times): the callee's (line-callee.ts) to the agent's
+// call's pace (SVC_SANDBOX_TIME_SCALE, as the sandbox's other times; slower when the process is too busy to keep
+// it, MAX_FRAMES_A_TICK): the callee's (line-callee.ts) to the agent's
 // listener, and the agent's audio, queued as it is played, out to the callee, with each mark answered once the
 // audio before it has gone out, and dropped on clear. The line keeps both legs and writes them as the call's
 // recording when it ends (the agent on the left channel, the callee on the right; the one-channel recording is
@@ -23,6 +24,13 @@ const MAX_LINE_MS = 4 * 60 * 60_000;
 /** The person a warm transfer calls picks up after the sandbox's ring, and presses 1 this long after the prompt. */
 const PERSON_RINGS_MS = 4000;
 const PERSON_PRESSES_AFTER_MS = 1000;
+/**
+ * The most frames one tick sends (200 ms of call time). A process starved for longer slows its lines down rather
+ * than sending seconds of the callee in one turn of its event loop: the agent's voice and model run on the same
+ * process, and a burst would have the callee talk on while the agent could not answer, making the call's turns the
+ * machine's load rather than the agent's.
+ */
+const MAX_FRAMES_A_TICK = 10;
 
 /** A warm transfer's call to the person, decided at `decideAtMs` of the line's call time. */
 interface SandboxConsult {
@@ -50,7 +58,8 @@ export class SandboxLine implements LiveLine {
   private marks: Array<{ name: string; at: number }> = [];
   private session: LineSession | null = null;
   private callMs = 0;
-  private readonly startedAt = performance.now();
+  /** The wall time at which call time 0 was, moved later when the line slips behind a starved process. */
+  private startedAt = performance.now();
   private timer: NodeJS.Timeout | null = null;
   private over = false;
   private readonly calleeLeg: Buffer[] = [];
@@ -163,12 +172,17 @@ export class SandboxLine implements LiveLine {
     return { twoChannels, mix };
   }
 
-  /** Sends every frame the call's pace has made due since the last tick, then waits for the next one. */
+  /** Sends every frame the call's pace has made due since the last tick (MAX_FRAMES_A_TICK at most), then waits for the next one. */
   private tick(): void {
     if (this.over) return;
     const frameWallMs = FRAME_MS * this.options.timeScale;
-    const due = Math.floor((performance.now() - this.startedAt) / frameWallMs) + 1;
-    for (let sent = this.callMs / FRAME_MS; sent < due && !this.over; sent++) this.frame();
+    const sent = this.callMs / FRAME_MS;
+    let due = Math.floor((performance.now() - this.startedAt) / frameWallMs) + 1;
+    if (due - sent > MAX_FRAMES_A_TICK) {
+      this.startedAt += (due - sent - MAX_FRAMES_A_TICK) * frameWallMs;
+      due = sent + MAX_FRAMES_A_TICK;
+    }
+    for (let n = sent; n < due && !this.over; n++) this.frame();
     if (this.over) return;
     const nextAt = this.startedAt + (this.callMs / FRAME_MS) * frameWallMs;
     this.timer = setTimeout(() => this.tick(), Math.max(0, nextAt - performance.now()));
