@@ -18,6 +18,11 @@ describe('the console’s batch from a CSV file in headless Chromium', function 
   let dir: string;
   before(async () => {
     page = rig.page;
+    // Playwright intercepts the page's file choosers only while something listens for them, and turns that on and off
+    // over the debugging protocol as listeners come and go: with none between two choices, the second Space could
+    // reach the page before interception was on again (on a busy machine), and Chromium's own chooser, which a
+    // headless browser never shows, opened instead. A listener for the page's life keeps it on.
+    page.on('filechooser', () => undefined);
     dir = mkdtempSync(join(tmpdir(), 'svc-csv-'));
     await rig.signIn();
   });
