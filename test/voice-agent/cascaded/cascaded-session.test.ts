@@ -415,6 +415,41 @@ describe('the cascaded session on a live line, against the vendors’ fakes', fu
       expect(rig.lifecycle).to.deep.equal(['turnsWritten']);
     });
 
+    it('who took up a gap in its reply (its voice slower than the line) and talks on as the agent resumes, cuts it off there', async () => {
+      // 55 characters: whole 100 ms chunks of the voice's audio, every one of them marked, so in the gap the line has
+      // played all the agent sent and nothing of it is left to play.
+      const FIRST = 'Hello, this is an assistant calling on behalf of Acmes.';
+      rig = await Rig.start({
+        callee: [
+          { text: 'Hello?', atMs: 300 },
+          { text: WHO, atMs: 4800, interims: 0 },
+        ],
+      });
+      // The first sentence plays out; the rest of the reply comes only once the callee has begun to speak in the gap.
+      const calleeSpeaksAgain = () => rig.line.until('the callee speaks in the gap', () => rig.ears.of('speech_started').length === 2);
+      rig.chat.reply({ text: [FIRST, ' We', ' would like to know the opening hours of your shop.'], holdAfter: 3, until: calleeSpeaksAgain }, { text: [ANSWER] });
+      rig.begin();
+      await rig.line.until('the answer heard', () => rig.turns.filter((t) => t.speaker === 'agent').length === 2);
+      expect(await rig.line.calleeHangsUp()).to.equal('line_ended');
+
+      const [, who] = await speechSpans(rig.line.callee);
+      expect(rig.ears.of('barge_in')).to.have.length(1);
+      // Counted from where the agent came back over speech already under way (barge-in-detector.ts).
+      expect(rig.ears.of('barge_in')[0]!.atMs).to.be.within(who!.startMs + 20, who!.endMs);
+      expect(rig.line.events.filter((e) => e.what === 'clear')).to.have.length(1);
+      // The cut turn holds the first sentence, heard whole, and no more than a few words of the rest.
+      const heard = rig.turns[1]!;
+      expect(heard.speaker).to.equal('agent');
+      expect(heard.text.startsWith(FIRST)).to.equal(true);
+      expect(heard.text.split(' ').length).to.be.below(FIRST.split(' ').length + 4);
+      expect(rig.turns.map((t) => [t.speaker, t.text])).to.deep.equal([
+        ['callee', 'Hello?'],
+        ['agent', heard.text],
+        ['callee', WHO],
+        ['agent', ANSWER],
+      ]);
+    });
+
     it('with an "uh-huh" shorter than minSpeechMs leaves the agent talking: the reply plays whole, the model is not asked again', async () => {
       rig = await Rig.start({
         callee: [

@@ -583,8 +583,10 @@ export class CascadedSession implements LineSession {
         // The model answers what woke it: the hold is over.
         if (this.hold.on && !this.hold.holding) this.holdOver();
         this.lastSpoken = spoken;
-        this.ears.agentSpeaking(true);
       }
+      // The agent's audio plays again after a gap (its voice slower than the line, every mark back): the ears hear the
+      // agent speaking once more, so a callee who took up the gap and talks on over it barges in.
+      if (!this.ledger.playing) this.ears.agentSpeaking(true);
       spoken.sentBytes += chunk.length;
       this.ledger.play(spoken.itemId, chunk.toString('base64'));
     }
