@@ -13,34 +13,34 @@ function recordingStream(): { stream: RecognitionStream; log: string[] } {
   return { stream, log };
 }
 
+/** A feed on an open recording stream, with the line quiet or not. */
+function openFeed(quiet: boolean): { feed: RecognizerFeed; log: string[] } {
+  const { stream, log } = recordingStream();
+  const feed = new RecognizerFeed();
+  feed.opened(stream);
+  feed.setQuiet(quiet);
+  return { feed, log };
+}
+
 /** A 20 ms frame whose every byte is `n`, so what a message carries can be read back. */
 const frame = (n: number) => Buffer.alloc(160, n);
 
 describe('the recogniser feed', () => {
   it('sends each frame at once while the callee may be speaking', () => {
-    const { stream, log } = recordingStream();
-    const feed = new RecognizerFeed();
-    feed.opened(stream);
-    feed.setQuiet(false);
+    const { feed, log } = openFeed(false);
     for (const n of [1, 2, 3]) feed.push(frame(n));
     expect(log).to.deep.equal(['audio 1 160', 'audio 2 160', 'audio 3 160']);
   });
 
   it(`sends ${BATCH_MS} ms at a time while the line is quiet`, () => {
-    const { stream, log } = recordingStream();
-    const feed = new RecognizerFeed();
-    feed.opened(stream);
-    feed.setQuiet(true);
+    const { feed, log } = openFeed(true);
     for (let n = 1; n <= 12; n++) feed.push(frame(n));
     expect(BATCH_MS).to.equal(100);
     expect(log).to.deep.equal(['audio 1,2,3,4,5 800', 'audio 6,7,8,9,10 800']);
   });
 
   it('sends what it holds, then the new frames one by one, as soon as the quiet ends', () => {
-    const { stream, log } = recordingStream();
-    const feed = new RecognizerFeed();
-    feed.opened(stream);
-    feed.setQuiet(true);
+    const { feed, log } = openFeed(true);
     feed.push(frame(1));
     feed.push(frame(2));
     expect(log).to.deep.equal([]);
@@ -50,10 +50,7 @@ describe('the recogniser feed', () => {
   });
 
   it('sends what it holds 200 ms after its first frame when the line sends no more', async () => {
-    const { stream, log } = recordingStream();
-    const feed = new RecognizerFeed();
-    feed.opened(stream);
-    feed.setQuiet(true);
+    const { feed, log } = openFeed(true);
     feed.push(frame(1));
     feed.push(frame(2));
     await new Promise((r) => setTimeout(r, 120));
@@ -67,10 +64,7 @@ describe('the recogniser feed', () => {
   });
 
   it('sends what it holds before a flush and before the close', async () => {
-    const { stream, log } = recordingStream();
-    const feed = new RecognizerFeed();
-    feed.opened(stream);
-    feed.setQuiet(true);
+    const { feed, log } = openFeed(true);
     feed.push(frame(1));
     feed.flush();
     feed.push(frame(2));
