@@ -151,6 +151,10 @@ class Conversation {
         }
       }
     }
+    // What is counted is let go: a hundred peers keeping every message they were sent would make this process's
+    // garbage collection, not the middle, the measure of each answer's tail.
+    this.peer.received.length = 0;
+    this.seen = 0;
   }
 
   /** The voice's audio that never reached the line of the replies that began and that no clear cut, in frames. */

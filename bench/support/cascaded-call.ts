@@ -139,7 +139,7 @@ export class CascadedFakes {
 
   static async start(line: CalleeLine): Promise<CascadedFakes> {
     const [recogniser, chat, voice] = await Promise.all([
-      FakeDeepgram.start({ script: line.script, finalDelayMs: RECOGNISER_FINAL_MS }),
+      FakeDeepgram.start({ script: line.script, finalDelayMs: RECOGNISER_FINAL_MS, keepAudio: false }),
       startFakeChatStream({ flavour: 'openai', apiKey: CHAT_KEY, answer: chatReply }),
       startFakeOpenAiSpeech({ apiKey: TTS_KEY, msPerChar: MS_PER_CHAR, firstAudioDelayMs: VOICE_FIRST_AUDIO_MS }),
     ]);

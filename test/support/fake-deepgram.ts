@@ -69,6 +69,11 @@ export interface FakeDeepgramStreamOptions {
   closeDelayMs?: number;
   /** How long after the audio that completes a text step's words its final is sent (0: at once). */
   finalDelayMs?: number;
+  /**
+   * Whether each stream keeps its binary frames in `audio` (the default) or only counts them: a benchmark's hundreds
+   * of streams would otherwise hold every frame, and the fake's garbage collection would stall the calls it measures.
+   */
+  keepAudio?: boolean;
 }
 
 export interface FakeDeepgramOptions extends FakeDeepgramStreamOptions {
@@ -374,7 +379,7 @@ export class FakeDeepgram extends EventEmitter {
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(data as Buffer[]);
       if (isBinary) {
-        seen.audio.push(Buffer.from(bytes));
+        if (options.keepAudio !== false) seen.audio.push(Buffer.from(bytes));
         seen.audioBytes += bytes.length;
         if (closing || stalled) return this.emit('change');
         hash.update(bytes);

@@ -165,7 +165,7 @@ export class FakeMediaPeer extends EventEmitter {
     ws.on('message', (data: RawData) => {
       const msg = JSON.parse(data.toString()) as Sent;
       this.received.push(msg);
-      if (msg.event === 'media') this.play(Buffer.from(String((msg.media as { payload: string }).payload), 'base64').length);
+      if (msg.event === 'media') this.play(Buffer.byteLength(String((msg.media as { payload: string }).payload), 'base64'));
       if (msg.event === 'mark' && this.echoMarks) this.markAfterAudio(msg.mark);
       if (msg.event === 'clear') this.clear();
       this.emit('change');

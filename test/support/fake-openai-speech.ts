@@ -99,11 +99,16 @@ export async function startFakeOpenAiSpeech(options: FakeOpenAiSpeechOptions): P
     held = [];
   };
 
+  // Every answer is the start of one tone, made once and grown as a longer input asks: a bench's hundreds of
+  // requests at once would otherwise each compute theirs on the fake's one thread, and stall the calls it measures.
+  let tone = Buffer.alloc(0);
   const pcmFor = (input: string): Buffer => {
     const samples = Math.round((input.length * msPerChar * SPEECH_PCM_RATE) / 1000);
-    const pcm = Buffer.alloc(samples * 2);
-    for (let i = 0; i < samples; i++) pcm.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 440 * i) / SPEECH_PCM_RATE)), i * 2);
-    return pcm;
+    if (tone.length < samples * 2) {
+      tone = Buffer.alloc(Math.max(samples * 2, tone.length * 2));
+      for (let i = 0; i < tone.length / 2; i++) tone.writeInt16LE(Math.round(6000 * Math.sin((2 * Math.PI * 440 * i) / SPEECH_PCM_RATE)), i * 2);
+    }
+    return tone.subarray(0, samples * 2);
   };
 
   const error = (res: ServerResponse, status: number, body: { message: string; type: string; param?: string | null; code: string | null }, headers: Record<string, string> = {}) => {
