@@ -10,6 +10,8 @@
 // tsx's loader, about half its start's CPU, and a run starts dozens of them. esbuild is what tsx itself runs.
 //   SVC_TEST_JOBS=n             worker processes (default 4: most of a test waits on Postgres, sockets or a child)
 //   SVC_TEST_WRITE_TIMES=1      afterwards, writes each file's time in this run to test/file-times.json
+//   SVC_TEST_CPU_LOG=path       appends each file's CPU seconds (its worker's and the children it started) to path,
+//                               a JSON line a file (test/support/root-hooks.ts): what a file costs a run bound by CPU
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
