@@ -2,7 +2,8 @@
 // empty data folder): `npm run build`, an account and a key made by the built CLI, and the service started from
 // dist/ with NODE_ENV=production (no dev account, no printed key). A sandbox call placed on it completes and its
 // recording downloads. Every other test runs the TypeScript sources; this one is the proof that the compiled tree is
-// whole (the .mjs worker files, openapi.yaml, the static pages and the IRSF list are all read from dist/ at run time).
+// whole (the .mjs worker files, the document's JSON, the static pages and the IRSF list are all read from dist/ at run
+// time).
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -48,7 +49,7 @@ describe('the production build', function () {
       'dist/server/src/cli/main.js',
       'dist/server/src/placement/placement-worker-thread.mjs',
       'dist/server/src/batches/batch-body-thread.mjs',
-      'dist/openapi.yaml',
+      'dist/server/src/generated/openapi.gen.json',
       'dist/server/static/versioning.html',
       'dist/server/data/irsf-prefixes.txt',
       'dist/sdk/src/mcp/stdio-server.js',
