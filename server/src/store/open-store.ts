@@ -1,12 +1,12 @@
-// Opens a store: SQLite for a file (or ':memory:'), Postgres for a postgres:// URL; storeFor picks the one the
-// configuration names.
+// Opens a store: SQLite for a file (or ':memory:', or a database's image), Postgres for a postgres:// URL; storeFor
+// picks the one the configuration names.
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { openPostgres, type PoolSettings } from './postgres/postgres-driver.js';
 import { openSqlite, type CheckpointSettings } from './sqlite/sqlite-driver.js';
 import type { Store } from './store.js';
 
-export type StoreTarget = ({ sqlitePath: string; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);
+export type StoreTarget = ({ sqlitePath: string | Buffer; busyTimeoutMs?: number } & CheckpointSettings) | ({ postgresUrl: string } & PoolSettings);
 
 export function openStore(target: StoreTarget): Store {
   return 'sqlitePath' in target ? openSqlite(target) : openPostgres(target);

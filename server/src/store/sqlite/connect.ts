@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 /** How long a contended switch to WAL mode waits before it tries again. */
 const WAL_RETRY_MS = 5;
 
-export function connectSqlite(path: string, busyTimeoutMs = 5000, readOnly = false): SQLite.Database {
+export function connectSqlite(path: string | Buffer, busyTimeoutMs = 5000, readOnly = false): SQLite.Database {
   const database = new SQLite(path, { timeout: busyTimeoutMs });
   try {
     enableWal(database, busyTimeoutMs);

@@ -28,8 +28,8 @@ export interface CheckpointSettings {
 }
 
 export interface SqliteTarget extends CheckpointSettings {
-  /** A file, or ':memory:'. */
-  sqlitePath: string;
+  /** A file, ':memory:', or an image of a database (`serialize()`'s), opened as a copy of its own in memory. */
+  sqlitePath: string | Buffer;
   busyTimeoutMs?: number;
 }
 
@@ -38,19 +38,23 @@ export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
   readonly groupedReads: GroupedReads;
   readonly writeBatches: WriteBatches;
+  /** An image of the database as it stands, to open copies of (tests open each fresh store from one migrated image). */
+  serialize(): Buffer;
 }
 
 export function openSqlite(target: SqliteTarget): SqliteStore {
-  const inMemory = target.sqlitePath === ':memory:';
-  if (!inMemory) mkdirSync(dirname(target.sqlitePath), { recursive: true });
-  const database = connect(target.sqlitePath, target.busyTimeoutMs);
+  const path = target.sqlitePath;
+  /** The file, or null for a database in memory. */
+  const file = typeof path === 'string' && path !== ':memory:' ? path : null;
+  if (file) mkdirSync(dirname(file), { recursive: true });
+  const database = connect(path, target.busyTimeoutMs);
   const prepare = cachedPrepare(database);
   const lock = new FifoLock();
   const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: { prepare, close: () => database.close() } }, lock) });
-  const reader = inMemory ? undefined : connect(target.sqlitePath, target.busyTimeoutMs, true);
+  const reader = file ? connect(file, target.busyTimeoutMs, true) : undefined;
   const groupedReads = reader ? new GroupedReads(reader, cachedPrepare(reader)) : new GroupedReads(database, prepare, lock);
   const writeBatches = new WriteBatches(database, prepare, db, lock);
-  const checkpointer = target.checkpointInBackground && !inMemory ? new WalCheckpointer(target.sqlitePath, { onError: target.onCheckpointError }) : undefined;
+  const checkpointer = target.checkpointInBackground && file ? new WalCheckpointer(file, { onError: target.onCheckpointError }) : undefined;
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   const wakes = new Wakes();
   return {
@@ -74,10 +78,14 @@ export function openSqlite(target: SqliteTarget): SqliteStore {
     // One process writes a SQLite store: its own loops are the only ones to wake.
     wake: (topic) => wakes.wake(topic),
     onWake: (topic, fn) => wakes.onWake(topic, fn),
+    serialize: () => database.serialize(),
     close: async () => {
       await writeBatches.close();
       await groupedReads.close();
       await db.destroy();
+      // Kysely closes the connection only when it has opened its driver, at its first query: a store closed before
+      // any query through it would keep its connection open.
+      if (database.open) database.close();
       await checkpointer?.close();
     },
   } as SqliteStore;
