@@ -1,6 +1,6 @@
-// Derives everything from openapi.yaml: the SDK's typed fetch client, the server's types, the server's
-// operation table, the document as JSON and the Python SDK's models and operations. `npm run codegen` writes into the repo; `npm run codegen:check` writes into a temporary
-// folder and fails when the committed files differ (the drift gate).
+// Derives everything from openapi.yaml: the SDK's typed fetch client, the server's types, the server's operation
+// table, the document as JSON and the Python SDK's models and operations. `npm run codegen` writes into the repo;
+// `npm run codegen:check` writes into a temporary folder and fails when the committed files differ (the drift gate).
 import { createClient } from '@hey-api/openapi-ts';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -32,8 +32,8 @@ export async function generate(outRoot: string = ROOT): Promise<void> {
     },
   ]);
   writeFileSync(join(outRoot, 'server/src/generated/operations.gen.ts'), operationTable(input));
-  // The document itself as JSON, which the service parses at its start in milliseconds (the YAML takes a fifth of
-  // a second, at every process's start and in every test process).
+  // The document itself as JSON, which the service reads: every process parses the document as it starts, and
+  // JSON parses many times faster than YAML.
   writeFileSync(join(outRoot, 'server/src/generated/openapi.gen.json'), `${JSON.stringify(parse(readFileSync(input, 'utf8')))}\n`);
   generatePython(parse(readFileSync(input, 'utf8')), join(outRoot, 'sdk-python/src/svc/generated'));
 }

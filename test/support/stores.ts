@@ -67,9 +67,9 @@ export async function freshStore(kind: StoreKind, through?: string): Promise<Tes
   };
 }
 
-// Migrating a SQLite store takes tens of milliseconds, and a run opens about a thousand: each opens as a copy in
-// memory of one migrated image, made once per process (the migrations' own rows included, so migrate() finds nothing
-// to do on it).
+// Migrating is most of what a fresh SQLite store costs, and a run opens a great many: each opens as a copy in memory
+// of one migrated image, made once per process (the migrations' own rows included, so migrate() finds nothing to do
+// on it).
 let sqliteImage: Promise<Buffer> | undefined;
 function migratedImage(): Promise<Buffer> {
   sqliteImage ??= (async () => {
