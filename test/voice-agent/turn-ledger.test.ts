@@ -9,19 +9,27 @@ import { TurnTiming } from '../../server/src/voice-agent/turn-timing.js';
 /** `ms` of mu-law silence, base64 (8 bytes a ms). */
 const audio = (ms: number) => Buffer.alloc(ms * 8, 0xff).toString('base64');
 
-function ledger() {
+function ledger(orderWaitMs?: number) {
   const line: string[] = [];
   const written: Array<[number, TimedTurn]> = [];
+  /** What was written, turns and uses of tools, in the order written, with the time each is heard at. */
+  const heard: Array<{ what: string; at: number }> = [];
   const l = new TurnLedger(
     { play: (p) => void line.push(`play ${Buffer.from(p, 'base64').length}`), mark: (n) => void line.push(`mark ${n}`), clear: () => void line.push('clear') },
-    async (seq, turn) => void written.push([seq, turn]),
+    async (seq, turn, at) => {
+      written.push([seq, turn]);
+      heard.push({ what: `turn ${seq}`, at });
+    },
     pino({ level: 'silent' }),
     'call-1',
     // A clock that stands still: what has played is what the marks say.
-    { timing: new TurnTiming(null, () => 0) },
+    { timing: new TurnTiming(null, () => 0), orderWaitMs },
   );
-  return { l, line, written };
+  const use = (name: string) => l.inOrder().then((at) => void heard.push({ what: name, at }));
+  return { l, line, written, heard, use };
 }
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the turn ledger', () => {
   it('times turns on the callee stream and writes the agent turn once the line has played it', async () => {
@@ -85,5 +93,60 @@ describe('the turn ledger', () => {
     ]);
     expect(line).to.deep.equal([]);
     expect(l.timing.latency()).to.deep.equal(new TurnTiming(null, () => 0).latency());
+  });
+
+  it("writes what the agent does after the callee spoke once the callee's words are in, each at a later time than the one before", async () => {
+    const { l, written, heard, use } = ledger();
+    l.heard(audio(100), 0);
+    l.calleeStarted('callee-1', 0);
+    l.calleeStopped('callee-1', 90);
+    // The model acts on the words before its transcriber delivers them: a tool is used, the answer played.
+    const used = use('tool 0');
+    l.play('agent-2', audio(40));
+    l.markSent();
+    l.said('agent-2', 'agent', 'Three in stock.');
+    l.marked('a1');
+    await settle();
+    expect(heard).to.deep.equal([]);
+    l.said('callee-1', 'callee', 'Do you have the kettle?');
+    await used;
+    await l.close();
+    expect(heard.map((h) => h.what)).to.deep.equal(['turn 0', 'tool 0', 'turn 1']);
+    expect(heard[1]!.at).to.be.greaterThan(heard[0]!.at);
+    expect(heard[2]!.at).to.be.greaterThan(heard[1]!.at);
+    expect(written.map(([seq, t]) => [seq, t.text])).to.deep.equal([
+      [0, 'Do you have the kettle?'],
+      [1, 'Three in stock.'],
+    ]);
+  });
+
+  it('waits no longer than its bound for words that never come, and none for a turn found to have none', async () => {
+    const { l, heard, use } = ledger(30);
+    l.calleeStarted('callee-1', 0); // noise: no words ever come
+    const used = use('tool 0');
+    await settle();
+    expect(heard).to.deep.equal([]);
+    await used;
+    expect(heard.map((h) => h.what)).to.deep.equal(['tool 0']);
+    // A failed transcription says there are none: what comes after it is written at once.
+    l.calleeStarted('callee-2', 100);
+    l.said('callee-2', 'callee', null);
+    await use('tool 1');
+    expect(heard.map((h) => h.what)).to.deep.equal(['tool 0', 'tool 1']);
+    await l.close();
+  });
+
+  it('writes what waits at once when it closes', async () => {
+    const { l, heard, use } = ledger();
+    l.calleeStarted('callee-1', 0);
+    const used = use('tool 0');
+    await settle();
+    expect(heard).to.deep.equal([]);
+    await l.close();
+    await used;
+    expect(heard.map((h) => h.what)).to.deep.equal(['tool 0']);
+    // After it closes, nothing waits.
+    await use('tool 1');
+    expect(heard.map((h) => h.what)).to.deep.equal(['tool 0', 'tool 1']);
   });
 });

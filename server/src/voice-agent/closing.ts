@@ -125,6 +125,12 @@ export class LastWords {
     if (this.waiting.size === 0) this.wake?.();
   }
 
+  /** The turns committed (the callee's speech ended) and not transcribed yet. */
+  get transcribing(): boolean {
+    for (const id of this.waiting) if (!this.open.has(id)) return true;
+    return false;
+  }
+
   /** Resolves once every turn heard is transcribed, or after `boundMs`. */
   settled(boundMs: number): Promise<void> {
     if (this.waiting.size === 0) return Promise.resolve();

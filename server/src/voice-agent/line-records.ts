@@ -97,7 +97,7 @@ export class LineRecords {
     const writeLatency = async (latency: CallLatency) => {
       await writeCallLatency(db, callId, JSON.stringify(latency));
     };
-    const ledger = new TurnLedger(line, (seq, turn) => appendTurn(db, callId, seq, turn), logger, callId, { timing: new TurnTiming(this.observer), writeLatency });
+    const ledger = new TurnLedger(line, (seq, turn, heardAt) => appendTurn(db, callId, seq, turn, heardAt), logger, callId, { timing: new TurnTiming(this.observer), writeLatency });
     const opened = markLineOpened(db, callId, Date.now());
     opened.catch((err: Error) => logger.error({ callId, err: err.message }, 'could not record the line opened'));
     // The line's tool calls, written whole after each one (each write holds all before it); the line is recorded
@@ -117,9 +117,9 @@ export class LineRecords {
       recordToolCall: (call) => {
         if (toolCalls.length >= MAX_TOOL_CALLS) return Promise.resolve();
         toolCalls.push(call);
-        // The streams show the use from now, its answer.
-        const row = { call_id: callId, seq: toolCalls.length - 1, at: Date.now(), tool_call_json: JSON.stringify(call) };
-        const written = this.writeToolCallsSoon(callId, toolCalls, row);
+        const seq = toolCalls.length - 1;
+        // The streams show the use from its answer, written after the turns begun before it.
+        const written = ledger.inOrder().then((at) => this.writeToolCallsSoon(callId, toolCalls, { call_id: callId, seq, at, tool_call_json: JSON.stringify(call) }));
         toolCallsWritten = written.catch(() => undefined);
         return written;
       },

@@ -528,6 +528,7 @@ export class RealtimeSession implements LineSession {
         if (str(e.transcript)?.trim()) this.silence.calleeSpoke();
         break;
       case 'conversation.item.input_audio_transcription.failed':
+        if (itemId) this.ledger.said(itemId, 'callee', null);
         if (itemId) this.lastWords.transcribed(itemId);
         break;
       case 'response.created':
@@ -740,6 +741,9 @@ export class RealtimeSession implements LineSession {
     this.over = true;
     this.ending = true;
     this.clearTimers();
+    // The model's transcriber may deliver the callee's words after the model has answered them, even after its
+    // goodbye: words whose turn has ended are waited for, bounded, before the socket closes.
+    if (this.link && this.lastWords.transcribing) await this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS);
     this.link?.close();
     this.link = null;
     this.keypad.close();

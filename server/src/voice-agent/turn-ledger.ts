@@ -3,6 +3,11 @@
 // ms), so turn times are positions in the call, not wall-clock readings. The agent's audio goes to the line
 // through the ledger, which marks it as it goes: an agent turn is written once the line says it has played, or
 // cut where the callee talked over it. How quickly the agent answers is timed as it goes (turn-timing.ts).
+// What the line records is shown on the streams by the time it was written (heard_at), so the ledger writes it in
+// the order it happened: turns in the order they began, a use of a tool where it was answered. Each waits for what
+// came before it to be written: the callee's words, which a model's transcriber may deliver after the model has
+// answered them, and the agent's, written once played. The wait is bounded (ORDER_WAIT_MS): words that never come
+// hold nothing up for long.
 import type { Logger } from 'pino';
 import type { LiveLine } from '../telephony/live-line.js';
 import type { Speaker, TimedTurn } from '../conversation/conversation.js';
@@ -15,15 +20,19 @@ export const BYTES_PER_MS = 8;
  * of what was heard.
  */
 const MARK_EVERY_BYTES = 100 * BYTES_PER_MS;
+/** The longest what is ready to write waits for the words before it. */
+export const ORDER_WAIT_MS = 3000;
 
-/** Writes one turn; `seq` orders a call's turns (the order they began in). */
-export type TurnWriter = (seq: number, turn: TimedTurn) => Promise<void>;
+/** Writes one turn, heard at `heardAt` (wall-clock ms); `seq` orders a call's turns (the order they began in). */
+export type TurnWriter = (seq: number, turn: TimedTurn, heardAt: number) => Promise<void>;
 
 export interface TurnLedgerOptions {
   /** Times the agent's answers (a timing without an observer unless given). */
   timing?: TurnTiming;
   /** Writes what the timing measured, once, as the ledger closes. */
   writeLatency?: (latency: CallLatency) => Promise<void>;
+  /** The longest what is ready to write waits for the words before it (ORDER_WAIT_MS unless given). */
+  orderWaitMs?: number;
 }
 
 interface Utterance {
@@ -39,7 +48,16 @@ interface Utterance {
   /** The callee talked over it: its audio stopped at playedBytes. */
   cut: boolean;
   text: string | null;
+  /** Its words are final: it is written once what came before it is. */
   written: boolean;
+}
+
+/** Something to write in its place: a turn, or a use of a tool (`turn` null). */
+interface Entry {
+  u: Utterance | null;
+  /** What it writes, once its words are final (performance.now() at `readyAt`). */
+  write: ((heardAt: number) => void) | null;
+  readyAt: number | null;
 }
 
 /** The bytes a base64 string carries, without decoding it. */
@@ -57,6 +75,12 @@ export class TurnLedger {
   private unmarked: { item: Utterance; bytes: number } | null = null;
   private lastAgentItem: { id: string; u: Utterance } | null = null;
   private writes: Promise<void> = Promise.resolve();
+  /** What is not written yet, in the order it happened. */
+  private order: Entry[] = [];
+  /** The last time written: each thing is written at a later one, so the streams show them in order. */
+  private lastHeardAt = 0;
+  private releaseTimer: NodeJS.Timeout | null = null;
+  private closed = false;
   /** The callee's latest speech start, in call time (null when the model did not say). */
   private speechStartMs: number | null = null;
   /** When (call time) the line last said audio had played: the audio after it has played since. */
@@ -114,7 +138,15 @@ export class TurnLedger {
   /** What was said in a turn; the callee's is written now, the agent's once its audio has played. */
   said(itemId: string, speaker: Speaker, transcript: string | null): void {
     const text = transcript?.trim();
-    if (!text) return;
+    if (!text) {
+      // A turn with no words (noise, a failed transcription): nothing waits for it.
+      const u = this.items.get(itemId);
+      if (u && u.text === null) {
+        this.order = this.order.filter((e) => e.u !== u);
+        this.release();
+      }
+      return;
+    }
     const u = this.utterance(itemId, speaker, this.positionMs);
     u.text = text;
     this.write(u);
@@ -200,9 +232,22 @@ export class TurnLedger {
     return { itemId: last.id, heardMs };
   }
 
+  /**
+   * The time a use of a tool answered now is written at: once the turns begun before it are written (each turn
+   * waiting at most ORDER_WAIT_MS for those before it).
+   */
+  inOrder(): Promise<number> {
+    return new Promise((resolve) => {
+      this.order.push({ u: null, write: resolve, readyAt: performance.now() });
+      this.release();
+    });
+  }
+
   /** Writes every turn heard of, played out or not, then what the timing measured; resolves once all are written. */
   async close(): Promise<void> {
     for (const u of this.items.values()) this.write(u, true);
+    this.closed = true;
+    this.release();
     await this.writes.catch(() => undefined);
     await this.options.writeLatency?.(this.timing.latency()).catch((err: Error) => this.logger.error({ callId: this.callId, err: err.message }, 'could not record the call latency'));
   }
@@ -229,6 +274,7 @@ export class TurnLedger {
     if (!u) {
       u = { seq: this.nextSeq++, speaker, startMs: Math.round(startMs), endMs: null, sentBytes: 0, playedBytes: 0, playedAt: null, cut: false, text: null, written: false };
       this.items.set(itemId, u);
+      this.order.push({ u, write: null, readyAt: null });
     }
     return u;
   }
@@ -244,8 +290,38 @@ export class TurnLedger {
     const endMs =
       u.speaker === 'agent' && u.endMs === null ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
     const turn: TimedTurn = { speaker: u.speaker, text: u.text, startMs: u.startMs, endMs };
-    const write = () => this.writeTurn(u.seq, turn);
-    this.writes = this.writes.then(write, write);
-    this.writes.catch((err: Error) => this.logger.error({ callId: this.callId, err: err.message }, 'could not record a turn'));
+    const entry = this.order.find((e) => e.u === u);
+    if (!entry) return;
+    entry.readyAt = performance.now();
+    entry.write = (heardAt) => {
+      const write = () => this.writeTurn(u.seq, turn, heardAt);
+      this.writes = this.writes.then(write, write);
+      this.writes.catch((err: Error) => this.logger.error({ callId: this.callId, err: err.message }, 'could not record a turn'));
+    };
+    this.release();
+  }
+
+  /**
+   * Writes, in order, what is ready and has nothing before it still to come: a callee turn whose words are not in,
+   * an agent turn with audio on the line. What has waited ORDER_WAIT_MS goes anyway; once closed, all goes.
+   */
+  private release(): void {
+    const now = performance.now();
+    const waitMs = this.options.orderWaitMs ?? ORDER_WAIT_MS;
+    let held = false;
+    let due = Infinity;
+    this.order = this.order.filter((e) => {
+      if (e.readyAt !== null && (!held || this.closed || now - e.readyAt >= waitMs)) {
+        this.lastHeardAt = Math.max(Date.now(), this.lastHeardAt + 1);
+        e.write!(this.lastHeardAt);
+        return false;
+      }
+      if (this.closed) return false;
+      if (e.readyAt !== null) due = Math.min(due, e.readyAt + waitMs);
+      else if (e.u!.speaker === 'callee' || e.u!.sentBytes > 0) held = true;
+      return true;
+    });
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = Number.isFinite(due) ? setTimeout(() => this.release(), Math.max(0, due - now)) : null;
   }
 }

@@ -148,6 +148,36 @@ forEachStore('client tools on a realtime call', (kind) => {
     for (const secretText of [secret, TOOL_TOKEN]) expect(logs).not.to.include(secretText);
   });
 
+  it("streams the callee's question before the use it led to when the transcriber delivers it after the model's call", async () => {
+    tools.reply({ body: { inStock: true, count: 3 } });
+    const answer = 'Yes, there are three in stock. Goodbye.';
+    const { id, sid } = await callAsking(
+      [{ agent: HELLO }, { callee: ASK, afterBytes: 10 * FRAME_BYTES, transcriptDelayMs: 600 }, { call: 'check_stock', arguments: { sku: 'kettle-blue' } }, { agent: answer }, { endCall: true }],
+      { tools: [tool('check_stock')] },
+    );
+    // The answer has played before the question's transcript is in.
+    await peer!.until(() => peer!.mediaBytes === 3200);
+    expect(realtime.connections[0].toolOutputs.map((o) => o.output)).to.deep.equal(['{"inStock":true,"count":3}']);
+    expect(realtime.connections[0].sent.filter((e) => e.type === 'conversation.item.input_audio_transcription.completed')).to.deep.equal([]);
+    // The model's end_call after its answer: the question's words are still waited for, and the call ends with them.
+    const record = await ended(id, sid);
+    expect(record.transcript).to.equal(`Agent: ${HELLO}\nCallee: ${ASK}\nAgent: ${answer}`);
+    const streamed: LiveEvent[] = [];
+    for await (const e of new SvcClient({ apiKey: h!.tenant.key, baseUrl: srv.baseUrl }).streamCall(id)) streamed.push(e);
+    expect(streamed.map((e) => (e.event === 'status' ? e.data.status : `${e.event} ${e.data.index}`))).to.deep.equal([
+      'queued',
+      'dialing',
+      'in_progress',
+      'turn 0',
+      'turn 1',
+      'tool_call 0',
+      'turn 2',
+      'completed',
+    ]);
+    const times = streamed.slice(3, 7).map((e) => Date.parse((e.data as { timestamp: string }).timestamp));
+    expect(times).to.deep.equal([...times].sort((a, b) => a - b));
+  });
+
   it('answers the model `{ error }` for every way a tool fails, and the call goes on; each use is on the record as it failed', async () => {
     const closed = await freePort();
     tools.reply(
