@@ -4,10 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 
-/** The source, openapi.yaml, in the repository (the build does not ship it: the service reads the JSON below). */
-export const DOCUMENT_PATH = resolve(fileURLToPath(new URL('../../../openapi.yaml', import.meta.url)));
 /** openapi.yaml as JSON, written by `npm run codegen`. */
 const PARSED_DOCUMENT_PATH = resolve(fileURLToPath(new URL('../generated/openapi.gen.json', import.meta.url)));
 
@@ -39,10 +36,9 @@ export interface OpenApiDocument {
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'] as const;
 
-/** A document of the caller's own, parsed afresh (a test may change its copy): openapi.yaml's, or the YAML at `path`. */
-export function loadDocument(path?: string): OpenApiDocument {
-  if (path === undefined) return JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8')) as OpenApiDocument;
-  return parse(readFileSync(path, 'utf8')) as OpenApiDocument;
+/** A document of the caller's own, parsed afresh: a test may change its copy. */
+export function loadDocument(): OpenApiDocument {
+  return JSON.parse(readFileSync(PARSED_DOCUMENT_PATH, 'utf8')) as OpenApiDocument;
 }
 
 let shipped: OpenApiDocument | undefined;
