@@ -1,8 +1,9 @@
-// Start-up time and idle memory: the service as `npm start` runs it (the tsx command, compiling TypeScript as it
-// loads), as bin/svc.js runs it (node with tsx's loader), and built (`npm run build`, then node dist/…), in the
-// same run. Each round starts each on a fresh SQLite folder (role both: API, engine and dispatcher), measures
-// the time from spawn to the first 200 from /readyz, then the resident memory of its whole process tree after
-// it has idled for a few seconds.
+// Start-up time, CPU and idle memory: the service through tsx on the source (the baseline: what `npm start` ran
+// before it ran the transpiled source), as `npm start` runs it (scripts/start.mjs: the source transpiled once and
+// cached, here already made), as `npx svc serve` runs it (bin/svc.js, the same), and built (`npm run build`, then
+// node dist/…), in the same run. Each round starts each on a fresh SQLite folder (role both: API, engine and
+// dispatcher), measures the time from spawn to the first 200 from /readyz and the CPU its process tree spent by
+// then, then the resident memory of the tree after it has idled for a few seconds.
 //   npx tsx bench/startup.ts [rounds=5] [idleSec=5]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,9 +19,13 @@ if (!existsSync('dist/server/src/main.js') || process.env.BENCH_REBUILD !== '0')
   if (built.status !== 0) throw new Error('npm run build failed');
 }
 
+// The transpiled source made before the rounds, as the first `npm start` after a change makes it.
+spawnSync(process.execPath, ['-e', "import('./scripts/transpiled.mjs').then((m) => m.transpiled())"], { stdio: 'inherit' });
+
 const ways = [
-  { name: 'npm start (tsx server/src/main.ts)', command: 'node_modules/.bin/tsx', args: ['server/src/main.ts'] },
-  { name: 'node --import tsx (bin/svc.js serve)', command: process.execPath, args: ['--import', 'tsx', 'server/src/main.ts'] },
+  { name: 'tsx server/src/main.ts (npm start before)', command: 'node_modules/.bin/tsx', args: ['server/src/main.ts'] },
+  { name: 'npm start (node scripts/start.mjs)', command: process.execPath, args: ['scripts/start.mjs'] },
+  { name: 'npx svc serve (node bin/svc.js serve)', command: process.execPath, args: ['bin/svc.js', 'serve'] },
   { name: 'built: node dist/server/src/main.js', command: process.execPath, args: ['dist/server/src/main.js'] },
 ];
 
@@ -37,7 +42,15 @@ function treeRssMiB(pid: number): number {
 }
 const readFileSyncSafe = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : '');
 
-async function measure(way: (typeof ways)[number]): Promise<{ readyMs: number; rssMiB: number }> {
+/** CPU ms (user and system) of a process and all its descendants alive now (Linux /proc). */
+function treeCpuMs(pid: number): number {
+  const fields = readFileSyncSafe(`/proc/${pid}/stat`).split(') ')[1]?.split(' ') ?? [];
+  let ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  for (const task of readFileSyncSafe(`/proc/${pid}/task/${pid}/children`).split(/\s+/).filter(Boolean)) ticks += treeCpuMs(Number(task)) / 10;
+  return ticks * 10;
+}
+
+async function measure(way: (typeof ways)[number]): Promise<{ readyMs: number; cpuMs: number; rssMiB: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-startup-'));
   const port = await freePort();
   const started = performance.now();
@@ -57,8 +70,9 @@ async function measure(way: (typeof ways)[number]): Promise<{ readyMs: number; r
       await new Promise((r) => setTimeout(r, 5));
     }
     const readyMs = performance.now() - started;
+    const cpuMs = treeCpuMs(child.pid!);
     await new Promise((r) => setTimeout(r, idleSec * 1000));
-    return { readyMs, rssMiB: treeRssMiB(child.pid!) };
+    return { readyMs, cpuMs, rssMiB: treeRssMiB(child.pid!) };
   } finally {
     const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     process.kill(-child.pid!, 'SIGKILL');
@@ -67,11 +81,12 @@ async function measure(way: (typeof ways)[number]): Promise<{ readyMs: number; r
   }
 }
 
-const samples = ways.map(() => ({ ready: [] as number[], rss: [] as number[] }));
+const samples = ways.map(() => ({ ready: [] as number[], cpu: [] as number[], rss: [] as number[] }));
 for (let r = 0; r < rounds; r++) {
   for (const [i, way] of ways.entries()) {
     const m = await measure(way);
     samples[i].ready.push(m.readyMs);
+    samples[i].cpu.push(m.cpuMs);
     samples[i].rss.push(m.rssMiB);
   }
 }
@@ -80,14 +95,16 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const base = { ready: median(samples[0].ready), rss: median(samples[0].rss) };
-console.log(`\nStart-up to /readyz and idle RSS (process tree, after ${idleSec} s idle), ${rounds} rounds, Node ${process.version}\n`);
-console.log('| start | to /readyz, ms (median) | idle RSS, MiB (median) | vs npm start (time, memory) | runs: ms | runs: MiB |');
-console.log('|---|---:|---:|---|---|---|');
+const base = { ready: median(samples[0].ready), cpu: median(samples[0].cpu), rss: median(samples[0].rss) };
+console.log(`\nStart-up to /readyz, its CPU, and idle RSS (process tree, after ${idleSec} s idle), ${rounds} rounds, Node ${process.version}\n`);
+console.log('| start | to /readyz, ms (median) | CPU to /readyz, ms (median) | idle RSS, MiB (median) | vs baseline (time, CPU, memory) | runs: ms | runs: CPU ms |');
+console.log('|---|---:|---:|---:|---|---|---|');
 for (const [i, way] of ways.entries()) {
   const ready = median(samples[i].ready);
+  const cpu = median(samples[i].cpu);
   const rss = median(samples[i].rss);
-  const vs = i === 0 ? 'baseline' : `${((ready / base.ready) * 100).toFixed(0)}%, ${((rss / base.rss) * 100).toFixed(0)}%`;
+  const pct = (x: number, b: number) => `${((x / b) * 100).toFixed(0)}%`;
+  const vs = i === 0 ? 'baseline' : `${pct(ready, base.ready)}, ${pct(cpu, base.cpu)}, ${pct(rss, base.rss)}`;
   const runs = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
-  console.log(`| ${way.name} | ${ready.toFixed(0)} | ${rss.toFixed(0)} | ${vs} | ${runs(samples[i].ready)} | ${runs(samples[i].rss)} |`);
+  console.log(`| ${way.name} | ${ready.toFixed(0)} | ${cpu.toFixed(0)} | ${rss.toFixed(0)} | ${vs} | ${runs(samples[i].ready)} | ${runs(samples[i].cpu)} |`);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Launcher for `npx svc`: registers tsx so the TypeScript sources run as they are, then runs the CLI.
-import { register } from 'tsx/esm/api';
+// Launcher for `npx svc`: runs the CLI on the source as it is now, as its transpiled JS (scripts/transpiled.mjs), or
+// through tsx when that cannot be made.
+import { runSource } from '../scripts/transpiled.mjs';
 
-register();
-await import('../server/src/cli/main.ts');
+await runSource('server/src/cli/main.ts');

@@ -4,20 +4,20 @@
 // test/file-times.json, so that none of the long ones is left to run alone at the end; a file the table does not
 // know yet is given the table's mean. Mocha's options (.mocharc.json: tsx, timeout, reporter, --exit) apply as they
 // do to `npx mocha <file>`; arguments after `npm test --` are passed on (`--grep`, `--bail`).
-// The service's own processes that tests start (api and worker processes, crashed and restarted ones) run on plain
-// JS that esbuild transpiles from the source once, before the run, laid out as dist/ is (SVC_TEST_SERVICE_DIR;
-// test/support/service-entry.ts): each process then starts on node alone rather than compiling its modules through
-// tsx's loader, about half its start's CPU, and a run starts dozens of them. esbuild is what tsx itself runs.
+// The service's own processes that tests start (api and worker processes, crashed and restarted ones) run on the
+// plain JS that `npm start` runs (scripts/transpiled.mjs), made before the run if the source changed since it was
+// last (SVC_TEST_SERVICE_DIR; test/support/service-entry.ts): each process then starts on node alone rather than
+// compiling its modules through tsx's loader, about half its start's CPU, and a run starts dozens of them.
 //   SVC_TEST_JOBS=n             worker processes (default 4: most of a test waits on Postgres, sockets or a child)
 //   SVC_TEST_WRITE_TIMES=1      afterwards, writes each file's time in this run to test/file-times.json
 //   SVC_TEST_CPU_LOG=path       appends each file's CPU seconds (its worker's and the children it started) to path,
 //                               a JSON line a file (test/support/root-hooks.ts): what a file costs a run bound by CPU
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { transpiled } from './transpiled.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TIMES = join(ROOT, 'test', 'file-times.json');
@@ -37,13 +37,11 @@ const jobs = process.env.SVC_TEST_JOBS ?? '4';
 const env = { ...process.env };
 const timesLog = process.env.SVC_TEST_WRITE_TIMES ? join(mkdtempSync(join(tmpdir(), 'svc-file-times-')), 'times.jsonl') : undefined;
 if (timesLog) env.SVC_TEST_TIMES_LOG = timesLog;
-const serviceDir = await transpileService();
-env.SVC_TEST_SERVICE_DIR = serviceDir;
+env.SVC_TEST_SERVICE_DIR = await transpiled();
 
 const mocha = spawn(process.execPath, [MOCHA, '--parallel', '--jobs', jobs, ...order.map((o) => o.file), ...process.argv.slice(2)], { cwd: ROOT, env, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => mocha.kill(signal));
 mocha.on('exit', (code, signal) => {
-  rmSync(serviceDir, { recursive: true, force: true });
   if (timesLog) writeTimes(timesLog);
   if (signal) process.kill(process.pid, signal);
   process.exit(code ?? 1);
@@ -63,19 +61,4 @@ function writeTimes(log) {
   );
   writeFileSync(TIMES, `${JSON.stringify(measured, null, 2)}\n`);
   rmSync(join(log, '..'), { recursive: true, force: true });
-}
-
-/** The service's source (server/src, sdk/src) as plain JS in a folder of its own inside the checkout (so its imports find node_modules), with what build-assets.mjs puts beside it. */
-async function transpileService() {
-  mkdirSync(join(ROOT, '.cache'), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, '.cache', 'service-'));
-  const entryPoints = ['server/src', 'sdk/src'].flatMap((top) =>
-    readdirSync(join(ROOT, top), { recursive: true })
-      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-      .map((f) => join(ROOT, top, f)),
-  );
-  await build({ entryPoints, outdir: dir, outbase: ROOT, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
-  const assets = spawnSync(process.execPath, [join(ROOT, 'scripts', 'build-assets.mjs'), dir], { cwd: ROOT, stdio: 'inherit' });
-  if (assets.status !== 0) throw new Error('scripts/build-assets.mjs failed');
-  return dir;
 }

@@ -1,4 +1,4 @@
-// Entry point of the svc command (bin/svc.js loads it through tsx).
+// Entry point of the svc command (bin/svc.js runs it, transpiled, scripts/transpiled.mjs).
 import { systemClock } from '../clock.js';
 import { cliProgram } from '../cli-program.js';
 import { runCli } from './run-cli.js';
