@@ -136,6 +136,18 @@ describe('the turn ledger', () => {
     await l.close();
   });
 
+  it('holds nothing behind an agent turn cut before any of its words were heard', async () => {
+    const { l, heard } = ledger();
+    l.play('agent-1', audio(200));
+    l.calleeStarted('callee-1', 0);
+    expect(l.cutIn(() => null)).to.deep.equal({ itemId: 'agent-1', heardMs: 0 });
+    l.calleeStopped('callee-1', 50);
+    l.said('callee-1', 'callee', 'Hello?');
+    await settle();
+    expect(heard.map((h) => h.what)).to.deep.equal(['turn 1']);
+    await l.close();
+  });
+
   it('writes what waits at once when it closes', async () => {
     const { l, heard, use } = ledger();
     l.calleeStarted('callee-1', 0);

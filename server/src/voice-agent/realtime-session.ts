@@ -742,8 +742,9 @@ export class RealtimeSession implements LineSession {
     this.ending = true;
     this.clearTimers();
     // The model's transcriber may deliver the callee's words after the model has answered them, even after its
-    // goodbye: words whose turn has ended are waited for, bounded, before the socket closes.
-    if (this.link && this.lastWords.transcribing) await this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS);
+    // goodbye: words whose turn has ended are waited for, bounded, before the socket closes (the line's end has
+    // waited for them already).
+    if (this.link && reason !== 'line_ended' && this.lastWords.transcribing) await this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS);
     this.link?.close();
     this.link = null;
     this.keypad.close();

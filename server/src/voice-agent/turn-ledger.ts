@@ -52,7 +52,7 @@ interface Utterance {
   written: boolean;
 }
 
-/** Something to write in its place: a turn, or a use of a tool (`turn` null). */
+/** Something to write in its place: a turn, or a use of a tool (`u` null). */
 interface Entry {
   u: Utterance | null;
   /** What it writes, once its words are final (performance.now() at `readyAt`). */
@@ -135,7 +135,10 @@ export class TurnLedger {
     this.timing.calleeStopped(endMs);
   }
 
-  /** What was said in a turn; the callee's is written now, the agent's once its audio has played. */
+  /**
+   * What was said in a turn; the callee's is written now, the agent's once its audio has played (each once what
+   * came before it is written).
+   */
   said(itemId: string, speaker: Speaker, transcript: string | null): void {
     const text = transcript?.trim();
     if (!text) {
@@ -290,8 +293,12 @@ export class TurnLedger {
     const endMs =
       u.speaker === 'agent' && u.endMs === null ? u.startMs + Math.round((u.cut ? u.playedBytes : u.sentBytes) / BYTES_PER_MS) : (u.endMs ?? Math.max(u.startMs, Math.round(this.positionMs)));
     const turn: TimedTurn = { speaker: u.speaker, text: u.text, startMs: u.startMs, endMs };
-    const entry = this.order.find((e) => e.u === u);
-    if (!entry) return;
+    // A turn let go as wordless that has words after all is written after what is waiting.
+    let entry = this.order.find((e) => e.u === u);
+    if (!entry) {
+      entry = { u, write: null, readyAt: null };
+      this.order.push(entry);
+    }
     entry.readyAt = performance.now();
     entry.write = (heardAt) => {
       const write = () => this.writeTurn(u.seq, turn, heardAt);
@@ -303,7 +310,8 @@ export class TurnLedger {
 
   /**
    * Writes, in order, what is ready and has nothing before it still to come: a callee turn whose words are not in,
-   * an agent turn with audio on the line. What has waited ORDER_WAIT_MS goes anyway; once closed, all goes.
+   * an agent turn with audio on the line or words to come (not one cut before any was heard). What has waited
+   * ORDER_WAIT_MS goes anyway; once closed, all goes.
    */
   private release(): void {
     const now = performance.now();
@@ -318,7 +326,7 @@ export class TurnLedger {
       }
       if (this.closed) return false;
       if (e.readyAt !== null) due = Math.min(due, e.readyAt + waitMs);
-      else if (e.u!.speaker === 'callee' || e.u!.sentBytes > 0) held = true;
+      else if (e.u!.speaker === 'callee' || (e.u!.sentBytes > 0 && !e.u!.cut)) held = true;
       return true;
     });
     if (this.releaseTimer) clearTimeout(this.releaseTimer);
