@@ -18,9 +18,9 @@ interface Started {
   exit: Promise<number | null>;
 }
 
-/** `npm start`'s command (tsx server/src/main.ts) in a child process; resolves once it listens and has seeded. */
+/** `npm start`'s command (node scripts/start.mjs) in a child process; resolves once it listens and has seeded. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   proc.stdout!.on('data', (c) => (out += c));
   proc.stderr!.on('data', (c) => (out += c));
