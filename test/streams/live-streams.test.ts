@@ -223,6 +223,33 @@ forEachStore('live streams', (kind) => {
     for (const item of keyDuring) expect(item, idOf(item)).to.deep.equal(keyAfter.get(idOf(item)));
   });
 
+  it("sends a call answered between the stream's reads in the order a resumed read sends it: the answer before its turns", async () => {
+    /** The store, as a read sees it when the answer (its status and the scripted turns, in one commit) lands just after its first statement returns. */
+    const answeredBetween = (id: string): StreamStore => {
+      let answered = false;
+      const { store } = srv.deps;
+      return {
+        db: store.db,
+        read: async <Row>(sql: string, params: readonly unknown[]) => {
+          const rows = await store.read<Row>(sql, params);
+          if (!answered) {
+            answered = true;
+            await stepUntil(id, 'in_progress');
+          }
+          return rows;
+        },
+      };
+    };
+    const idOf = (item: { data: unknown }) => (item.data as { id: string }).id;
+    const id = await place(ANSWERED);
+    await stepUntil(id, 'dialing');
+    const later = () => srv.clock.now() + 86_400_000;
+    const during = (await readCall(answeredBetween(id), alice.keyId, id, CALL_START, later()))!.items.map(({ item }) => idOf(item));
+    const after = (await readCall(srv.deps.store, alice.keyId, id, CALL_START, later()))!.items.map(({ item }) => idOf(item));
+    expect(during.slice(0, 4)).to.deep.equal([`${id}:status:queued`, `${id}:status:dialing`, `${id}:status:in_progress`, `${id}:turn:0`]);
+    expect(after.slice(0, during.length)).to.deep.equal(during);
+  });
+
   it('sends a canceled call’s statuses and ends; the wire is text/event-stream with the rate-limit headers, and another key’s call is a JSON 404', async () => {
     const id = await place(NO_ANSWER);
     expect((await alice.api.post(`/v1/agent/calls/${id}/cancel`)).status).to.equal(200);

@@ -32,6 +32,9 @@ import type { Store } from '../store/store.js';
  */
 export type StreamStore = Pick<Store, 'db' | 'read'>;
 
+/** How many times a call's read is made again when a change commits in the middle of it (then it goes as read). */
+const CONSISTENT_READS = 3;
+
 /** How far back of its last read the key's stream reads again: a change that commits later than this after it was made is missed. */
 export const STREAM_OVERLAP_MS = 5_000;
 
@@ -205,11 +208,24 @@ export interface CallRead {
  * has been sent. Null when the call is not the key's.
  */
 export async function readCall(s: StreamStore, apiKeyId: string, callId: string, cursor: CallCursor, now: number): Promise<CallRead | null> {
-  // The changes are read first, and the record and turns after them, so that each change is shown with the
+  // The changes are read first, and the turns and the record after them, so that each change is shown with the
   // record and turns at least as new as it: a change shown with the record as it was before it would carry none
   // of the ending's fields, and an ending with the turns before it was settled would leave out the turn it cut.
-  const changes = await readStatusChanges(s, callId);
-  const [call, turns, uses] = await Promise.all([readStreamCall(s, apiKeyId, callId), readStreamTurns(s, callId), readStreamToolCalls(s, callId)]);
+  // A change that commits between the reads (the record, read last, has reached a status the changes lack) is read
+  // again whole: the turns written with it (a scripted conversation's, with the answer) would otherwise go out
+  // before it, where a resumed read, which has it, puts them after it.
+  let changes: StatusRow[] = [];
+  let turns: TurnRow[] = [];
+  let uses: ToolCallRow[] = [];
+  let call: CallFields | undefined;
+  for (let read = 0; read < CONSISTENT_READS; read++) {
+    changes = await readStatusChanges(s, callId);
+    [turns, uses] = await Promise.all([readStreamTurns(s, callId), readStreamToolCalls(s, callId)]);
+    call = await readStreamCall(s, apiKeyId, callId);
+    if (!call) return null;
+    const status = call.status;
+    if (status === 'queued' || changes.some((c) => c.status === status)) break;
+  }
   if (!call) return null;
   // Queued first whatever the clocks say (the placing process's clock may run ahead of the worker's).
   const statuses = [statusItem(call, 'queued', Number(call.created_at)), ...changes.map((c) => statusItem(call, c.status, Number(c.at))).sort(bySendOrder)];
