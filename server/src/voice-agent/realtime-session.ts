@@ -149,6 +149,8 @@ export class RealtimeSession implements LineSession {
   /** The line ended under the session: no more audio comes, and nothing is hung up. */
   private lineEnded = false;
   private over = false;
+  /** Every turn and use of a tool is written, and the line recorded closed: what the engine waits for (keepingLastWords). */
+  private recorded = false;
   /** Wakes the wait for a late speech_started after the line ended. */
   private lateSpeech: (() => void) | null = null;
   private endTimer: NodeJS.Timeout | null = null;
@@ -246,9 +248,12 @@ export class RealtimeSession implements LineSession {
     void this.start();
   }
 
-  /** Whether the line has ended and the session is keeping the callee's last words (done resolves once it has). */
+  /**
+   * Whether the line has ended and the session is still keeping the callee's last words or writing its records (done
+   * resolves once they are written): the turns it holds to write in order are written only as it closes.
+   */
   get keepingLastWords(): boolean {
-    return this.lineEnded && !this.over;
+    return this.lineEnded && !this.recorded;
   }
 
   heard(payload: string, timestampMs: number | null): void {
@@ -763,6 +768,7 @@ export class RealtimeSession implements LineSession {
     // Every turn is written before the carrier hears of the end, so the engine reads the whole transcript.
     await this.ledger.close();
     await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));
+    this.recorded = true;
     const end: LineEnd = reason === 'transferred' && !handedOver ? 'end_call' : reason;
     if (end === 'transferred') {
       await this.lifecycle.recordTransfer?.(this.handover!.to).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the transfer'));

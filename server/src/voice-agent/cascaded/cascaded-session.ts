@@ -143,6 +143,8 @@ export class CascadedSession implements LineSession {
   private ending = false;
   private lineEnded = false;
   private over = false;
+  /** Every turn and use of a tool is written, and the line recorded closed: what the engine waits for (keepingLastWords). */
+  private recorded = false;
   private failure: Promise<void> | null = null;
   private endTimer: NodeJS.Timeout | null = null;
   /** Wakes the last words' wait when the callee's turn in progress has ended. */
@@ -228,8 +230,9 @@ export class CascadedSession implements LineSession {
     void this.open();
   }
 
+  /** Whether the line has ended and the session is still keeping the callee's last words or writing its records. */
   get keepingLastWords(): boolean {
-    return this.lineEnded && !this.over;
+    return this.lineEnded && !this.recorded;
   }
 
   /** The conversation as the model sees it (a copy). */
@@ -743,6 +746,7 @@ export class CascadedSession implements LineSession {
     await this.holdTimeout;
     await this.ledger.close();
     await this.lifecycle.turnsWritten?.().catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the line closed'));
+    this.recorded = true;
     const end: LineEnd = reason === 'transferred' && !handedOver ? 'end_call' : reason;
     if (end === 'transferred') {
       await this.lifecycle.recordTransfer?.(this.handover!.to).catch((err: Error) => this.logger.error({ callId: this.brief.callId, err: err.message }, 'could not record the transfer'));
