@@ -71,6 +71,22 @@ forEachStore('live streams', (kind) => {
     return res.body.callId as string;
   };
   /** Ticks the engine (moving the clock to when the call is next due) until the call has `status`. */
+  /** The store as a read sees it when `between` commits something just after the read's first statement returns. */
+  const afterFirstStatement = (between: () => Promise<unknown>): StreamStore => {
+    let done = false;
+    const { store } = srv.deps;
+    return {
+      db: store.db,
+      read: async <Row>(sql: string, params: readonly unknown[]) => {
+        const rows = await store.read<Row>(sql, params);
+        if (!done) {
+          done = true;
+          await between();
+        }
+        return rows;
+      },
+    };
+  };
   const stepUntil = async (id: string, status: string) => {
     for (let i = 0; i < 50; i++) {
       const r = await srv.row(id);
@@ -185,21 +201,7 @@ forEachStore('live streams', (kind) => {
 
   it("shows a call that ends between the stream's reads with its ending's fields, for one call and for the key", async () => {
     /** The store, as a read sees it when the call's end commits just after its first statement returns. */
-    const endingBetween = (id: string): StreamStore => {
-      let ended = false;
-      const { store } = srv.deps;
-      return {
-        db: store.db,
-        read: async <Row>(sql: string, params: readonly unknown[]) => {
-          const rows = await store.read<Row>(sql, params);
-          if (!ended) {
-            ended = true;
-            await srv.drive(id, 50);
-          }
-          return rows;
-        },
-      };
-    };
+    const endingBetween = (id: string) => afterFirstStatement(() => srv.drive(id, 50));
     const idOf = (item: { data: unknown }) => (item.data as { id: string }).id;
     // Reads as of a time after the end, so that nothing they read waits to be heard.
     const later = () => srv.clock.now() + 86_400_000;
@@ -225,21 +227,7 @@ forEachStore('live streams', (kind) => {
 
   it("sends a call answered between the stream's reads in the order a resumed read sends it: the answer before its turns", async () => {
     /** The store, as a read sees it when the answer (its status and the scripted turns, in one commit) lands just after its first statement returns. */
-    const answeredBetween = (id: string): StreamStore => {
-      let answered = false;
-      const { store } = srv.deps;
-      return {
-        db: store.db,
-        read: async <Row>(sql: string, params: readonly unknown[]) => {
-          const rows = await store.read<Row>(sql, params);
-          if (!answered) {
-            answered = true;
-            await stepUntil(id, 'in_progress');
-          }
-          return rows;
-        },
-      };
-    };
+    const answeredBetween = (id: string) => afterFirstStatement(() => stepUntil(id, 'in_progress'));
     const idOf = (item: { data: unknown }) => (item.data as { id: string }).id;
     const id = await place(ANSWERED);
     await stepUntil(id, 'dialing');

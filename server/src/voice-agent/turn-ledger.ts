@@ -55,8 +55,9 @@ interface Utterance {
 /** Something to write in its place: a turn, or a use of a tool (`u` null). */
 interface Entry {
   u: Utterance | null;
-  /** What it writes, once its words are final (performance.now() at `readyAt`). */
+  /** What writes it, once its words are final. */
   write: ((heardAt: number) => void) | null;
+  /** When its words became final (performance.now()); null before. */
   readyAt: number | null;
 }
 

@@ -79,6 +79,23 @@ forEachStore('client tools on a realtime call', (kind) => {
     return res.body;
   }
 
+  /** The call's stream read whole after its end, checked to show the question, the use it led to, then the answer. */
+  async function streamedInOrder(id: string): Promise<LiveEvent[]> {
+    const streamed: LiveEvent[] = [];
+    for await (const e of new SvcClient({ apiKey: h!.tenant.key, baseUrl: srv.baseUrl }).streamCall(id)) streamed.push(e);
+    expect(streamed.map((e) => (e.event === 'status' ? e.data.status : `${e.event} ${e.data.index}`))).to.deep.equal([
+      'queued',
+      'dialing',
+      'in_progress',
+      'turn 0',
+      'turn 1',
+      'tool_call 0',
+      'turn 2',
+      'completed',
+    ]);
+    return streamed;
+  }
+
   const secretOf = async (keyId: string) => (await srv.deps.store.db.selectFrom('api_keys').select('webhook_secret').where('id', '=', keyId).executeTakeFirstOrThrow()).webhook_secret;
 
   it("offers the call's tools, POSTs the signed request when the model calls one, gives the model the answer, and keeps the use on the record", async () => {
@@ -124,18 +141,7 @@ forEachStore('client tools on a realtime call', (kind) => {
     // The record's tools never show the url, which carries the receiver's own token.
     expect(JSON.stringify(record)).not.to.include(TOOL_TOKEN);
     // The use is on the call's stream too, as the record lists it, between the question and its answer.
-    const streamed: LiveEvent[] = [];
-    for await (const e of new SvcClient({ apiKey: h!.tenant.key, baseUrl: srv.baseUrl }).streamCall(id)) streamed.push(e);
-    expect(streamed.map((e) => (e.event === 'status' ? e.data.status : `${e.event} ${e.data.index}`))).to.deep.equal([
-      'queued',
-      'dialing',
-      'in_progress',
-      'turn 0',
-      'turn 1',
-      'tool_call 0',
-      'turn 2',
-      'completed',
-    ]);
+    const streamed = await streamedInOrder(id);
     const shown = streamed[5]!.data as StreamToolCall;
     expect(shown).to.deep.equal({ id: `${id}:tool_call:0`, callId: id, batchId: null, index: 0, ...use, timestamp: shown.timestamp });
     expect(Date.parse(shown.timestamp)).to.be.at.least(Date.parse(use.at));
@@ -162,18 +168,7 @@ forEachStore('client tools on a realtime call', (kind) => {
     // The model's end_call after its answer: the question's words are still waited for, and the call ends with them.
     const record = await ended(id, sid);
     expect(record.transcript).to.equal(`Agent: ${HELLO}\nCallee: ${ASK}\nAgent: ${answer}`);
-    const streamed: LiveEvent[] = [];
-    for await (const e of new SvcClient({ apiKey: h!.tenant.key, baseUrl: srv.baseUrl }).streamCall(id)) streamed.push(e);
-    expect(streamed.map((e) => (e.event === 'status' ? e.data.status : `${e.event} ${e.data.index}`))).to.deep.equal([
-      'queued',
-      'dialing',
-      'in_progress',
-      'turn 0',
-      'turn 1',
-      'tool_call 0',
-      'turn 2',
-      'completed',
-    ]);
+    const streamed = await streamedInOrder(id);
     const times = streamed.slice(3, 7).map((e) => Date.parse((e.data as { timestamp: string }).timestamp));
     expect(times).to.deep.equal([...times].sort((a, b) => a - b));
   });
