@@ -158,7 +158,10 @@ describe('the console in headless Chromium', function () {
     const before = rx.received.length;
     await row.locator('button:has-text("Redeliver")').click();
     await row.locator('td:has-text("redelivery")').waitFor({ timeout: WAIT_MS });
-    const log = (await api(`/v1/agent/calls/${id}/events`)).body.events.find((e: { event: string }) => e.event === 'call.completed');
+    // The page shows the redelivery as soon as it is on the log; its answer is recorded once the receiver has given it.
+    const readLog = async () => (await api(`/v1/agent/calls/${id}/events`)).body.events.find((e: { event: string }) => e.event === 'call.completed');
+    let log = await readLog();
+    for (const by = Date.now() + WAIT_MS; log.attempts.at(-1)?.statusCode === null && Date.now() < by; log = await readLog()) await page.waitForTimeout(50);
     // The log's attempts, as the page shows them: the first delivery (retried if the receiver's kept-alive socket
     // was being closed), then one redelivery.
     expect(await row.locator('td').nth(2).textContent(), JSON.stringify(log.attempts)).to.equal(String(log.attempts.length));
