@@ -74,6 +74,9 @@ export function openPostgres(target: PostgresTarget): Store {
     close: async () => {
       await wakes.close();
       await db.destroy();
+      // Kysely ends the pool only when it has run a query; a store closed before its first one must refuse
+      // queries after it too (readiness reports a closed store as unreachable).
+      if (!pool.ending) await pool.end();
     },
   };
 }
