@@ -234,7 +234,8 @@ describe('LLM analyst (OpenAI-compatible chat completions)', () => {
   });
 
   it('a timeout followed by a good reply succeeds on the retry', async () => {
-    analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 150 });
+    // Long enough for the good reply on a busy machine; the hung request still times out.
+    analyst = new LlmAnalyst({ baseUrl: fake.baseUrl, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 1000 });
     fake.reply('hang', { content: JSON.stringify(good) });
     expect(await analyst.analyse(input())).to.deep.equal({ ...good, optOut: false });
     expect(fake.requests).to.have.length(2);
@@ -279,7 +280,7 @@ describe('LLM analyst: the opt-out', () => {
   let analyst: LlmAnalyst;
   beforeEach(async () => {
     fake = await startFakeChatCompletions();
-    analyst = new LlmAnalyst({ baseUrl: `${fake.baseUrl}/`, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 150 });
+    analyst = new LlmAnalyst({ baseUrl: `${fake.baseUrl}/`, apiKey: KEY, model: 'gpt-4o-mini', timeoutMs: 5000 });
   });
   afterEach(() => fake.close());
 

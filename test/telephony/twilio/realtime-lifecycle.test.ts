@@ -45,7 +45,8 @@ forEachStore('the realtime session lifecycle', (kind) => {
     });
 
     it('tries a new socket when the session is not confirmed within the bound', async () => {
-      h = await startBridge(kind, { script: [{ agent: GREETING }, WAIT], realtimeOptions: { connections: [{ sessionCreatedDelayMs: 5000 }, {}] }, connection: { confirmTimeoutMs: 300 } });
+      // The bound is long enough for the second session to be confirmed within it on a busy machine.
+      h = await startBridge(kind, { script: [{ agent: GREETING }, WAIT], realtimeOptions: { connections: [{ sessionCreatedDelayMs: 5000 }, {}] }, connection: { confirmTimeoutMs: 1500 } });
       const id = await h.placeCall();
       const peer = await h.stream(id);
       await peer.until(() => peer.mediaBytes === 1600);
