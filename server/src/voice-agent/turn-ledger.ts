@@ -237,6 +237,22 @@ export class TurnLedger {
   }
 
   /**
+   * The line ended while the agent's item, the last it played, was on it and before the agent had its words: the
+   * turn is what the callee heard of it by then, as a barge-in's is, and nothing of it plays after. `textHeard` says
+   * what of its words that was. An item whose words are in is left whole.
+   */
+  lineEndedMidItem(itemId: string, textHeard: (heardMs: number) => string | null): void {
+    const last = this.lastAgentItem;
+    if (!last || last.id !== itemId || last.u.text !== null || last.u.written) return;
+    last.u.playedBytes = this.playedNow(last.u);
+    this.marks = [];
+    this.unmarked = null;
+    last.u.cut = true;
+    last.u.text = textHeard(Math.round(last.u.playedBytes / BYTES_PER_MS))?.trim() || null;
+    this.write(last.u);
+  }
+
+  /**
    * The time a use of a tool answered now is written at: once the turns begun before it are written (each turn
    * waiting at most ORDER_WAIT_MS for those before it).
    */

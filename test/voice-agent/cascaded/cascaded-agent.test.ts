@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import { addNumber, createAccount, createKey } from '../../../server/src/accounts/accounts-repo.js';
 import { apologyText } from '../../../server/src/voice-agent/apology.js';
 import { CascadedAgent } from '../../../server/src/voice-agent/cascaded/cascaded-agent.js';
-import type { LineBrief } from '../../../server/src/conversation/conversation.js';
+import { heardText } from '../../../server/src/voice-agent/cascaded/cascaded-session.js';
+import type { LineBrief, TimedTurn } from '../../../server/src/conversation/conversation.js';
 import type { LiveLine } from '../../../server/src/telephony/live-line.js';
 import { insertTestCall } from '../../support/calls.js';
 import type { TestTenant } from '../../support/server.js';
@@ -69,6 +70,40 @@ forEachStore('the cascaded agent on a live line, through its records', (kind) =>
     expect(latency.turns[0]!.stages).to.have.all.keys('endpointMs', 'ownMs', 'modelMs', 'voiceMs');
     expect(latency.bargeIns).to.deep.equal([]);
   });
+
+  // The callee hangs up a second and a half into a reply of four. The recogniser takes its time to answer
+  // CloseStream, so the session is closing for that long before it writes the reply it holds (its audio neither
+  // played through nor cut), and the engine reads the turns in between: it waits for them.
+  for (const voiceDone of [true, false]) {
+    it(`records a reply the callee hung up on ${voiceDone ? 'whole, its voice done' : 'as far as it was heard, its voice still at work'}, and the engine waits for it`, async function () {
+      this.timeout(30_000);
+      const ASK = 'Is the shop open on Sunday?';
+      const REPLY = 'Yes, it is open on Sunday from ten in the morning until four in the afternoon, and on Saturday until six.';
+      rig = await Rig.start({ callee: [{ text: ASK, atMs: 300 }], brief: { ...BRIEF, callId }, deepgram: { closeDelayMs: 400 } });
+      const agent = new CascadedAgent(ts.store.db, rig.agentOptions());
+      rig.chat.reply({ text: [REPLY] });
+      // Two seconds of the voice's audio (24 kHz PCM16), then it holds the rest.
+      if (!voiceDone) rig.speech.play({ holdAfterBytes: 2 * 48_000 });
+      rig.begin(join(agent));
+      await rig.line.until('a second and a half of the reply heard', () => rig.line.heardBytes >= 8 * 1500);
+      const ended = rig.line.calleeHangsUp();
+      await rig.deepgram.until(() => rig.deepgram.connections[0]!.received.some((m) => m.type === 'CloseStream'));
+      const read = await agent.turns(callId);
+      expect(await ended).to.equal('line_ended');
+      const written = await agent.turns(callId);
+      expect(read).to.deep.equal(written);
+      expect(written.map((t) => t.speaker)).to.deep.equal(['callee', 'agent']);
+      const [asked, reply] = written as [TimedTurn, TimedTurn];
+      expect(asked.text).to.equal(ASK);
+      if (voiceDone) expect(reply.text).to.equal(REPLY);
+      else {
+        // The words of a second and a half at the speaking rate, and the turn ends where the callee stopped hearing it.
+        expect(reply.text).to.equal(heardText({ text: REPLY, synthesized: false, sentBytes: 0 }, reply.endMs - reply.startMs));
+        expect(reply.text.split(' ').length).to.be.within(2, REPLY.split(' ').length - 1);
+        expect(reply.endMs - reply.startMs).to.be.within(1500, 2000);
+      }
+    });
+  }
 
   it('records the agent unavailable when the chat model fails twice, after the callee heard the apology', async function () {
     this.timeout(30_000);

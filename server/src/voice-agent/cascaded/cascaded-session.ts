@@ -344,6 +344,10 @@ export class CascadedSession implements LineSession {
     if (this.lineEnded || this.over) return this.done;
     this.lineEnded = true;
     this.keypad.close();
+    // What the agent was saying when the line ended (a reply, a filler) is on the record as far as the callee heard
+    // it: stopped now, it never gets its words from a finished stream.
+    const spoken = this.lastSpoken;
+    if (spoken) this.ledger.lineEndedMidItem(spoken.itemId, (heardMs) => heardText(spoken, heardMs));
     this.reply?.abort.abort();
     void this.lastWords().then(() => this.finish('line_ended'));
     return this.done;
