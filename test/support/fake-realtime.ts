@@ -102,9 +102,10 @@ export type RealtimeStep =
   /**
    * The agent's audio, `audioBytes` long at 8 kHz G.711 (1,600 = 200 ms unless given), in deltas of `deltaBytes`
    * of that (800, 100 ms, unless given); encoded in the session's output format. `incomplete` ends the response
-   * there with that reason; `unfinished` leaves it in progress (see the header).
+   * there with that reason; `unfinished` leaves it in progress (see the header). `transcriptAfterMs` sends the item's
+   * audio done and transcript that long after its audio, as a model still generating does, and goes on after them.
    */
-  | { agent: string; audioBytes?: number; deltaBytes?: number; incomplete?: 'max_output_tokens' | 'content_filter'; unfinished?: boolean }
+  | { agent: string; audioBytes?: number; deltaBytes?: number; incomplete?: 'max_output_tokens' | 'content_filter'; unfinished?: boolean; transcriptAfterMs?: number }
   /**
    * Heard after `afterBytes` more bytes of the caller's audio; `transcriptAfterReply` sends its transcript after the
    * reply, `transcriptDelayMs` that long after the turn is committed; `midTurn` leaves the turn open until the
@@ -499,11 +500,24 @@ export class FakeRealtime extends EventEmitter {
             emit({ type: names.delta, response_id: response.id, item_id: itemId, output_index: 0, content_index: 0, delta: chunk.toString('base64') });
           }
           if (step.unfinished) return;
-          emit({ type: names.audioDone, response_id: response.id, item_id: itemId, output_index: 0, content_index: 0 });
-          emit({ type: names.transcript, response_id: response.id, item_id: itemId, output_index: 0, content_index: 0, transcript: step.agent });
-          const done = { ...item, status: step.incomplete ? 'incomplete' : 'completed', content: [{ type: protocol === 'ga' ? 'output_audio' : 'audio', transcript: step.agent }] };
-          response.output[response.output.length - 1] = done;
-          if (protocol === 'ga') emit({ type: 'conversation.item.done', previous_item_id: null, item: done });
+          const itemDone = () => {
+            emit({ type: names.audioDone, response_id: response.id, item_id: itemId, output_index: 0, content_index: 0 });
+            emit({ type: names.transcript, response_id: response.id, item_id: itemId, output_index: 0, content_index: 0, transcript: step.agent });
+            const done = { ...item, status: step.incomplete ? 'incomplete' : 'completed', content: [{ type: protocol === 'ga' ? 'output_audio' : 'audio', transcript: step.agent }] };
+            response.output[response.output.length - 1] = done;
+            if (protocol === 'ga') emit({ type: 'conversation.item.done', previous_item_id: null, item: done });
+          };
+          if (step.transcriptAfterMs !== undefined) {
+            this.later(step.transcriptAfterMs, () => {
+              if (active !== response) return;
+              itemDone();
+              if (step.incomplete) finish('incomplete', { type: 'incomplete', reason: step.incomplete });
+              else output(response);
+              this.emit('change');
+            });
+            return;
+          }
+          itemDone();
           if (step.incomplete) return finish('incomplete', { type: 'incomplete', reason: step.incomplete });
         } else if ('fail' in step) {
           steps.shift();

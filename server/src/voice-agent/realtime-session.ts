@@ -153,6 +153,8 @@ export class RealtimeSession implements LineSession {
   private recorded = false;
   /** Wakes the wait for a late speech_started after the line ended. */
   private lateSpeech: (() => void) | null = null;
+  /** Wakes the wait for the agent's words of the turn the line ended in: they came, or its response is over. */
+  private agentWordsCame: (() => void) | null = null;
   private endTimer: NodeJS.Timeout | null = null;
   private greetTimer: NodeJS.Timeout | null = null;
   /** Cancels the wait before a retried response. */
@@ -412,8 +414,29 @@ export class RealtimeSession implements LineSession {
     return this.done;
   }
 
-  /** The callee's last words, a turn the model reports only now included, each transcribed or given up on. */
+  /**
+   * The last words on the line, each transcribed or given up on within lastWordsMs: the callee's (a turn the model
+   * reports only now included), and the agent's turn that was playing, whose transcript the model sends once it has
+   * made the whole turn, which can be after a callee who hung up early in it is gone.
+   */
   private async lastWordsSettled(): Promise<void> {
+    const boundMs = this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS;
+    await Promise.all([this.calleeWordsSettled(boundMs), this.agentWordsSettled(boundMs)]);
+  }
+
+  private async agentWordsSettled(boundMs: number): Promise<void> {
+    if (!this.ledger.agentWordsDue) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, boundMs);
+      this.agentWordsCame = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.agentWordsCame = null;
+  }
+
+  private async calleeWordsSettled(boundMs: number): Promise<void> {
     if (!this.lastWords.speaking) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, LATE_SPEECH_MS);
@@ -424,7 +447,7 @@ export class RealtimeSession implements LineSession {
       });
       this.lateSpeech = null;
     }
-    await this.lastWords.settled(this.conn.lastWordsMs ?? DEFAULT_LAST_WORDS_MS);
+    await this.lastWords.settled(boundMs);
   }
 
   /** The warm link, else a fresh one (a second socket when the first is not confirmed); else the call gives up. */
@@ -543,6 +566,7 @@ export class RealtimeSession implements LineSession {
         break;
       case 'response.done':
         this.responseActive = false;
+        this.agentWordsCame?.();
         this.goodbye.responseDone();
         this.responseDone(e.response);
         if (this.answerOwed && !this.retryTimer && !this.ending && !this.goodbye.ending) this.send({ type: 'response.create' });
@@ -565,6 +589,7 @@ export class RealtimeSession implements LineSession {
         this.ledger.markSent();
         if (itemId) this.ledger.said(itemId, 'agent', str(e.transcript));
         if (itemId) this.heardOf(itemId, 'agent', str(e.transcript));
+        if (!this.ledger.agentWordsDue) this.agentWordsCame?.();
         break;
       case 'response.function_call_arguments.done':
         this.functionCalled(str(e.name), str(e.call_id), e.arguments);

@@ -236,6 +236,12 @@ export class TurnLedger {
     return { itemId: last.id, heardMs };
   }
 
+  /** Whether the agent's last turn has audio on the line and no words yet: the model's transcript of it is to come. */
+  get agentWordsDue(): boolean {
+    const u = this.lastAgentItem?.u;
+    return u !== undefined && u.sentBytes > 0 && u.text === null && !u.written;
+  }
+
   /**
    * The line ended while the agent's item, the last it played, was on it and before the agent had its words: the
    * turn is what the callee heard of it by then, as a barge-in's is, and nothing of it plays after. `textHeard` says

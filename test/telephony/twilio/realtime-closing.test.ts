@@ -1,7 +1,7 @@
 // How a realtime call on the Twilio carrier closes, against the fake Twilio REST API, the fake media peer and the
 // fake realtime server on their bad days: a silent line is prompted once and then hung up (noise and the agent's
 // own talk never keep it up); the callee's last words as they hang up mid-sentence are committed and transcribed
-// before the session closes; and the goodbye is heard before the line is hung up, even when the model calls
+// before the session closes, and the agent's words they hung up on are waited for too; and the goodbye is heard before the line is hung up, even when the model calls
 // end_call before its goodbye's audio. Bounds are small here and counted on the callee's stream or the peer's
 // manual playback clock, so nothing depends on how fast the machine is.
 import { expect } from 'chai';
@@ -212,6 +212,34 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
       peer.stop();
       await realtime.until(() => realtime.connections[0].closed);
       expect(realtime.connections[0].received.filter((e) => e.type === 'input_audio_buffer.commit')).to.deep.equal([]);
+    });
+  });
+
+  describe("the agent's words the callee hung up on", () => {
+    // The model sends a turn's audio faster than it plays and its transcript when it has made the whole turn: a
+    // callee who hangs up early in a long turn can be gone before the transcript comes.
+    it("are in the turns and the transcript when the model's transcript of them comes after the line ended", async () => {
+      const { id, sid, peer } = await call([{ agent: HELLO, audioBytes: ms(3000), transcriptAfterMs: 800 }], { lastWordsMs: 10_000 });
+      await peer.until(() => peer.mediaBytes === ms(3000));
+      peer.stop();
+      await realtime.until(() => realtime.connections[0].closed);
+      // The socket stayed open for the transcript, which the fake sends 800 ms after the turn's audio.
+      expect(realtime.connections[0].sent.some((e) => e.type === 'response.output_audio_transcript.done')).to.equal(true);
+      expect((await twilio.status(sid, 'completed')).status).to.equal(204);
+      const row = await srv.drive(id);
+      expect(row.transcript).to.equal(`Agent: ${HELLO}`);
+      expect(JSON.parse(row.turns_json!).map((t: { speaker: string; text: string }) => [t.speaker, t.text])).to.deep.equal([['agent', HELLO]]);
+    });
+
+    it('are waited for only as long as lastWordsMs', async () => {
+      const { id, sid, peer } = await call([{ agent: HELLO, audioBytes: ms(3000), transcriptAfterMs: 60_000 }], { lastWordsMs: 50 });
+      await peer.until(() => peer.mediaBytes === ms(3000));
+      peer.stop();
+      await realtime.until(() => realtime.connections[0].closed);
+      expect(realtime.connections[0].sent.some((e) => e.type === 'response.output_audio_transcript.done')).to.equal(false);
+      expect((await twilio.status(sid, 'completed')).status).to.equal(204);
+      const row = await srv.drive(id);
+      expect(row.transcript).to.equal(null);
     });
   });
 
