@@ -134,13 +134,24 @@ export class LastWords {
   /** Resolves once every turn heard is transcribed, or after `boundMs`. */
   settled(boundMs: number): Promise<void> {
     if (this.waiting.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, boundMs);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
+    return wakeableWait(boundMs, (wake) => {
+      this.wake = wake;
     });
   }
+}
+
+/**
+ * Waits `boundMs` at most: `setWake` is given the function that ends the wait at once, and null when it is over
+ * (words awaited as a line closes come, or do not).
+ */
+export function wakeableWait(boundMs: number, setWake: (wake: (() => void) | null) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, boundMs);
+    function done() {
+      clearTimeout(timer);
+      setWake(null);
+      resolve();
+    }
+    setWake(done);
+  });
 }

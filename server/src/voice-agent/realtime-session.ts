@@ -34,7 +34,7 @@ import type { Apology } from './apology.js';
 import { FILLER_AFTER_MS } from './filler.js';
 import type { ToolCall } from '../generated/types.gen.js';
 import { BargeIn } from './barge-in.js';
-import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords } from './closing.js';
+import { DEFAULT_END_GRACE_MS, DEFAULT_LAST_WORDS_MS, Goodbye, LastWords, wakeableWait } from './closing.js';
 import { DEFAULT_HOLD_MAX_WAIT_SEC, type LineBrief, type Speaker } from '../conversation/conversation.js';
 import { HOLD_TURN_TEXT } from '../conversation/turn-marks.js';
 import { loadFvad } from './cascaded/voice-activity.js';
@@ -426,26 +426,16 @@ export class RealtimeSession implements LineSession {
 
   private async agentWordsSettled(boundMs: number): Promise<void> {
     if (!this.ledger.agentWordsDue) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, boundMs);
-      this.agentWordsCame = () => {
-        clearTimeout(timer);
-        resolve();
-      };
+    await wakeableWait(boundMs, (wake) => {
+      this.agentWordsCame = wake;
     });
-    this.agentWordsCame = null;
   }
 
   private async calleeWordsSettled(boundMs: number): Promise<void> {
     if (!this.lastWords.speaking) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, LATE_SPEECH_MS);
-        this.lateSpeech = () => {
-          clearTimeout(timer);
-          resolve();
-        };
+      await wakeableWait(LATE_SPEECH_MS, (wake) => {
+        this.lateSpeech = wake;
       });
-      this.lateSpeech = null;
     }
     await this.lastWords.settled(boundMs);
   }

@@ -223,14 +223,10 @@ export class TurnLedger {
   cutIn(textHeard?: (heardMs: number) => string | null): { itemId: string; heardMs: number } | null {
     const last = this.lastAgentItem;
     if (!last || (this.marks.length === 0 && !this.unmarked)) return null;
-    last.u.playedBytes = this.playedNow(last.u);
-    this.marks = [];
-    this.unmarked = null;
-    last.u.cut = true;
+    const heardMs = this.stopWhereHeard(last.u);
     // After the ledger's own marks are let go: a line that answers the cleared marks at once finds none of them.
     this.line.clear();
     this.timing.cleared(this.speechStartMs);
-    const heardMs = Math.round(last.u.playedBytes / BYTES_PER_MS);
     if (textHeard) last.u.text = textHeard(heardMs)?.trim() || null;
     this.write(last.u);
     return { itemId: last.id, heardMs };
@@ -250,12 +246,17 @@ export class TurnLedger {
   lineEndedMidItem(itemId: string, textHeard: (heardMs: number) => string | null): void {
     const last = this.lastAgentItem;
     if (!last || last.id !== itemId || last.u.text !== null || last.u.written) return;
-    last.u.playedBytes = this.playedNow(last.u);
+    last.u.text = textHeard(this.stopWhereHeard(last.u))?.trim() || null;
+    this.write(last.u);
+  }
+
+  /** The agent's item is cut where the callee has heard it, and its marks let go: no more of it plays. Returns the ms heard. */
+  private stopWhereHeard(u: Utterance): number {
+    u.playedBytes = this.playedNow(u);
     this.marks = [];
     this.unmarked = null;
-    last.u.cut = true;
-    last.u.text = textHeard(Math.round(last.u.playedBytes / BYTES_PER_MS))?.trim() || null;
-    this.write(last.u);
+    u.cut = true;
+    return Math.round(u.playedBytes / BYTES_PER_MS);
   }
 
   /**
