@@ -218,27 +218,28 @@ forEachStore('a realtime call on the Twilio carrier closes', (kind) => {
   describe("the agent's words the callee hung up on", () => {
     // The model sends a turn's audio faster than it plays and its transcript when it has made the whole turn: a
     // callee who hangs up early in a long turn can be gone before the transcript comes.
-    it("are in the turns and the transcript when the model's transcript of them comes after the line ended", async () => {
-      const { id, sid, peer } = await call([{ agent: HELLO, audioBytes: ms(3000), transcriptAfterMs: 800 }], { lastWordsMs: 10_000 });
+    /** A 3 s greeting whose transcript the fake sends `transcriptAfterMs` after its audio; the callee hangs up once its audio is in. */
+    async function hangUpOnGreeting(transcriptAfterMs: number, lastWordsMs: number) {
+      const { id, sid, peer } = await call([{ agent: HELLO, audioBytes: ms(3000), transcriptAfterMs }], { lastWordsMs });
       await peer.until(() => peer.mediaBytes === ms(3000));
       peer.stop();
       await realtime.until(() => realtime.connections[0].closed);
-      // The socket stayed open for the transcript, which the fake sends 800 ms after the turn's audio.
-      expect(realtime.connections[0].sent.some((e) => e.type === 'response.output_audio_transcript.done')).to.equal(true);
+      const transcriptSent = realtime.connections[0].sent.some((e) => e.type === 'response.output_audio_transcript.done');
       expect((await twilio.status(sid, 'completed')).status).to.equal(204);
-      const row = await srv.drive(id);
+      return { transcriptSent, row: await srv.drive(id) };
+    }
+
+    it("are in the turns and the transcript when the model's transcript of them comes after the line ended", async () => {
+      const { transcriptSent, row } = await hangUpOnGreeting(800, 10_000);
+      // The socket stayed open for the transcript, which the fake sends 800 ms after the turn's audio.
+      expect(transcriptSent).to.equal(true);
       expect(row.transcript).to.equal(`Agent: ${HELLO}`);
       expect(JSON.parse(row.turns_json!).map((t: { speaker: string; text: string }) => [t.speaker, t.text])).to.deep.equal([['agent', HELLO]]);
     });
 
     it('are waited for only as long as lastWordsMs', async () => {
-      const { id, sid, peer } = await call([{ agent: HELLO, audioBytes: ms(3000), transcriptAfterMs: 60_000 }], { lastWordsMs: 50 });
-      await peer.until(() => peer.mediaBytes === ms(3000));
-      peer.stop();
-      await realtime.until(() => realtime.connections[0].closed);
-      expect(realtime.connections[0].sent.some((e) => e.type === 'response.output_audio_transcript.done')).to.equal(false);
-      expect((await twilio.status(sid, 'completed')).status).to.equal(204);
-      const row = await srv.drive(id);
+      const { transcriptSent, row } = await hangUpOnGreeting(60_000, 50);
+      expect(transcriptSent).to.equal(false);
       expect(row.transcript).to.equal(null);
     });
   });
